@@ -1,0 +1,77 @@
+"""Write a model card (Markdown) from a training run's metrics and the corpus stats.
+
+  /usr/bin/python3 models/train/card.py --metrics RUN/metrics.json \
+      --corpus-stats models/train/corpus_stats.fr.json --model models/en-fr.alsc \
+      --id en-fr --out models/en-fr.md
+"""
+import argparse
+import json
+import os
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--metrics", required=True)
+    ap.add_argument("--corpus-stats", required=True)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--id", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--rebuild", default="./build.sh model")
+    args = ap.parse_args()
+    m = json.load(open(args.metrics, encoding="utf-8"))
+    stats = json.load(open(args.corpus_stats, encoding="utf-8"))
+    size = os.path.getsize(args.model)
+    a = m["args"]
+    splits = stats.get("splits", {})
+    rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
+                     for label, v in m["test_bleu_by_source_length"].items())
+    text = f"""# Model card: `{os.path.basename(args.model)}` ({args.id})
+
+A {m['attention']}-attention GRU encoder-decoder (Bahdanau, Cho & Bengio 2015),
+English → {args.id.split('-')[1]}, trained by this repository's scripts.
+
+| | |
+|---|---|
+| attention | {m['attention']} |
+| parameters | {m['parameters']:,} |
+| file size | {size:,} bytes (f16 weights, widened to f32 at load) |
+| vocabularies | {m['src_vocab']} source / {m['tgt_vocab']} target words ({m['src_token_coverage']:.1%} / {m['tgt_token_coverage']:.1%} of training tokens covered) |
+| dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
+| training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} tokens each side) |
+| dev / test pairs | {m['dev_pairs']:,} / {m['test_pairs']:,} |
+| training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at epoch {m['best'].get('epoch')} |
+| training time | {m['train_seconds'] / 60:.1f} min on this machine's CPU ({a['threads']} torch thread) |
+| **test BLEU** | **{m['test_bleu']:.2f}** |
+
+BLEU is corpus BLEU (4-gram, uniform weights, brevity penalty, one
+reference), computed by `models/train/bleu.py` on lower-cased tokens from
+`models/train/tokenize_text.py` (the model's own tokenisation, FORMAT.md §5),
+after greedy decoding with `<unk>` replaced by the most-attended source word.
+It is not comparable to sacreBLEU figures on detokenised, cased text.
+
+## BLEU by source length (test split)
+
+| source tokens | sentences | BLEU |
+|---|---:|---:|
+{rows}
+
+## Corpus
+
+Human translations from the gettext catalogues (`.mo`) of Debian packages
+(list pinned in `models/train/packages.txt`, per-package counts in
+`models/train/{os.path.basename(args.corpus_stats)}`): {stats.get('total_pairs', sum(splits.values()) if splits else 'see stats')} clean pairs,
+split by a hash of the case- and punctuation-folded source ({json.dumps(splits)}).
+Short UI strings dominate; expect menu-and-dialog French, not literary French.
+
+## Rebuild
+
+`{args.rebuild}` (corpus download + cleaning, training, export, parity
+fixtures, this card). Training flags: `{' '.join(f'--{k.replace("_", "-")} {v}' for k, v in a.items() if k not in ('data', 'out'))}`.
+"""
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Write a trained checkpoint as an .alsc model file (models/FORMAT.md) and,
+optionally, parity fixtures: what PyTorch computes for fixed sentences, which
+the C engine must reproduce (tests/parity.test.mjs).
+
+  /usr/bin/python3 models/train/export.py CHECKPOINT OUT.alsc \
+      [--f32] [--fixtures OUT.json --sentences FILE]
+"""
+import argparse
+import json
+import math
+import os
+import struct
+import sys
+import zlib
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from model import ATTENTION_KINDS, BOS, EOS, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
+from tokenize_text import tokenize  # noqa: E402
+
+FORMAT_VERSION = 1
+HEADER_SIZE = 96
+MAX_SOURCE_TOKENS = 100
+MAX_TARGET_TOKENS = 210  # = 2 * MAX_SOURCE_TOKENS + 10
+
+
+def tensors_in_file_order(model):
+    """(name, tensor) in the order of models/FORMAT.md section 3."""
+    m, kind = model, model.config.attention
+    order = [("src_embedding", m.src_embedding.weight)]
+    for direction, suffix in (("fwd", "l0"), ("bwd", "l0_reverse")):
+        for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
+            order.append((f"enc_{direction}_{part}", getattr(m.encoder, f"{part}_{suffix}")))
+    order += [("init_w", m.init_state.weight), ("init_b", m.init_state.bias)]
+    if kind == "additive":
+        order.append(("attn_query_w", m.attn_query.weight))
+    if kind in ("additive", "general"):
+        order.append(("attn_key_w", m.attn_key.weight))
+    if kind == "additive":
+        order.append(("attn_v", m.attn_v))
+    order += [("tgt_embedding", m.tgt_embedding.weight),
+              ("dec_w_ih", m.decoder_cell.weight_ih), ("dec_w_hh", m.decoder_cell.weight_hh),
+              ("dec_b_ih", m.decoder_cell.bias_ih), ("dec_b_hh", m.decoder_cell.bias_hh),
+              ("out_w", m.deep_output.weight), ("out_b", m.deep_output.bias),
+              ("proj_w", m.projection.weight), ("proj_b", m.projection.bias)]
+    return order
+
+
+def vocab_block(tokens):
+    out = bytearray()
+    for token in tokens:
+        raw = token.encode("utf-8")
+        if not 1 <= len(raw) <= 255 or any(b < 0x20 for b in raw):
+            raise ValueError(f"token cannot be stored: {token!r}")
+        out += bytes([len(raw)]) + raw
+    return bytes(out)
+
+
+def load_checkpoint(path):
+    checkpoint = torch.load(path, map_location="cpu")
+    model = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
+    model.load_state_dict(checkpoint["state_dict"])
+    model.eval()
+    return model, checkpoint["src_vocab"], checkpoint["tgt_vocab"]
+
+
+def round_weights_to(model, use_f16):
+    """Make PyTorch compute with exactly the values the file stores."""
+    if use_f16:
+        with torch.no_grad():
+            for p in model.parameters():
+                p.copy_(p.half().float())
+
+
+def model_file_bytes(model, src_vocab, tgt_vocab, use_f16, languages=("en", "fr")):
+    cfg = model.config
+    vocab = vocab_block(src_vocab) + vocab_block(tgt_vocab)
+    padding = b"\0" * ((-(HEADER_SIZE + len(vocab))) % 4)
+    dtype = torch.float16 if use_f16 else torch.float32
+    tensor_data = b"".join(t.detach().to(dtype).contiguous().numpy().tobytes()
+                           for _, t in tensors_in_file_order(model))
+    body = vocab + padding + tensor_data
+    header = struct.pack(
+        "<8sIIIIIIIIIIIIIfIII8s8sI",
+        b"ALNSCOPE", FORMAT_VERSION, HEADER_SIZE, ATTENTION_KINDS[cfg.attention], 1 if use_f16 else 0,
+        len(src_vocab), len(tgt_vocab), cfg.embed_dim, cfg.encoder_hidden, cfg.decoder_hidden,
+        cfg.attention_dim, cfg.output_dim, MAX_SOURCE_TOKENS, MAX_TARGET_TOKENS,
+        cfg.trained_score_scale(), len(vocab), len(tensor_data), zlib.crc32(body),
+        languages[0].encode(), languages[1].encode(), 0)
+    assert len(header) == HEADER_SIZE
+    return header + body
+
+
+@torch.no_grad()
+def trace_sentence(model, text, src_vocab, tgt_vocab, score_scale):
+    """Single-sentence greedy decode recording what the engine's trace holds."""
+    index = {w: i for i, w in enumerate(src_vocab)}
+    tokens = [t for t, _, _ in tokenize(text)][:MAX_SOURCE_TOKENS]
+    ids = [index.get(t, 1) for t in tokens]
+    src = torch.tensor([ids])
+    lengths = torch.tensor([len(ids)])
+    annotations, keys, state = model.encode(src, lengths)
+    mask = src != 0
+    summary = model.summary_context(annotations, lengths) if model.config.attention == "none" else None
+    prev = torch.tensor([BOS])
+    out_ids, alphas, scores, contexts, top = [], [], [], [], []
+    for _ in range(min(max_target_tokens(len(ids)), MAX_TARGET_TOKENS)):
+        features, state, alpha, raw, context = model.decoder_step(
+            prev, state, annotations, keys, mask, summary, score_scale)
+        probs = torch.softmax(model.projection(features), dim=1)[0]
+        best = torch.topk(probs, 5)
+        prev = best.indices[:1]
+        out_ids.append(int(prev))
+        if alpha is not None:
+            alphas.append([float(x) for x in alpha[0]])
+            scores.append([float(x) for x in raw[0]])
+        contexts.append([float(x) for x in context[0][:8]])
+        top.append({"ids": best.indices.tolist(), "probs": [float(p) for p in best.values]})
+        if out_ids[-1] == EOS:
+            break
+    return {"text": text, "score_scale": score_scale, "source_ids": ids, "target_ids": out_ids,
+            "target_tokens": [tgt_vocab[i] for i in out_ids],
+            "alpha": alphas, "scores": scores, "context_head": contexts, "top": top}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("checkpoint")
+    ap.add_argument("out")
+    ap.add_argument("--f32", action="store_true", help="store f32 instead of f16")
+    ap.add_argument("--languages", default="en,fr")
+    ap.add_argument("--fixtures", help="write parity fixtures JSON here")
+    ap.add_argument("--sentences", help="one sentence per line for the fixtures")
+    args = ap.parse_args()
+
+    model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
+    use_f16 = not args.f32
+    data = model_file_bytes(model, src_vocab, tgt_vocab, use_f16, tuple(args.languages.split(",")))
+    with open(args.out, "wb") as f:
+        f.write(data)
+    params = sum(p.numel() for p in model.parameters())
+    print(f"wrote {args.out}: {len(data)} bytes, {params} parameters, "
+          f"{'f16' if use_f16 else 'f32'}, attention={model.config.attention}")
+
+    if args.fixtures:
+        round_weights_to(model, use_f16)
+        with open(args.sentences, encoding="utf-8") as f:
+            sentences = [line.rstrip("\n") for line in f if line.strip()]
+        trained = model.config.trained_score_scale()
+        cases = [trace_sentence(model, s, src_vocab, tgt_vocab, trained) for s in sentences]
+        if model.config.attention != "none":
+            # The slider's extremes: a sharper and a flatter softmax than trained.
+            for factor in (4.0, 0.25):
+                cases.append(trace_sentence(model, sentences[0], src_vocab, tgt_vocab, trained * factor))
+        fixture = {"model": os.path.basename(args.out), "format_version": FORMAT_VERSION,
+                   "weights": "f16" if use_f16 else "f32", "attention": model.config.attention,
+                   "trained_score_scale": trained, "cases": cases}
+        with open(args.fixtures, "w", encoding="utf-8") as f:
+            json.dump(fixture, f, ensure_ascii=False, separators=(",", ":"))
+        print(f"wrote {args.fixtures}: {len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()

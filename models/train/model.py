@@ -1,0 +1,173 @@
+"""The translator: bidirectional GRU encoder, GRU decoder, pluggable attention.
+
+This module is the reference the C engine (src/engine.c) mirrors step for step;
+models/FORMAT.md lists the tensors in the order the exporter writes them.
+
+Shapes use: B batch, S source length, T target length, E embed_dim,
+He encoder_hidden (per direction), Hd decoder_hidden, A attention_dim,
+O output_dim, Vs/Vt vocabulary sizes.
+"""
+import math
+from dataclasses import dataclass, asdict
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+PAD, UNK, BOS, EOS = 0, 1, 2, 3
+SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
+
+# attention_kind values, shared with the file format (src/alignscope_format.h)
+ATTENTION_KINDS = {"none": 0, "additive": 1, "dot": 2, "general": 3, "scaled_dot": 4}
+
+
+@dataclass
+class ModelConfig:
+    src_vocab_size: int
+    tgt_vocab_size: int
+    attention: str = "additive"
+    embed_dim: int = 128
+    encoder_hidden: int = 256
+    decoder_hidden: int = 256
+    attention_dim: int = 256
+    output_dim: int = 256
+    dropout: float = 0.2
+
+    def normalised(self):
+        """Fill in dims that the attention kind fixes (dot needs Hd == 2He)."""
+        cfg = ModelConfig(**asdict(self))
+        if cfg.attention in ("dot", "scaled_dot"):
+            cfg.decoder_hidden = 2 * cfg.encoder_hidden
+            cfg.attention_dim = 0
+        elif cfg.attention == "general":
+            cfg.attention_dim = cfg.decoder_hidden
+        elif cfg.attention == "none":
+            cfg.attention_dim = 0
+        return cfg
+
+    def trained_score_scale(self):
+        """Multiplier applied to scores before the softmax during training."""
+        if self.attention == "scaled_dot":
+            return 1.0 / math.sqrt(self.decoder_hidden)
+        return 1.0
+
+
+class Seq2SeqAttention(nn.Module):
+    def __init__(self, config: ModelConfig):
+        super().__init__()
+        cfg = config.normalised()
+        self.config = cfg
+        E, He, Hd, A, O = cfg.embed_dim, cfg.encoder_hidden, cfg.decoder_hidden, cfg.attention_dim, cfg.output_dim
+        self.src_embedding = nn.Embedding(cfg.src_vocab_size, E, padding_idx=PAD)
+        self.encoder = nn.GRU(E, He, batch_first=True, bidirectional=True)
+        self.init_state = nn.Linear(He, Hd)  # s0 = tanh(W h_backward_0 + b)
+        if cfg.attention == "additive":
+            self.attn_query = nn.Linear(Hd, A, bias=False)   # W_a
+            self.attn_key = nn.Linear(2 * He, A, bias=False)  # U_a
+            self.attn_v = nn.Parameter(torch.empty(A).uniform_(-0.1, 0.1))
+        elif cfg.attention == "general":
+            self.attn_key = nn.Linear(2 * He, Hd, bias=False)  # W in s^T W h
+        self.tgt_embedding = nn.Embedding(cfg.tgt_vocab_size, E, padding_idx=PAD)
+        self.decoder_cell = nn.GRUCell(E + 2 * He, Hd)
+        self.deep_output = nn.Linear(Hd + 2 * He + E, O)
+        self.projection = nn.Linear(O, cfg.tgt_vocab_size)
+        self.dropout = nn.Dropout(cfg.dropout)
+        self.score_scale = cfg.trained_score_scale()
+
+    # -- encoder -------------------------------------------------------------
+    def encode(self, src, src_lengths):
+        """src (B,S) ids -> annotations H (B,S,2He), keys (B,S,*), s0 (B,Hd)."""
+        embedded = self.dropout(self.src_embedding(src))
+        packed = nn.utils.rnn.pack_padded_sequence(
+            embedded, src_lengths.cpu(), batch_first=True, enforce_sorted=False)
+        packed_out, _ = self.encoder(packed)
+        annotations, _ = nn.utils.rnn.pad_packed_sequence(
+            packed_out, batch_first=True, total_length=src.size(1))
+        He = self.config.encoder_hidden
+        backward_first = annotations[:, 0, He:]
+        s0 = torch.tanh(self.init_state(backward_first))
+        if self.config.attention == "additive":
+            keys = self.attn_key(annotations)          # U_a h_j, once per sentence
+        elif self.config.attention == "general":
+            keys = self.attn_key(annotations)          # W h_j
+        else:
+            keys = annotations
+        return annotations, keys, s0
+
+    def summary_context(self, annotations, src_lengths):
+        """No-attention baseline: [forward last ; backward first] (B,2He)."""
+        He = self.config.encoder_hidden
+        idx = (src_lengths - 1).view(-1, 1, 1).expand(-1, 1, 2 * He)
+        last = annotations.gather(1, idx).squeeze(1)
+        return torch.cat([last[:, :He], annotations[:, 0, He:]], dim=1)
+
+    # -- attention -----------------------------------------------------------
+    def attention_scores(self, state, keys):
+        """Raw scores e_tj before scaling: state (B,Hd), keys (B,S,K) -> (B,S)."""
+        kind = self.config.attention
+        if kind == "additive":
+            query = self.attn_query(state).unsqueeze(1)
+            return torch.tanh(query + keys) @ self.attn_v
+        return torch.bmm(keys, state.unsqueeze(2)).squeeze(2)
+
+    def attend(self, state, annotations, keys, src_mask, score_scale):
+        """-> context (B,2He), alpha (B,S), raw scores (B,S)."""
+        scores = self.attention_scores(state, keys)
+        scaled = (scores * score_scale).masked_fill(~src_mask, float("-inf"))
+        alpha = F.softmax(scaled, dim=1)
+        context = torch.bmm(alpha.unsqueeze(1), annotations).squeeze(1)
+        return context, alpha, scores
+
+    # -- decoder -------------------------------------------------------------
+    def decoder_step(self, prev_token, state, annotations, keys, src_mask, summary, score_scale):
+        """One step: y_{t-1} (B,), s_{t-1} (B,Hd) -> features (B,O), s_t, alpha, scores."""
+        embedded = self.dropout(self.tgt_embedding(prev_token))
+        if self.config.attention == "none":
+            context, alpha, scores = summary, None, None
+        else:
+            context, alpha, scores = self.attend(state, annotations, keys, src_mask, score_scale)
+        new_state = self.decoder_cell(torch.cat([embedded, context], dim=1), state)
+        features = torch.tanh(self.deep_output(torch.cat([new_state, context, embedded], dim=1)))
+        return self.dropout(features), new_state, alpha, scores, context
+
+    def forward(self, src, src_lengths, tgt_in):
+        """Teacher forcing: tgt_in (B,T) starts with <s>; returns logits (B,T,Vt)."""
+        annotations, keys, state = self.encode(src, src_lengths)
+        src_mask = src != PAD
+        summary = self.summary_context(annotations, src_lengths) if self.config.attention == "none" else None
+        features = []
+        for t in range(tgt_in.size(1)):
+            out, state, _, _, _ = self.decoder_step(
+                tgt_in[:, t], state, annotations, keys, src_mask, summary, self.score_scale)
+            features.append(out)
+        return self.projection(torch.stack(features, dim=1))
+
+    @torch.no_grad()
+    def greedy(self, src, src_lengths, max_len, score_scale=None):
+        """Batched greedy decoding -> list of token id lists (without </s>), alphas."""
+        scale = self.score_scale if score_scale is None else score_scale
+        annotations, keys, state = self.encode(src, src_lengths)
+        src_mask = src != PAD
+        summary = self.summary_context(annotations, src_lengths) if self.config.attention == "none" else None
+        B = src.size(0)
+        prev = torch.full((B,), BOS, dtype=torch.long)
+        done = torch.zeros(B, dtype=torch.bool)
+        outputs, alphas = [], []
+        for _ in range(max_len):
+            out, state, alpha, _, _ = self.decoder_step(prev, state, annotations, keys, src_mask, summary, scale)
+            prev = self.projection(out).argmax(dim=1)
+            outputs.append(prev)
+            alphas.append(alpha)
+            done |= prev == EOS
+            if done.all():
+                break
+        outputs = torch.stack(outputs, dim=1).tolist()
+        results = []
+        for row in outputs:
+            results.append(row[:row.index(EOS)] if EOS in row else row)
+        return results, alphas
+
+
+def max_target_tokens(source_tokens):
+    """Decoding length cap, shared with the C engine: 2*S + 10."""
+    return 2 * source_tokens + 10

@@ -1,0 +1,132 @@
+/* alignscope.h - public API of the alignscope inference engine (C99).
+ *
+ * The library never exits and never prints: every call returns an
+ * as_status, and as_status_message() turns one into a sentence.
+ * Typical use:
+ *   as_model *model; as_session *session; const as_trace *trace;
+ *   as_model_load(bytes, length, &model);      // validates everything first
+ *   as_session_create(model, &session);        // buffers reused across calls
+ *   as_translate(session, text, strlen(text), NULL, &trace);
+ *   ... read trace (owned by the session, valid until its next call) ...
+ *   as_session_free(session); as_model_free(model);
+ */
+#ifndef ALIGNSCOPE_H
+#define ALIGNSCOPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    AS_OK = 0,
+    AS_ERR_NULL_ARGUMENT,     /* a required pointer was NULL */
+    AS_ERR_TOO_SHORT,         /* shorter than the fixed header */
+    AS_ERR_BAD_MAGIC,         /* not an alignscope model file */
+    AS_ERR_VERSION_TOO_NEW,   /* made by a newer alignscope */
+    AS_ERR_VERSION_UNSUPPORTED, /* an old/unknown version */
+    AS_ERR_BAD_HEADER,        /* a header field is out of range or inconsistent */
+    AS_ERR_SIZE_MISMATCH,     /* file length differs from what the header implies */
+    AS_ERR_CHECKSUM,          /* CRC-32 mismatch: file damaged */
+    AS_ERR_BAD_VOCABULARY,    /* vocabulary entries malformed */
+    AS_ERR_BAD_WEIGHTS,       /* non-finite weight values */
+    AS_ERR_OUT_OF_MEMORY,
+    AS_ERR_EMPTY_INPUT,       /* the text has no tokens */
+    AS_ERR_INPUT_TOO_LONG,    /* more source tokens than the model allows */
+    AS_ERR_BAD_OPTION,        /* an option is out of range */
+    AS_STATUS_COUNT
+} as_status;
+
+/* A sentence for any status code (never NULL). */
+const char *as_status_message(as_status status);
+
+typedef struct as_model as_model;
+typedef struct as_session as_session;
+
+/* What a loaded model is (copied from its header). */
+typedef struct {
+    uint32_t format_version;
+    uint32_t attention_kind;      /* enum as_attention_kind */
+    uint32_t weight_type;         /* as stored in the file */
+    uint32_t src_vocab_size, tgt_vocab_size;
+    uint32_t embed_dim, encoder_hidden, decoder_hidden, attention_dim, output_dim;
+    uint32_t max_source_tokens, max_target_tokens;
+    float trained_score_scale;
+    uint32_t key_dim;             /* length of the vectors scores compare: A, Hd or 2He */
+    uint64_t parameter_count;
+    char source_language[9], target_language[9];
+} as_model_info;
+
+/* Validates every size against `length` before forming a pointer; on error
+ * *model_out is NULL. The bytes are copied (widened to f32): the caller may
+ * free `bytes` afterwards. */
+as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_out);
+void as_model_free(as_model *model);
+const as_model_info *as_model_get_info(const as_model *model);
+/* Token text for an id (NULL if out of range); length in *length_out. */
+const char *as_model_source_token(const as_model *model, int32_t id, size_t *length_out);
+const char *as_model_target_token(const as_model *model, int32_t id, size_t *length_out);
+
+as_status as_session_create(const as_model *model, as_session **session_out);
+void as_session_free(as_session *session);
+
+typedef struct {
+    float score_scale;      /* multiplier before the softmax; <= 0 means trained value */
+    int32_t top_k;          /* candidates recorded per step, 0..16 (default 5) */
+    int32_t max_target_tokens; /* 0 = model's rule min(2S+10, max_target_tokens) */
+} as_options;
+
+void as_options_default(as_options *options);
+
+/* Everything one translation produced. Arrays are row-major; T counts every
+ * decoder step, including the one that emitted </s> (stopped_at_eos = 1). */
+/* Bytes reserved per source token in as_trace.source_tokens. */
+#define AS_TOKEN_TEXT_STRIDE 256
+
+typedef struct {
+    int32_t source_len;              /* S */
+    const int32_t *source_ids;       /* (S) */
+    const int32_t *source_spans;     /* (S,2) byte [start,end) in the caller's text */
+    const char *source_tokens;       /* (S,AS_TOKEN_TEXT_STRIDE) each token as looked up:
+                                        folded, lower-cased, NUL-terminated, cut at a
+                                        character boundary to at most 255 bytes */
+    int32_t target_len;              /* T */
+    const int32_t *target_ids;       /* (T) token emitted at each step */
+    const int32_t *target_copy_source; /* (T) for an <unk> output: source index it was
+                                          replaced by (most attended); otherwise -1 */
+    const float *scores;             /* (T,S) raw scores e_tj, before score_scale;
+                                        all zero for kind none (nothing is scored) */
+    const float *alpha;              /* (T,S) attention weights; NULL for kind none */
+    const float *context;            /* (T,context_dim) c_t */
+    int32_t context_dim;             /* 2He */
+    const float *state;              /* (T,Hd) decoder state s_t after each step */
+    int32_t state_dim;
+    int32_t top_k;                   /* K */
+    const int32_t *top_ids;          /* (T,K) best candidates, best first */
+    const float *top_probs;          /* (T,K) their softmax probabilities */
+    float score_scale;               /* the multiplier actually used */
+    int32_t stopped_at_eos;          /* 1 if the last step emitted </s> */
+    int32_t encoder_reused;          /* 1 if the encoder result was cached */
+    const char *translation;         /* NUL-terminated display text: detokenised,
+                                        <unk> replaced by the user's source word,
+                                        first letter capitalised like the source */
+    const int32_t *translation_spans; /* (T,2) byte [start,end) of each step's word in
+                                        translation ([n,n) for </s>) */
+} as_trace;
+
+/* Tokenises `text` (UTF-8, `length` bytes, NULs allowed), runs the encoder
+ * (reused if the tokens equal the previous call's) and greedy decoding. */
+as_status as_translate(as_session *session, const char *text, size_t length,
+                       const as_options *options, const as_trace **trace_out);
+
+/* Tokenisation alone (models/FORMAT.md section 5): fills up to `capacity`
+ * tokens' ids and byte spans; *count_out gets the total (may exceed capacity). */
+as_status as_tokenize(const as_model *model, const char *text, size_t length,
+                      int32_t *ids, int32_t *spans, int32_t capacity, int32_t *count_out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,84 @@
+/* alignscope_format.h - the model file format, defined in this one place.
+ *
+ * models/FORMAT.md is the prose version of this header; models/train/export.py
+ * writes it and src/model.c reads it. Any change: bump AS_FORMAT_VERSION and
+ * update all three.
+ */
+#ifndef ALIGNSCOPE_FORMAT_H
+#define ALIGNSCOPE_FORMAT_H
+
+#include <stdint.h>
+
+#define AS_FORMAT_MAGIC "ALNSCOPE" /* 8 bytes, no terminator in the file */
+#define AS_FORMAT_VERSION 1u
+#define AS_HEADER_SIZE 96u
+
+/* attention_kind */
+enum as_attention_kind {
+    AS_ATTENTION_NONE = 0,       /* fixed summary context, no alignment */
+    AS_ATTENTION_ADDITIVE = 1,   /* v^T tanh(W_a s + U_a h)  (Bahdanau) */
+    AS_ATTENTION_DOT = 2,        /* s^T h                     (Luong dot) */
+    AS_ATTENTION_GENERAL = 3,    /* s^T W h                   (Luong general) */
+    AS_ATTENTION_SCALED_DOT = 4  /* s^T h / sqrt(d)           (Vaswani et al.) */
+};
+
+/* weight_type */
+enum as_weight_type { AS_WEIGHT_F32 = 0, AS_WEIGHT_F16 = 1 };
+
+/* Byte offsets of the little-endian header fields. */
+enum as_header_offset {
+    AS_OFF_MAGIC = 0,
+    AS_OFF_FORMAT_VERSION = 8,
+    AS_OFF_HEADER_SIZE = 12,
+    AS_OFF_ATTENTION_KIND = 16,
+    AS_OFF_WEIGHT_TYPE = 20,
+    AS_OFF_SRC_VOCAB_SIZE = 24,
+    AS_OFF_TGT_VOCAB_SIZE = 28,
+    AS_OFF_EMBED_DIM = 32,
+    AS_OFF_ENCODER_HIDDEN = 36,
+    AS_OFF_DECODER_HIDDEN = 40,
+    AS_OFF_ATTENTION_DIM = 44,
+    AS_OFF_OUTPUT_DIM = 48,
+    AS_OFF_MAX_SOURCE_TOKENS = 52,
+    AS_OFF_MAX_TARGET_TOKENS = 56,
+    AS_OFF_TRAINED_SCORE_SCALE = 60, /* f32 */
+    AS_OFF_VOCAB_BYTES = 64,
+    AS_OFF_TENSOR_BYTES = 68,
+    AS_OFF_CRC32 = 72,               /* CRC-32 (zlib) of all bytes after the header */
+    AS_OFF_SOURCE_LANGUAGE = 76,     /* char[8], NUL-padded */
+    AS_OFF_TARGET_LANGUAGE = 84,     /* char[8], NUL-padded */
+    AS_OFF_RESERVED = 92
+};
+
+/* Limits the loader enforces before computing any size. */
+#define AS_MIN_VOCAB 5u
+#define AS_MAX_VOCAB 65536u
+#define AS_MAX_DIM 4096u
+#define AS_MAX_TOKENS_LIMIT 1024u
+#define AS_MAX_TOKEN_BYTES 255u
+
+/* Special token ids, identical in both vocabularies. */
+enum as_special_token { AS_TOKEN_PAD = 0, AS_TOKEN_UNK = 1, AS_TOKEN_BOS = 2, AS_TOKEN_EOS = 3 };
+
+/* Tensor order in the file (models/FORMAT.md section 3). A tensor the
+ * attention kind does not use is absent. Shapes are (rows, cols), row-major:
+ *   SRC_EMBEDDING (Vs,E)   ENC_*_W_IH (3He,E)  ENC_*_W_HH (3He,He)  ENC_*_B_* (3He)
+ *   INIT_W (Hd,He)  INIT_B (Hd)
+ *   ATTN_QUERY_W (A,Hd) [additive]  ATTN_KEY_W (A,2He) [additive, general]  ATTN_V (A) [additive]
+ *   TGT_EMBEDDING (Vt,E)  DEC_W_IH (3Hd,E+2He)  DEC_W_HH (3Hd,Hd)  DEC_B_* (3Hd)
+ *   OUT_W (O,Hd+2He+E)  OUT_B (O)  PROJ_W (Vt,O)  PROJ_B (Vt)
+ */
+enum as_tensor_id {
+    AS_T_SRC_EMBEDDING,
+    AS_T_ENC_FWD_W_IH, AS_T_ENC_FWD_W_HH, AS_T_ENC_FWD_B_IH, AS_T_ENC_FWD_B_HH,
+    AS_T_ENC_BWD_W_IH, AS_T_ENC_BWD_W_HH, AS_T_ENC_BWD_B_IH, AS_T_ENC_BWD_B_HH,
+    AS_T_INIT_W, AS_T_INIT_B,
+    AS_T_ATTN_QUERY_W, AS_T_ATTN_KEY_W, AS_T_ATTN_V,
+    AS_T_TGT_EMBEDDING,
+    AS_T_DEC_W_IH, AS_T_DEC_W_HH, AS_T_DEC_B_IH, AS_T_DEC_B_HH,
+    AS_T_OUT_W, AS_T_OUT_B,
+    AS_T_PROJ_W, AS_T_PROJ_B,
+    AS_TENSOR_COUNT
+};
+
+#endif

@@ -1,0 +1,331 @@
+/* cli.c - the native command line: translate sentences and show alignments.
+ *
+ *   alignscope [--model FILE] [--json] [--scale X] [--top-k K] [SENTENCE ...]
+ *
+ * With no sentences it reads one per line from stdin. Text mode prints the
+ * translation and a table of alpha (rows: target words, columns: source
+ * words, '*' marks each row's maximum). --json prints one JSON object per
+ * sentence per line; tests/parity.test.mjs reads it. Unlike the library, this
+ * program may print and exit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alignscope.h"
+#include "model_internal.h" /* as_utf8_decode for JSON escaping */
+
+static const char *const kind_names[] = {"none", "additive", "dot", "general", "scaled_dot"};
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: alignscope [--model FILE] [--json] [--scale X] [--top-k K] [SENTENCE ...]\n"
+               "  Translates each SENTENCE (or each line of stdin) and prints the attention\n"
+               "  weights. --scale overrides the score scale (the page's sqrt(d) slider);\n"
+               "  --top-k sets how many candidates per step --json lists (0..16, default 5).\n"
+               "  Default model: models/en-fr.alsc\n");
+}
+
+static uint8_t *read_file(const char *path, size_t *len_out) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        if (len == cap) {
+            uint8_t *grown = realloc(buf, cap * 2);
+            if (!grown) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (buf && ferror(f)) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *len_out = len;
+    return buf;
+}
+
+/* A whole line of any length (without the newline); NULL at end of input. */
+static char *read_line(FILE *f, size_t *len_out) {
+    size_t cap = 256, len = 0;
+    char *line = malloc(cap);
+    int c = EOF;
+    while (line && (c = fgetc(f)) != EOF && c != '\n') {
+        if (len + 1 == cap) {
+            char *grown = realloc(line, cap * 2);
+            if (!grown) {
+                free(line);
+                return NULL;
+            }
+            line = grown;
+            cap *= 2;
+        }
+        line[len++] = (char)c;
+    }
+    if (!line || (c == EOF && len == 0)) {
+        free(line);
+        return NULL;
+    }
+    if (len > 0 && line[len - 1] == '\r') len--;
+    line[len] = '\0';
+    *len_out = len;
+    return line;
+}
+
+/* ---- JSON output ------------------------------------------------------- */
+
+/* A JSON string from bytes that may be invalid UTF-8 (bad bytes -> U+FFFD). */
+static void json_string(const char *s, size_t n) {
+    size_t pos = 0;
+    putchar('"');
+    while (pos < n) {
+        size_t start = pos;
+        uint32_t cp = as_utf8_decode((const uint8_t *)s, n, &pos);
+        if (cp == '"' || cp == '\\') printf("\\%c", (int)cp);
+        else if (cp < 0x20) printf("\\u%04x", (unsigned)cp);
+        else if (cp == 0xFFFD && pos - start == 1) fputs("\xEF\xBF\xBD", stdout);
+        else fwrite(s + start, 1, pos - start, stdout);
+    }
+    putchar('"');
+}
+
+static void json_floats(const float *v, int32_t n) {
+    putchar('[');
+    for (int32_t i = 0; i < n; i++) printf(i ? ",%.9g" : "%.9g", (double)v[i]);
+    putchar(']');
+}
+
+static void json_matrix(const float *v, int32_t rows, int32_t cols) {
+    putchar('[');
+    for (int32_t r = 0; r < rows; r++) {
+        if (r) putchar(',');
+        json_floats(v ? v + (size_t)r * cols : NULL, v ? cols : 0);
+    }
+    putchar(']');
+}
+
+static void print_json(const as_model *model, const char *text, size_t len, const as_trace *tr) {
+    printf("{\"text\":");
+    json_string(text, len);
+    printf(",\"translation\":");
+    json_string(tr->translation, strlen(tr->translation));
+    printf(",\"score_scale\":%.9g,\"encoder_reused\":%d,\"stopped_at_eos\":%d",
+           (double)tr->score_scale, tr->encoder_reused, tr->stopped_at_eos);
+    printf(",\"source\":[");
+    for (int32_t j = 0; j < tr->source_len; j++) {
+        const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
+        const char *tok = tr->source_tokens + (size_t)j * AS_TOKEN_TEXT_STRIDE;
+        printf("%s{\"id\":%d,\"start\":%d,\"end\":%d,\"token\":", j ? "," : "", tr->source_ids[j], a, b);
+        json_string(tok, strlen(tok));
+        printf(",\"text\":");
+        json_string(text + a, (size_t)(b - a));
+        putchar('}');
+    }
+    printf("],\"source_ids\":[");
+    for (int32_t j = 0; j < tr->source_len; j++) printf(j ? ",%d" : "%d", tr->source_ids[j]);
+    printf("],\"target_ids\":[");
+    for (int32_t t = 0; t < tr->target_len; t++) printf(t ? ",%d" : "%d", tr->target_ids[t]);
+    printf("],\"target\":[");
+    for (int32_t t = 0; t < tr->target_len; t++) {
+        size_t n;
+        const char *tok = as_model_target_token(model, tr->target_ids[t], &n);
+        const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
+        printf("%s{\"id\":%d,\"copied_from\":%d,\"token\":", t ? "," : "", tr->target_ids[t],
+               tr->target_copy_source[t]);
+        json_string(tok, n);
+        printf(",\"text\":");
+        json_string(tr->translation + a, (size_t)(b - a));
+        putchar('}');
+    }
+    printf("],\"alpha\":");
+    if (tr->alpha) json_matrix(tr->alpha, tr->target_len, tr->source_len);
+    else printf("null");
+    printf(",\"scores\":");
+    json_matrix(tr->scores, tr->target_len, tr->source_len);
+    printf(",\"context\":");
+    json_matrix(tr->context, tr->target_len, tr->context_dim);
+    printf(",\"top\":[");
+    for (int32_t t = 0; t < tr->target_len; t++) {
+        printf("%s{\"ids\":[", t ? "," : "");
+        for (int32_t k = 0; k < tr->top_k; k++) printf(k ? ",%d" : "%d", tr->top_ids[t * tr->top_k + k]);
+        printf("],\"probs\":");
+        json_floats(tr->top_probs + (size_t)t * tr->top_k, tr->top_k);
+        printf(",\"tokens\":[");
+        for (int32_t k = 0; k < tr->top_k; k++) {
+            size_t n;
+            const char *tok = as_model_target_token(model, tr->top_ids[t * tr->top_k + k], &n);
+            if (k) putchar(',');
+            json_string(tok, n);
+        }
+        printf("]}");
+    }
+    printf("]}\n");
+}
+
+/* ---- text output ------------------------------------------------------- */
+
+static size_t display_width(const char *s, size_t n) {
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) if (((uint8_t)s[i] & 0xC0u) != 0x80u) w++;
+    return w;
+}
+
+static void print_padded(const char *s, size_t n, size_t width) {
+    fwrite(s, 1, n, stdout);
+    for (size_t w = display_width(s, n); w < width; w++) putchar(' ');
+}
+
+static void print_table(const as_model *model, const char *text, const as_trace *tr) {
+    printf("%s\n", tr->translation);
+    if (!tr->alpha) {
+        printf("(attention kind none: no alignment to show)\n\n");
+        return;
+    }
+    size_t row_w = 4;
+    for (int32_t t = 0; t < tr->target_len; t++) {
+        const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
+        size_t n = (size_t)(b - a), w;
+        if (n == 0) as_model_target_token(model, tr->target_ids[t], &n);
+        w = display_width(tr->translation + a, n);
+        if (w > row_w) row_w = w;
+    }
+    size_t *col_w = malloc(sizeof(size_t) * (size_t)tr->source_len);
+    if (!col_w) return;
+    print_padded("", 0, row_w + 1);
+    for (int32_t j = 0; j < tr->source_len; j++) {
+        const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
+        size_t w = display_width(text + a, (size_t)(b - a));
+        col_w[j] = w > 5 ? w : 5;
+        print_padded(text + a, (size_t)(b - a), col_w[j] + 1);
+    }
+    putchar('\n');
+    for (int32_t t = 0; t < tr->target_len; t++) {
+        const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
+        if (b > a) print_padded(tr->translation + a, (size_t)(b - a), row_w + 1);
+        else {
+            size_t n;
+            const char *tok = as_model_target_token(model, tr->target_ids[t], &n);
+            print_padded(tok, n, row_w + 1);
+        }
+        const float *row = tr->alpha + (size_t)t * tr->source_len;
+        int32_t best = 0;
+        for (int32_t j = 1; j < tr->source_len; j++) if (row[j] > row[best]) best = j;
+        for (int32_t j = 0; j < tr->source_len; j++) {
+            char cell[16];
+            snprintf(cell, sizeof cell, "%.2f%s", (double)row[j], j == best ? "*" : "");
+            print_padded(cell, strlen(cell), col_w[j] + 1);
+        }
+        putchar('\n');
+    }
+    putchar('\n');
+    free(col_w);
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+static int translate_one(as_session *session, const as_model *model, const char *text, size_t len,
+                         const as_options *opt, int json) {
+    const as_trace *tr;
+    as_status st = as_translate(session, text, len, opt, &tr);
+    if (st != AS_OK) {
+        fprintf(stderr, "alignscope: \"%.*s\": %s\n", (int)(len > 200 ? 200 : len), text, as_status_message(st));
+        return 1;
+    }
+    if (json) print_json(model, text, len, tr);
+    else print_table(model, text, tr);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    const char *model_path = "models/en-fr.alsc";
+    int json = 0, first_sentence = argc;
+    as_options opt;
+    as_options_default(&opt);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *end;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
+        } else if (strcmp(a, "--model") == 0 && i + 1 < argc) {
+            model_path = argv[++i];
+        } else if (strcmp(a, "--scale") == 0 && i + 1 < argc) {
+            errno = 0;
+            opt.score_scale = strtof(argv[++i], &end);
+            if (*end || errno) {
+                fprintf(stderr, "alignscope: --scale needs a number\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--top-k") == 0 && i + 1 < argc) {
+            long k = strtol(argv[++i], &end, 10);
+            if (*end || k < 0 || k > 16) {
+                fprintf(stderr, "alignscope: --top-k needs a whole number 0..16\n");
+                return 2;
+            }
+            opt.top_k = (int32_t)k;
+        } else if (strcmp(a, "--") == 0) {
+            first_sentence = i + 1;
+            break;
+        } else if (a[0] == '-' && a[1] == '-') {
+            fprintf(stderr, "alignscope: unknown option %s\n", a);
+            usage(stderr);
+            return 2;
+        } else {
+            first_sentence = i;
+            break;
+        }
+    }
+
+    size_t len;
+    uint8_t *bytes = read_file(model_path, &len);
+    if (!bytes) {
+        fprintf(stderr, "alignscope: cannot read %s: %s\n", model_path, strerror(errno));
+        return 1;
+    }
+    as_model *model;
+    as_status st = as_model_load(bytes, len, &model);
+    free(bytes);
+    if (st != AS_OK) {
+        fprintf(stderr, "alignscope: %s: %s\n", model_path, as_status_message(st));
+        return 1;
+    }
+    as_session *session;
+    st = as_session_create(model, &session);
+    if (st != AS_OK) {
+        fprintf(stderr, "alignscope: %s\n", as_status_message(st));
+        as_model_free(model);
+        return 1;
+    }
+    if (!json) {
+        const as_model_info *info = as_model_get_info(model);
+        printf("model %s: %s -> %s, attention %s\n\n", model_path, info->source_language,
+               info->target_language, kind_names[info->attention_kind]);
+    }
+    int failures = 0;
+    if (first_sentence < argc) {
+        for (int i = first_sentence; i < argc; i++)
+            failures += translate_one(session, model, argv[i], strlen(argv[i]), &opt, json);
+    } else {
+        char *line;
+        while ((line = read_line(stdin, &len)) != NULL) {
+            failures += translate_one(session, model, line, len, &opt, json);
+            free(line);
+        }
+    }
+    fflush(stdout);
+    as_session_free(session);
+    as_model_free(model);
+    return failures ? 1 : 0;
+}

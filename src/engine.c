@@ -1,0 +1,448 @@
+/* engine.c - a session: tokenise, encode (cached), decode greedily, and keep
+ * everything the page draws (scores, alpha, contexts, states, candidates).
+ *
+ * The computation is models/FORMAT.md section 4, which mirrors
+ * models/train/model.py step for step. All buffers are sized for the model's
+ * max_source_tokens / max_target_tokens when the session is created, so a
+ * translation allocates nothing (except the display string, which grows if a
+ * copied source word is unusually long).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels.h"
+#include "model_internal.h"
+
+#define AS_TOP_K_MAX 16
+#define AS_TOP_K_DEFAULT 5
+
+struct as_session {
+    const as_model *model;
+    int32_t max_s, max_t;
+
+    /* tokenisation of the current text */
+    int32_t *source_ids;     /* (max_s) */
+    int32_t *source_spans;   /* (max_s, 2) */
+    char *source_tokens;     /* (max_s, AS_TOKEN_TEXT_STRIDE) */
+
+    /* encoder result, reused while the token ids stay the same */
+    int32_t *cached_ids;     /* (max_s) */
+    int32_t cached_len;      /* 0 = nothing cached */
+    float *enc_gi;           /* (max_s, 3He) input projections of one direction */
+    float *enc_gh;           /* (3He) recurrent projection */
+    float *enc_h;            /* (He) running state */
+    float *annotations;      /* (max_s, 2He) h_j = [fwd_j ; bwd_j] */
+    float *keys;             /* (max_s, key_dim) additive/general; dot uses annotations */
+    float *s0;               /* (Hd) */
+    float *summary;          /* (2He) [fwd_S ; bwd_1], kind none */
+
+    /* decoder scratch */
+    float *state;            /* (Hd) s_t */
+    float *query;            /* (A) W_a s, additive */
+    float *dec_in;           /* (E + 2He) [embedding ; context] */
+    float *dec_gi, *dec_gh;  /* (3Hd) */
+    float *out_in;           /* (Hd + 2He + E) [state ; context ; embedding] */
+    float *features;         /* (O) */
+    float *logits;           /* (Vt) */
+    float *probs;            /* (Vt) */
+
+    /* the trace */
+    int32_t *target_ids;     /* (max_t) */
+    int32_t *copy_source;    /* (max_t) */
+    float *scores;           /* (max_t, max_s) */
+    float *alpha;            /* (max_t, max_s) */
+    float *context;          /* (max_t, 2He) */
+    float *states;           /* (max_t, Hd) */
+    int32_t *top_ids;        /* (max_t, AS_TOP_K_MAX) */
+    float *top_probs;        /* (max_t, AS_TOP_K_MAX) */
+    int32_t *translation_spans; /* (max_t, 2) */
+    char *translation;
+    size_t translation_cap;
+    as_trace trace;
+};
+
+/* ---- session lifetime -------------------------------------------------- */
+
+static void *alloc_array(size_t count, size_t size, int *failed) {
+    void *p = calloc(count ? count : 1, size);
+    if (!p) *failed = 1;
+    return p;
+}
+
+as_status as_session_create(const as_model *model, as_session **session_out) {
+    if (!model || !session_out) return AS_ERR_NULL_ARGUMENT;
+    *session_out = NULL;
+    const as_model_info *in = &model->info;
+    as_session *s = calloc(1, sizeof *s);
+    if (!s) return AS_ERR_OUT_OF_MEMORY;
+    s->model = model;
+    s->max_s = (int32_t)in->max_source_tokens;
+    s->max_t = (int32_t)in->max_target_tokens;
+    const size_t ms = (size_t)s->max_s, mt = (size_t)s->max_t;
+    const size_t he = in->encoder_hidden, hd = in->decoder_hidden, e = in->embed_dim;
+    const size_t o = in->output_dim, vt = in->tgt_vocab_size, a = in->attention_dim;
+    int failed = 0;
+    s->source_ids = alloc_array(ms, sizeof(int32_t), &failed);
+    s->source_spans = alloc_array(ms * 2, sizeof(int32_t), &failed);
+    s->source_tokens = alloc_array(ms * AS_TOKEN_TEXT_STRIDE, 1, &failed);
+    s->cached_ids = alloc_array(ms, sizeof(int32_t), &failed);
+    s->enc_gi = alloc_array(ms * 3 * he, sizeof(float), &failed);
+    s->enc_gh = alloc_array(3 * he, sizeof(float), &failed);
+    s->enc_h = alloc_array(he, sizeof(float), &failed);
+    s->annotations = alloc_array(ms * 2 * he, sizeof(float), &failed);
+    if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL)
+        s->keys = alloc_array(ms * in->key_dim, sizeof(float), &failed);
+    s->s0 = alloc_array(hd, sizeof(float), &failed);
+    s->summary = alloc_array(2 * he, sizeof(float), &failed);
+    s->state = alloc_array(hd, sizeof(float), &failed);
+    s->query = alloc_array(a, sizeof(float), &failed);
+    s->dec_in = alloc_array(e + 2 * he, sizeof(float), &failed);
+    s->dec_gi = alloc_array(3 * hd, sizeof(float), &failed);
+    s->dec_gh = alloc_array(3 * hd, sizeof(float), &failed);
+    s->out_in = alloc_array(hd + 2 * he + e, sizeof(float), &failed);
+    s->features = alloc_array(o, sizeof(float), &failed);
+    s->logits = alloc_array(vt, sizeof(float), &failed);
+    s->probs = alloc_array(vt, sizeof(float), &failed);
+    s->target_ids = alloc_array(mt, sizeof(int32_t), &failed);
+    s->copy_source = alloc_array(mt, sizeof(int32_t), &failed);
+    s->scores = alloc_array(mt * ms, sizeof(float), &failed);
+    s->alpha = alloc_array(mt * ms, sizeof(float), &failed);
+    s->context = alloc_array(mt * 2 * he, sizeof(float), &failed);
+    s->states = alloc_array(mt * hd, sizeof(float), &failed);
+    s->top_ids = alloc_array(mt * AS_TOP_K_MAX, sizeof(int32_t), &failed);
+    s->top_probs = alloc_array(mt * AS_TOP_K_MAX, sizeof(float), &failed);
+    s->translation_spans = alloc_array(mt * 2, sizeof(int32_t), &failed);
+    /* room for every step's longest vocabulary token plus a separator */
+    s->translation_cap = mt * (AS_MAX_TOKEN_BYTES + 1) + 1;
+    s->translation = alloc_array(s->translation_cap, 1, &failed);
+    if (failed) {
+        as_session_free(s);
+        return AS_ERR_OUT_OF_MEMORY;
+    }
+    *session_out = s;
+    return AS_OK;
+}
+
+void as_session_free(as_session *s) {
+    if (!s) return;
+    void *buffers[] = {
+        s->source_ids, s->source_spans, s->source_tokens, s->cached_ids, s->enc_gi, s->enc_gh,
+        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->state, s->query, s->dec_in,
+        s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->probs, s->target_ids,
+        s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
+        s->translation_spans, s->translation};
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
+    free(s);
+}
+
+void as_options_default(as_options *options) {
+    if (!options) return;
+    options->score_scale = 0.0f;
+    options->top_k = AS_TOP_K_DEFAULT;
+    options->max_target_tokens = 0;
+}
+
+/* ---- encoder ----------------------------------------------------------- */
+
+/* Bidirectional GRU over the source, then s0, the keys and the summary.
+ * Input projections for all positions come first (one fused (3He x E) matvec
+ * per position), so the sequential part is only the recurrent matvec. */
+static void run_encoder(as_session *s, int32_t len) {
+    const as_model *m = s->model;
+    const as_model_info *in = &m->info;
+    const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
+    const size_t n = (size_t)len;
+    for (int dir = 0; dir < 2; dir++) {
+        for (size_t j = 0; j < n; j++)
+            as_f32_matvec(3 * he, e, m->enc_w_ih[dir], m->src_embedding + (size_t)s->source_ids[j] * e,
+                          m->enc_b_ih[dir], s->enc_gi + j * 3 * he);
+        memset(s->enc_h, 0, he * sizeof(float));
+        for (size_t step = 0; step < n; step++) {
+            const size_t j = dir == 0 ? step : n - 1 - step;
+            as_f32_matvec(3 * he, he, m->enc_w_hh[dir], s->enc_h, m->enc_b_hh[dir], s->enc_gh);
+            as_f32_gru_update(he, s->enc_gi + j * 3 * he, s->enc_gh, s->enc_h);
+            memcpy(s->annotations + j * 2 * he + (size_t)dir * he, s->enc_h, he * sizeof(float));
+        }
+    }
+    const float *backward_first = s->annotations + he; /* <-h_1 */
+    as_f32_matvec(hd, he, m->init_w, backward_first, m->init_b, s->s0);
+    as_f32_tanh(hd, s->s0, s->s0);
+    if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL) {
+        for (size_t j = 0; j < n; j++)
+            as_f32_matvec(in->key_dim, 2 * he, m->attn_key_w, s->annotations + j * 2 * he, NULL,
+                          s->keys + j * in->key_dim);
+    }
+    memcpy(s->summary, s->annotations + (n - 1) * 2 * he, he * sizeof(float)); /* ->h_S */
+    memcpy(s->summary + he, backward_first, he * sizeof(float));               /* <-h_1 */
+}
+
+/* ---- decoder ----------------------------------------------------------- */
+
+/* The best k logits (best first; ties to the lower id), k >= 1, by insertion
+ * into a short sorted list: Vt x k compares at worst, nothing to allocate. */
+static void top_candidates(const float *logits, size_t vt, int32_t k, int32_t *ids) {
+    int32_t have = 0;
+    for (size_t i = 0; i < vt; i++) {
+        const float v = logits[i];
+        if (have == k && !(v > logits[ids[k - 1]])) continue;
+        int32_t at = have < k ? have++ : k - 1;
+        while (at > 0 && v > logits[ids[at - 1]]) {
+            ids[at] = ids[at - 1];
+            at--;
+        }
+        ids[at] = (int32_t)i;
+    }
+}
+
+/* One step t: reads s->state (s_{t-1}) and prev, writes every trace row t. */
+static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, float scale, int32_t top_k) {
+    const as_model *m = s->model;
+    const as_model_info *in = &m->info;
+    const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
+    const size_t o = in->output_dim, vt = in->tgt_vocab_size, n = (size_t)len;
+    const size_t ctx_dim = 2 * he;
+    const float *embedding = m->tgt_embedding + (size_t)prev * e;
+    float *scores = s->scores + (size_t)t * n;
+    float *alpha = s->alpha + (size_t)t * n;
+    float *context = s->context + (size_t)t * ctx_dim;
+
+    switch (in->attention_kind) {
+    case AS_ATTENTION_ADDITIVE:
+        as_f32_matvec(in->attention_dim, hd, m->attn_query_w, s->state, NULL, s->query);
+        as_f32_additive_scores(n, in->attention_dim, s->keys, s->query, m->attn_v, scores);
+        break;
+    case AS_ATTENTION_GENERAL:
+        as_f32_dot_scores(n, hd, s->keys, s->state, scores);
+        break;
+    case AS_ATTENTION_DOT:
+    case AS_ATTENTION_SCALED_DOT:
+        as_f32_dot_scores(n, hd, s->annotations, s->state, scores);
+        break;
+    default: /* none: a fixed summary stands in for the context */
+        memset(scores, 0, n * sizeof(float));
+        memcpy(context, s->summary, ctx_dim * sizeof(float));
+        break;
+    }
+    if (in->attention_kind != AS_ATTENTION_NONE) {
+        as_f32_softmax(n, scores, scale, alpha);
+        as_f32_context(n, ctx_dim, alpha, s->annotations, context);
+    }
+
+    /* s_t = GRUCell([emb ; c_t], s_{t-1}) */
+    memcpy(s->dec_in, embedding, e * sizeof(float));
+    memcpy(s->dec_in + e, context, ctx_dim * sizeof(float));
+    as_f32_matvec(3 * hd, e + ctx_dim, m->dec_w_ih, s->dec_in, m->dec_b_ih, s->dec_gi);
+    as_f32_matvec(3 * hd, hd, m->dec_w_hh, s->state, m->dec_b_hh, s->dec_gh);
+    as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
+    memcpy(s->states + (size_t)t * hd, s->state, hd * sizeof(float));
+
+    /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o); logits = W_p o_t + b_p */
+    memcpy(s->out_in, s->state, hd * sizeof(float));
+    memcpy(s->out_in + hd, context, ctx_dim * sizeof(float));
+    memcpy(s->out_in + hd + ctx_dim, embedding, e * sizeof(float));
+    as_f32_matvec(o, hd + ctx_dim + e, m->out_w, s->out_in, m->out_b, s->features);
+    as_f32_tanh(o, s->features, s->features);
+    as_f32_matvec(vt, o, m->proj_w, s->features, m->proj_b, s->logits);
+    as_f32_softmax(vt, s->logits, 1.0f, s->probs);
+
+    /* The argmax comes from the logits (exact order); top_ids row t holds at
+     * least the winner even when the caller asked for no candidates. */
+    int32_t *top = s->top_ids + (size_t)t * AS_TOP_K_MAX;
+    top_candidates(s->logits, vt, top_k > 0 ? top_k : 1, top);
+    for (int32_t i = 0; i < top_k; i++) s->top_probs[(size_t)t * AS_TOP_K_MAX + i] = s->probs[top[i]];
+    s->target_ids[t] = top[0];
+}
+
+/* ---- display text ------------------------------------------------------ */
+
+/* Case of an ASCII / Latin-1 letter (plus the French Œ/œ and Ÿ): +1 upper,
+ * -1 lower, 0 not a letter; 2 for a digit (which ends the search). */
+static int latin_case(uint32_t cp) {
+    if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || cp == 0x152 || cp == 0x178)
+        return 1;
+    if ((cp >= 'a' && cp <= 'z') || (cp >= 0xDF && cp <= 0xFF && cp != 0xF7) || cp == 0x153) return -1;
+    if (cp >= '0' && cp <= '9') return 2;
+    return 0;
+}
+
+static uint32_t latin_upper(uint32_t cp) {
+    if (cp >= 'a' && cp <= 'z') return cp - 0x20;
+    if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 0x20;
+    if (cp == 0xFF) return 0x178;
+    if (cp == 0x153) return 0x152;
+    return cp; /* ß has no one-letter capital */
+}
+
+/* Case of the first letter (or digit) in text[0..n): 1, -1, or 0/2. */
+static int first_letter_case(const char *text, size_t n, size_t *at, uint32_t *cp_out) {
+    size_t pos = 0;
+    while (pos < n) {
+        size_t start = pos;
+        uint32_t cp = as_utf8_decode((const uint8_t *)text, n, &pos);
+        int c = latin_case(cp);
+        if (c != 0) {
+            if (at) *at = start;
+            if (cp_out) *cp_out = cp;
+            return c;
+        }
+    }
+    return 0;
+}
+
+static int no_space_before(const char *w, size_t n) {
+    return n == 1 && strchr(",.)]}%'-/", w[0]) != NULL;
+}
+
+static int no_space_after(const char *w, size_t n) {
+    return n == 1 && strchr("([{'-/", w[0]) != NULL;
+}
+
+/* The word step t shows: the vocabulary token, or for <unk> the user's own
+ * source word at the most attended position (target_copy_source). */
+static const char *display_word(as_session *s, const char *text, int32_t t, size_t *len) {
+    const as_model *m = s->model;
+    const int32_t id = s->target_ids[t];
+    s->copy_source[t] = -1;
+    if (id == AS_TOKEN_UNK && m->info.attention_kind != AS_ATTENTION_NONE) {
+        const int32_t n = s->trace.source_len;
+        const float *alpha = s->alpha + (size_t)t * (size_t)n;
+        int32_t best = 0;
+        for (int32_t j = 1; j < n; j++) if (alpha[j] > alpha[best]) best = j;
+        s->copy_source[t] = best;
+        *len = (size_t)(s->source_spans[2 * best + 1] - s->source_spans[2 * best]);
+        return text + s->source_spans[2 * best];
+    }
+    size_t n;
+    const char *tok = as_model_target_token(m, id, &n);
+    *len = n;
+    return tok;
+}
+
+static as_status build_translation(as_session *s, const char *text, size_t text_len, int32_t steps) {
+    const int32_t words = s->trace.stopped_at_eos ? steps - 1 : steps;
+    size_t need = 1;
+    for (int32_t t = 0; t < words; t++) {
+        size_t n;
+        display_word(s, text, t, &n);
+        need += n + 1;
+    }
+    if (need > s->translation_cap) {
+        char *grown = realloc(s->translation, need);
+        if (!grown) return AS_ERR_OUT_OF_MEMORY;
+        s->translation = grown;
+        s->translation_cap = need;
+    }
+    size_t out = 0;
+    const char *prev = NULL;
+    size_t prev_len = 0;
+    for (int32_t t = 0; t < words; t++) {
+        size_t n;
+        const char *w = display_word(s, text, t, &n);
+        if (t > 0 && !no_space_before(w, n) && !no_space_after(prev, prev_len)) s->translation[out++] = ' ';
+        memcpy(s->translation + out, w, n);
+        s->translation_spans[2 * t] = (int32_t)out;
+        s->translation_spans[2 * t + 1] = (int32_t)(out + n);
+        out += n;
+        prev = w;
+        prev_len = n;
+    }
+    s->translation[out] = '\0';
+    if (s->trace.stopped_at_eos) {
+        s->copy_source[steps - 1] = -1;
+        s->translation_spans[2 * (steps - 1)] = (int32_t)out;
+        s->translation_spans[2 * (steps - 1) + 1] = (int32_t)out;
+    }
+    /* "Open the file" -> "Ouvrir le fichier": follow the source's first letter.
+     * Upper and lower forms in this range have equal UTF-8 lengths. */
+    size_t at;
+    uint32_t cp;
+    if (first_letter_case(text, text_len, NULL, NULL) == 1 &&
+        first_letter_case(s->translation, out, &at, &cp) == -1) {
+        char enc[4];
+        uint32_t up = latin_upper(cp);
+        size_t a = as_utf8_encode(cp, enc), b = as_utf8_encode(up, enc);
+        if (a == b) memcpy(s->translation + at, enc, b);
+    }
+    return AS_OK;
+}
+
+/* ---- translate --------------------------------------------------------- */
+
+as_status as_translate(as_session *s, const char *text, size_t length,
+                       const as_options *options, const as_trace **trace_out) {
+    if (!s || !trace_out) return AS_ERR_NULL_ARGUMENT;
+    *trace_out = NULL;
+    if (!text && length > 0) return AS_ERR_NULL_ARGUMENT;
+    as_options opt;
+    as_options_default(&opt);
+    if (options) opt = *options;
+    const as_model_info *in = &s->model->info;
+    uint32_t scale_bits;
+    memcpy(&scale_bits, &opt.score_scale, sizeof scale_bits);
+    if (((scale_bits >> 23) & 0xFFu) == 0xFFu) return AS_ERR_BAD_OPTION; /* inf / NaN */
+    if (opt.top_k < 0 || opt.top_k > AS_TOP_K_MAX || opt.max_target_tokens < 0) return AS_ERR_BAD_OPTION;
+    const float scale = opt.score_scale > 0.0f ? opt.score_scale : in->trained_score_scale;
+
+    int32_t count = 0;
+    as_status st = as_tokenize_internal(s->model, text, length, s->source_ids, s->source_spans,
+                                        s->source_tokens, s->max_s, &count);
+    if (st != AS_OK) return st;
+    if (count == 0) return AS_ERR_EMPTY_INPUT;
+    if (count > s->max_s) return AS_ERR_INPUT_TOO_LONG;
+
+    const int reuse = s->cached_len == count &&
+                      memcmp(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t)) == 0;
+    if (!reuse) {
+        s->cached_len = 0;
+        run_encoder(s, count);
+        memcpy(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t));
+        s->cached_len = count;
+    }
+
+    int32_t cap = 2 * count + 10;
+    if (cap > s->max_t) cap = s->max_t;
+    if (opt.max_target_tokens > 0 && opt.max_target_tokens < cap) cap = opt.max_target_tokens;
+
+    memcpy(s->state, s->s0, in->decoder_hidden * sizeof(float));
+    int32_t prev = AS_TOKEN_BOS, steps = 0, eos = 0;
+    while (steps < cap) {
+        decoder_step(s, count, steps, prev, scale, opt.top_k);
+        prev = s->target_ids[steps++];
+        if (prev == AS_TOKEN_EOS) {
+            eos = 1;
+            break;
+        }
+    }
+
+    as_trace *tr = &s->trace;
+    tr->source_len = count;
+    tr->source_ids = s->source_ids;
+    tr->source_spans = s->source_spans;
+    tr->source_tokens = s->source_tokens;
+    tr->target_len = steps;
+    tr->target_ids = s->target_ids;
+    tr->target_copy_source = s->copy_source;
+    tr->scores = s->scores;
+    tr->alpha = in->attention_kind == AS_ATTENTION_NONE ? NULL : s->alpha;
+    tr->context = s->context;
+    tr->context_dim = (int32_t)(2 * in->encoder_hidden);
+    tr->state = s->states;
+    tr->state_dim = (int32_t)in->decoder_hidden;
+    tr->score_scale = scale;
+    tr->stopped_at_eos = eos;
+    tr->encoder_reused = reuse;
+    st = build_translation(s, text, length, steps);
+    if (st != AS_OK) return st;
+    /* candidates are stored with stride AS_TOP_K_MAX; pack them to (T,K) */
+    tr->top_k = opt.top_k;
+    for (int32_t t = 1; t < steps; t++) {
+        memmove(s->top_ids + (size_t)t * opt.top_k, s->top_ids + (size_t)t * AS_TOP_K_MAX, (size_t)opt.top_k * sizeof(int32_t));
+        memmove(s->top_probs + (size_t)t * opt.top_k, s->top_probs + (size_t)t * AS_TOP_K_MAX, (size_t)opt.top_k * sizeof(float));
+    }
+    tr->top_ids = s->top_ids;
+    tr->top_probs = s->top_probs;
+    tr->translation = s->translation;
+    tr->translation_spans = s->translation_spans;
+    *trace_out = tr;
+    return AS_OK;
+}

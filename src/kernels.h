@@ -1,0 +1,93 @@
+/* kernels.h - the numeric core: every kernel in a scalar and a SIMD twin.
+ *
+ * Twins share one signature and differ only in the suffix after "__":
+ * `__scalar` is plain C (compiled with auto-vectorisation off in the wasm
+ * builds so it stays a true reference), `__wasmsimd*` uses WebAssembly SIMD128
+ * intrinsics. The selection block at the end of this file is the ONLY place
+ * that picks between them; the engine calls the unsuffixed names.
+ *
+ * Conventions: matrices are row-major; sizes are element counts; outputs
+ * never alias inputs unless a kernel says so.
+ */
+#ifndef ALIGNSCOPE_KERNELS_H
+#define ALIGNSCOPE_KERNELS_H
+
+#include <stddef.h>
+
+/* W (rows,cols) @ x (cols) + b (rows, may be NULL) -> y (rows). */
+typedef void (*as_f32_matvec_fn)(size_t rows, size_t cols, const float *w,
+                                 const float *x, const float *b, float *y);
+/* Additive (Bahdanau) scores: keys (S,A), q (A), v (A) -> e (S),
+ * e_j = v . tanh(q + k_j). */
+typedef void (*as_f32_additive_scores_fn)(size_t s, size_t a, const float *keys,
+                                          const float *q, const float *v, float *e);
+/* Dot scores: keys (S,D), q (D) -> e (S), e_j = q . k_j. */
+typedef void (*as_f32_dot_scores_fn)(size_t s, size_t d, const float *keys,
+                                     const float *q, float *e);
+/* y (n) = softmax(scale * x (n)), max-subtracted. n >= 1. y may alias x. */
+typedef void (*as_f32_softmax_fn)(size_t n, const float *x, float scale, float *y);
+/* alpha (S), h (S,D) -> c (D) = sum_j alpha_j h_j. */
+typedef void (*as_f32_context_fn)(size_t s, size_t d, const float *alpha,
+                                  const float *h, float *c);
+/* y (n) = tanh(x (n)); y may alias x. */
+typedef void (*as_f32_tanh_fn)(size_t n, const float *x, float *y);
+/* GRU update, PyTorch gate order (r, z, n):
+ *   gi (3H) = W_ih x + b_ih, gh (3H) = W_hh h + b_hh, h (H) updated in place:
+ *   r = sig(gi_r + gh_r), z = sig(gi_z + gh_z), n = tanh(gi_n + r * gh_n),
+ *   h = (1 - z) * n + z * h. */
+typedef void (*as_f32_gru_update_fn)(size_t h_dim, const float *gi, const float *gh, float *h);
+
+/* ---- scalar twins (kernels_scalar.c) ---------------------------------- */
+void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,
+                           const float *x, const float *b, float *y);
+void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
+                                    const float *q, const float *v, float *e);
+void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
+                               const float *q, float *e);
+void as_f32_softmax__scalar(size_t n, const float *x, float scale, float *y);
+void as_f32_context__scalar(size_t s, size_t d, const float *alpha,
+                            const float *h, float *c);
+void as_f32_tanh__scalar(size_t n, const float *x, float *y);
+void as_f32_gru_update__scalar(size_t h_dim, const float *gi, const float *gh, float *h);
+/* exp of each element; only for tests of the shared approximation. */
+void as_f32_exp__scalar(size_t n, const float *x, float *y);
+
+/* ---- SIMD128 twins (kernels_wasmsimd.c) ------------------------------- */
+#if defined(__wasm_simd128__)
+/* r4: panels of 4 rows, 8 columns per iteration (8 f32x4 accumulators). */
+void as_f32_matvec__wasmsimd_r4(size_t rows, size_t cols, const float *w,
+                                const float *x, const float *b, float *y);
+void as_f32_additive_scores__wasmsimd(size_t s, size_t a, const float *keys,
+                                      const float *q, const float *v, float *e);
+void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
+                                 const float *q, float *e);
+void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y);
+void as_f32_context__wasmsimd(size_t s, size_t d, const float *alpha,
+                              const float *h, float *c);
+void as_f32_tanh__wasmsimd(size_t n, const float *x, float *y);
+void as_f32_gru_update__wasmsimd(size_t h_dim, const float *gi, const float *gh, float *h);
+void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
+#endif
+
+/* ---- the selection: the one place a twin is chosen --------------------- */
+#if defined(__wasm_simd128__)
+#define AS_KERNEL_ISA "wasmsimd"
+#define as_f32_matvec as_f32_matvec__wasmsimd_r4
+#define as_f32_additive_scores as_f32_additive_scores__wasmsimd
+#define as_f32_dot_scores as_f32_dot_scores__wasmsimd
+#define as_f32_softmax as_f32_softmax__wasmsimd
+#define as_f32_context as_f32_context__wasmsimd
+#define as_f32_tanh as_f32_tanh__wasmsimd
+#define as_f32_gru_update as_f32_gru_update__wasmsimd
+#else /* scalar */
+#define AS_KERNEL_ISA "scalar"
+#define as_f32_matvec as_f32_matvec__scalar
+#define as_f32_additive_scores as_f32_additive_scores__scalar
+#define as_f32_dot_scores as_f32_dot_scores__scalar
+#define as_f32_softmax as_f32_softmax__scalar
+#define as_f32_context as_f32_context__scalar
+#define as_f32_tanh as_f32_tanh__scalar
+#define as_f32_gru_update as_f32_gru_update__scalar
+#endif
+
+#endif

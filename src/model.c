@@ -1,0 +1,414 @@
+/* model.c - loading an .alsc file (models/FORMAT.md) into an as_model.
+ *
+ * The loader trusts nothing: it reads the fixed header, checks every field's
+ * range, computes the size the file must have in 64-bit arithmetic, and
+ * compares it with the real length before it forms any pointer past the
+ * header. Only then does it check the CRC, parse the vocabularies and widen
+ * the weights. Any failure frees what was built and returns a status.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* ---- little helpers ---------------------------------------------------- */
+
+static uint32_t read_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static float read_f32(const uint8_t *p) {
+    uint32_t bits = read_u32(p);
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+static int is_finite_bits(uint32_t bits) { return ((bits >> 23) & 0xFFu) != 0xFFu; }
+
+/* CRC-32 as zlib computes it (reflected polynomial 0xEDB88320), table-driven;
+ * the table is built on first use (the library has no init call). */
+static uint32_t crc_table[256];
+static int crc_table_ready;
+
+static uint32_t crc32_bytes(const uint8_t *p, size_t n) {
+    if (!crc_table_ready) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            crc_table[i] = c;
+        }
+        crc_table_ready = 1;
+    }
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
+}
+
+/* IEEE half -> float, exact for every value (subnormals included). Returns 0
+ * for inf/NaN, which a model must not contain. */
+static int half_to_float(uint16_t h, float *out) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t mant = h & 0x3FFu;
+    uint32_t bits;
+    if (exp == 0x1Fu) return 0;
+    if (exp == 0) {
+        if (mant == 0) {
+            bits = sign;
+        } else { /* subnormal: renormalise the mantissa */
+            int e = -1;
+            do { e++; mant <<= 1; } while ((mant & 0x400u) == 0);
+            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((mant & 0x3FFu) << 13);
+        }
+    } else {
+        bits = sign | ((exp + 127u - 15u) << 23) | (mant << 13);
+    }
+    memcpy(out, &bits, sizeof *out);
+    return 1;
+}
+
+uint32_t as_token_hash(const char *bytes, size_t length) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < length; i++) h = (h ^ (uint8_t)bytes[i]) * 16777619u;
+    return h;
+}
+
+int32_t as_model_lookup_source(const as_model *model, const char *bytes, size_t length) {
+    uint32_t slot = as_token_hash(bytes, length) & model->src_hash_mask;
+    for (;;) {
+        uint32_t entry = model->src_hash[slot];
+        if (entry == 0) return AS_TOKEN_UNK;
+        uint32_t id = entry - 1;
+        if (model->src.length[id] == length &&
+            memcmp(model->src.text + model->src.offset[id], bytes, length) == 0)
+            return (int32_t)id;
+        slot = (slot + 1) & model->src_hash_mask;
+    }
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+static int in_range(uint32_t v, uint32_t lo, uint32_t hi) { return v >= lo && v <= hi; }
+
+/* A language tag: printable ASCII then NUL padding, at least one character. */
+static int valid_language(const uint8_t *p, char out[9]) {
+    size_t n = 0;
+    while (n < 8 && p[n] != 0) {
+        if (p[n] < 0x21 || p[n] > 0x7E) return 0;
+        n++;
+    }
+    for (size_t i = n; i < 8; i++) if (p[i] != 0) return 0;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return n > 0;
+}
+
+/* Element counts of each tensor for this header; 0 = absent. */
+static void tensor_shapes(const as_model_info *in, uint64_t count[AS_TENSOR_COUNT]) {
+    const uint64_t vs = in->src_vocab_size, vt = in->tgt_vocab_size, e = in->embed_dim;
+    const uint64_t he = in->encoder_hidden, hd = in->decoder_hidden, a = in->attention_dim;
+    const uint64_t o = in->output_dim;
+    const uint32_t kind = in->attention_kind;
+    count[AS_T_SRC_EMBEDDING] = vs * e;
+    for (int d = 0; d < 2; d++) {
+        int base = d == 0 ? AS_T_ENC_FWD_W_IH : AS_T_ENC_BWD_W_IH;
+        count[base + 0] = 3 * he * e;
+        count[base + 1] = 3 * he * he;
+        count[base + 2] = 3 * he;
+        count[base + 3] = 3 * he;
+    }
+    count[AS_T_INIT_W] = hd * he;
+    count[AS_T_INIT_B] = hd;
+    count[AS_T_ATTN_QUERY_W] = kind == AS_ATTENTION_ADDITIVE ? a * hd : 0;
+    count[AS_T_ATTN_KEY_W] = (kind == AS_ATTENTION_ADDITIVE || kind == AS_ATTENTION_GENERAL) ? a * 2 * he : 0;
+    count[AS_T_ATTN_V] = kind == AS_ATTENTION_ADDITIVE ? a : 0;
+    count[AS_T_TGT_EMBEDDING] = vt * e;
+    count[AS_T_DEC_W_IH] = 3 * hd * (e + 2 * he);
+    count[AS_T_DEC_W_HH] = 3 * hd * hd;
+    count[AS_T_DEC_B_IH] = 3 * hd;
+    count[AS_T_DEC_B_HH] = 3 * hd;
+    count[AS_T_OUT_W] = o * (hd + 2 * he + e);
+    count[AS_T_OUT_B] = o;
+    count[AS_T_PROJ_W] = vt * o;
+    count[AS_T_PROJ_B] = vt;
+}
+
+/* Header fields -> info, every rule of FORMAT.md section 1. Needs length >= 96. */
+static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *vocab_bytes,
+                              uint32_t *tensor_bytes, uint32_t *crc) {
+    memset(info, 0, sizeof *info);
+    info->format_version = read_u32(h + AS_OFF_FORMAT_VERSION);
+    if (read_u32(h + AS_OFF_HEADER_SIZE) != AS_HEADER_SIZE) return AS_ERR_BAD_HEADER;
+    info->attention_kind = read_u32(h + AS_OFF_ATTENTION_KIND);
+    info->weight_type = read_u32(h + AS_OFF_WEIGHT_TYPE);
+    info->src_vocab_size = read_u32(h + AS_OFF_SRC_VOCAB_SIZE);
+    info->tgt_vocab_size = read_u32(h + AS_OFF_TGT_VOCAB_SIZE);
+    info->embed_dim = read_u32(h + AS_OFF_EMBED_DIM);
+    info->encoder_hidden = read_u32(h + AS_OFF_ENCODER_HIDDEN);
+    info->decoder_hidden = read_u32(h + AS_OFF_DECODER_HIDDEN);
+    info->attention_dim = read_u32(h + AS_OFF_ATTENTION_DIM);
+    info->output_dim = read_u32(h + AS_OFF_OUTPUT_DIM);
+    info->max_source_tokens = read_u32(h + AS_OFF_MAX_SOURCE_TOKENS);
+    info->max_target_tokens = read_u32(h + AS_OFF_MAX_TARGET_TOKENS);
+    uint32_t scale_bits = read_u32(h + AS_OFF_TRAINED_SCORE_SCALE);
+    info->trained_score_scale = read_f32(h + AS_OFF_TRAINED_SCORE_SCALE);
+    *vocab_bytes = read_u32(h + AS_OFF_VOCAB_BYTES);
+    *tensor_bytes = read_u32(h + AS_OFF_TENSOR_BYTES);
+    *crc = read_u32(h + AS_OFF_CRC32);
+
+    if (info->attention_kind > AS_ATTENTION_SCALED_DOT) return AS_ERR_BAD_HEADER;
+    if (info->weight_type > AS_WEIGHT_F16) return AS_ERR_BAD_HEADER;
+    if (!in_range(info->src_vocab_size, AS_MIN_VOCAB, AS_MAX_VOCAB) ||
+        !in_range(info->tgt_vocab_size, AS_MIN_VOCAB, AS_MAX_VOCAB)) return AS_ERR_BAD_HEADER;
+    if (!in_range(info->embed_dim, 1, AS_MAX_DIM) || !in_range(info->encoder_hidden, 1, AS_MAX_DIM) ||
+        !in_range(info->decoder_hidden, 1, AS_MAX_DIM) || !in_range(info->output_dim, 1, AS_MAX_DIM))
+        return AS_ERR_BAD_HEADER;
+    switch (info->attention_kind) {
+    case AS_ATTENTION_ADDITIVE:
+        if (!in_range(info->attention_dim, 1, AS_MAX_DIM)) return AS_ERR_BAD_HEADER;
+        info->key_dim = info->attention_dim;
+        break;
+    case AS_ATTENTION_GENERAL:
+        if (info->attention_dim != info->decoder_hidden) return AS_ERR_BAD_HEADER;
+        info->key_dim = info->decoder_hidden;
+        break;
+    case AS_ATTENTION_DOT:
+    case AS_ATTENTION_SCALED_DOT:
+        if (info->attention_dim != 0 || info->decoder_hidden != 2 * info->encoder_hidden)
+            return AS_ERR_BAD_HEADER;
+        info->key_dim = 2 * info->encoder_hidden;
+        break;
+    default: /* none */
+        if (info->attention_dim != 0) return AS_ERR_BAD_HEADER;
+        info->key_dim = 0;
+        break;
+    }
+    if (!in_range(info->max_source_tokens, 1, AS_MAX_TOKENS_LIMIT) ||
+        !in_range(info->max_target_tokens, 1, AS_MAX_TOKENS_LIMIT)) return AS_ERR_BAD_HEADER;
+    if (!is_finite_bits(scale_bits) || !(info->trained_score_scale > 0.0f)) return AS_ERR_BAD_HEADER;
+    if (!valid_language(h + AS_OFF_SOURCE_LANGUAGE, info->source_language) ||
+        !valid_language(h + AS_OFF_TARGET_LANGUAGE, info->target_language)) return AS_ERR_BAD_HEADER;
+    if (read_u32(h + AS_OFF_RESERVED) != 0) return AS_ERR_BAD_HEADER;
+
+    /* Each token takes 2..256 bytes (length byte + 1..255). */
+    const uint64_t tokens = (uint64_t)info->src_vocab_size + info->tgt_vocab_size;
+    if (*vocab_bytes < 2 * tokens || *vocab_bytes > 256 * tokens) return AS_ERR_BAD_HEADER;
+
+    uint64_t count[AS_TENSOR_COUNT], total = 0;
+    tensor_shapes(info, count);
+    for (int i = 0; i < AS_TENSOR_COUNT; i++) total += count[i];
+    info->parameter_count = total;
+    const uint64_t elem = info->weight_type == AS_WEIGHT_F16 ? 2 : 4;
+    if (total * elem != *tensor_bytes) return AS_ERR_BAD_HEADER;
+    return AS_OK;
+}
+
+/* ---- vocabularies ------------------------------------------------------ */
+
+static int valid_utf8(const uint8_t *p, size_t n) {
+    size_t pos = 0;
+    while (pos < n) {
+        size_t before = pos;
+        uint32_t cp = as_utf8_decode(p, n, &pos);
+        if (cp == 0xFFFDu && pos - before == 1) return 0; /* decode's invalid-byte marker */
+    }
+    return 1;
+}
+
+static const char *const special_tokens[4] = {"<pad>", "<unk>", "<s>", "</s>"};
+
+/* Parses `size` entries from p[*pos..end) into vocab. */
+static as_status parse_vocab(const uint8_t *p, size_t end, size_t *pos, uint32_t size, as_vocab *vocab) {
+    vocab->size = size;
+    vocab->offset = malloc(sizeof(uint32_t) * size);
+    vocab->length = malloc(size);
+    /* token bytes + one NUL each never exceed the section's own size + size */
+    vocab->text = malloc(end - *pos + size);
+    if (!vocab->offset || !vocab->length || !vocab->text) return AS_ERR_OUT_OF_MEMORY;
+    size_t out = 0;
+    for (uint32_t id = 0; id < size; id++) {
+        if (*pos >= end) return AS_ERR_BAD_VOCABULARY;
+        size_t n = p[(*pos)++];
+        if (n == 0 || n > end - *pos) return AS_ERR_BAD_VOCABULARY;
+        const uint8_t *tok = p + *pos;
+        for (size_t i = 0; i < n; i++) if (tok[i] < 0x20) return AS_ERR_BAD_VOCABULARY;
+        if (!valid_utf8(tok, n)) return AS_ERR_BAD_VOCABULARY;
+        if (id < 4 && (strlen(special_tokens[id]) != n || memcmp(special_tokens[id], tok, n) != 0))
+            return AS_ERR_BAD_VOCABULARY;
+        vocab->offset[id] = (uint32_t)out;
+        vocab->length[id] = (uint8_t)n;
+        memcpy(vocab->text + out, tok, n);
+        out += n;
+        vocab->text[out++] = '\0';
+        *pos += n;
+    }
+    return AS_OK;
+}
+
+/* Source lookup table. Like the Python exporter's dict, a repeated token maps
+ * to its last id. */
+static as_status build_source_hash(as_model *model) {
+    uint32_t cap = 16;
+    while (cap < 2 * model->src.size) cap <<= 1;
+    model->src_hash = calloc(cap, sizeof(uint32_t));
+    if (!model->src_hash) return AS_ERR_OUT_OF_MEMORY;
+    model->src_hash_mask = cap - 1;
+    for (uint32_t id = 0; id < model->src.size; id++) {
+        const char *tok = model->src.text + model->src.offset[id];
+        size_t n = model->src.length[id];
+        uint32_t slot = as_token_hash(tok, n) & model->src_hash_mask;
+        for (;;) {
+            uint32_t entry = model->src_hash[slot];
+            if (entry == 0 || (model->src.length[entry - 1] == n &&
+                               memcmp(model->src.text + model->src.offset[entry - 1], tok, n) == 0)) {
+                model->src_hash[slot] = id + 1;
+                break;
+            }
+            slot = (slot + 1) & model->src_hash_mask;
+        }
+    }
+    return AS_OK;
+}
+
+/* ---- weights ----------------------------------------------------------- */
+
+static as_status widen_weights(as_model *model, const uint8_t *p) {
+    const uint64_t total = model->info.parameter_count;
+    if (total > SIZE_MAX / sizeof(float)) return AS_ERR_OUT_OF_MEMORY;
+    model->weights = malloc((size_t)total * sizeof(float));
+    if (!model->weights) return AS_ERR_OUT_OF_MEMORY;
+    float *w = model->weights;
+    if (model->info.weight_type == AS_WEIGHT_F16) {
+        for (size_t i = 0; i < (size_t)total; i++) {
+            uint16_t h = (uint16_t)(p[2 * i] | (p[2 * i + 1] << 8));
+            if (!half_to_float(h, &w[i])) return AS_ERR_BAD_WEIGHTS;
+        }
+    } else {
+        for (size_t i = 0; i < (size_t)total; i++) {
+            uint32_t bits = read_u32(p + 4 * i);
+            if (!is_finite_bits(bits)) return AS_ERR_BAD_WEIGHTS;
+            memcpy(&w[i], &bits, sizeof bits);
+        }
+    }
+    uint64_t count[AS_TENSOR_COUNT];
+    tensor_shapes(&model->info, count);
+    size_t at = 0;
+    for (int i = 0; i < AS_TENSOR_COUNT; i++) {
+        model->tensor[i] = count[i] ? w + at : NULL;
+        at += (size_t)count[i];
+    }
+    const float *const *t = model->tensor;
+    model->src_embedding = t[AS_T_SRC_EMBEDDING];
+    model->enc_w_ih[0] = t[AS_T_ENC_FWD_W_IH];
+    model->enc_w_hh[0] = t[AS_T_ENC_FWD_W_HH];
+    model->enc_b_ih[0] = t[AS_T_ENC_FWD_B_IH];
+    model->enc_b_hh[0] = t[AS_T_ENC_FWD_B_HH];
+    model->enc_w_ih[1] = t[AS_T_ENC_BWD_W_IH];
+    model->enc_w_hh[1] = t[AS_T_ENC_BWD_W_HH];
+    model->enc_b_ih[1] = t[AS_T_ENC_BWD_B_IH];
+    model->enc_b_hh[1] = t[AS_T_ENC_BWD_B_HH];
+    model->init_w = t[AS_T_INIT_W];
+    model->init_b = t[AS_T_INIT_B];
+    model->attn_query_w = t[AS_T_ATTN_QUERY_W];
+    model->attn_key_w = t[AS_T_ATTN_KEY_W];
+    model->attn_v = t[AS_T_ATTN_V];
+    model->tgt_embedding = t[AS_T_TGT_EMBEDDING];
+    model->dec_w_ih = t[AS_T_DEC_W_IH];
+    model->dec_w_hh = t[AS_T_DEC_W_HH];
+    model->dec_b_ih = t[AS_T_DEC_B_IH];
+    model->dec_b_hh = t[AS_T_DEC_B_HH];
+    model->out_w = t[AS_T_OUT_W];
+    model->out_b = t[AS_T_OUT_B];
+    model->proj_w = t[AS_T_PROJ_W];
+    model->proj_b = t[AS_T_PROJ_B];
+    return AS_OK;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_out) {
+    if (!model_out) return AS_ERR_NULL_ARGUMENT;
+    *model_out = NULL;
+    if (!bytes && length > 0) return AS_ERR_NULL_ARGUMENT;
+
+    /* Magic first, on as many bytes as there are: a short text file is "not a
+     * model", while a cut-off model is "too short". */
+    const size_t magic_len = sizeof AS_FORMAT_MAGIC - 1;
+    const size_t have = length < magic_len ? length : magic_len;
+    if (have > 0 && memcmp(bytes, AS_FORMAT_MAGIC, have) != 0) return AS_ERR_BAD_MAGIC;
+    if (length < AS_OFF_FORMAT_VERSION + 4) return AS_ERR_TOO_SHORT;
+    const uint32_t version = read_u32(bytes + AS_OFF_FORMAT_VERSION);
+    if (version > AS_FORMAT_VERSION) return AS_ERR_VERSION_TOO_NEW;
+    if (version != AS_FORMAT_VERSION) return AS_ERR_VERSION_UNSUPPORTED;
+    if (length < AS_HEADER_SIZE) return AS_ERR_TOO_SHORT;
+
+    as_model_info info;
+    uint32_t vocab_bytes, tensor_bytes, crc;
+    as_status st = parse_header(bytes, &info, &vocab_bytes, &tensor_bytes, &crc);
+    if (st != AS_OK) return st;
+
+    /* The whole-size check: nothing past the header is touched before it. */
+    const uint64_t vocab_end = (uint64_t)AS_HEADER_SIZE + vocab_bytes;
+    const uint64_t tensor_offset = (vocab_end + 3u) & ~(uint64_t)3u;
+    const uint64_t expected = tensor_offset + tensor_bytes;
+    if ((uint64_t)length != expected) return AS_ERR_SIZE_MISMATCH;
+
+    if (crc32_bytes(bytes + AS_HEADER_SIZE, length - AS_HEADER_SIZE) != crc) return AS_ERR_CHECKSUM;
+
+    as_model *model = calloc(1, sizeof *model);
+    if (!model) return AS_ERR_OUT_OF_MEMORY;
+    model->info = info;
+    size_t pos = AS_HEADER_SIZE;
+    st = parse_vocab(bytes, (size_t)vocab_end, &pos, info.src_vocab_size, &model->src);
+    if (st == AS_OK) st = parse_vocab(bytes, (size_t)vocab_end, &pos, info.tgt_vocab_size, &model->tgt);
+    if (st == AS_OK && pos != (size_t)vocab_end) st = AS_ERR_BAD_VOCABULARY;
+    for (size_t i = (size_t)vocab_end; st == AS_OK && i < (size_t)tensor_offset; i++)
+        if (bytes[i] != 0) st = AS_ERR_BAD_VOCABULARY;
+    if (st == AS_OK) st = build_source_hash(model);
+    if (st == AS_OK) st = widen_weights(model, bytes + (size_t)tensor_offset);
+    if (st != AS_OK) {
+        as_model_free(model);
+        return st;
+    }
+    *model_out = model;
+    return AS_OK;
+}
+
+static void free_vocab(as_vocab *v) {
+    free(v->text);
+    free(v->offset);
+    free(v->length);
+}
+
+void as_model_free(as_model *model) {
+    if (!model) return;
+    free_vocab(&model->src);
+    free_vocab(&model->tgt);
+    free(model->src_hash);
+    free(model->weights);
+    free(model);
+}
+
+const as_model_info *as_model_get_info(const as_model *model) {
+    return model ? &model->info : NULL;
+}
+
+static const char *vocab_token(const as_vocab *v, int32_t id, size_t *length_out) {
+    if (id < 0 || (uint32_t)id >= v->size) {
+        if (length_out) *length_out = 0;
+        return NULL;
+    }
+    if (length_out) *length_out = v->length[id];
+    return v->text + v->offset[id];
+}
+
+const char *as_model_source_token(const as_model *model, int32_t id, size_t *length_out) {
+    if (!model) return NULL;
+    return vocab_token(&model->src, id, length_out);
+}
+
+const char *as_model_target_token(const as_model *model, int32_t id, size_t *length_out) {
+    if (!model) return NULL;
+    return vocab_token(&model->tgt, id, length_out);
+}

@@ -1,0 +1,25 @@
+/* status.c - the one function that turns an as_status into a sentence.
+ * The JS layer shows these messages to users, so they say what to do. */
+#include "alignscope.h"
+
+const char *as_status_message(as_status status) {
+    switch (status) {
+    case AS_OK: return "ok";
+    case AS_ERR_NULL_ARGUMENT: return "a required argument was missing (NULL)";
+    case AS_ERR_TOO_SHORT: return "the file is too short to be an alignscope model (truncated?)";
+    case AS_ERR_BAD_MAGIC: return "not an alignscope model file (wrong magic bytes; expected ALNSCOPE)";
+    case AS_ERR_VERSION_TOO_NEW: return "this model file was made by a newer alignscope; update the engine to load it";
+    case AS_ERR_VERSION_UNSUPPORTED: return "this model file's format version is not supported";
+    case AS_ERR_BAD_HEADER: return "the model header is invalid (a size or setting is out of range or inconsistent)";
+    case AS_ERR_SIZE_MISMATCH: return "the file length does not match its header (truncated or has extra bytes)";
+    case AS_ERR_CHECKSUM: return "the model file is damaged (CRC-32 checksum mismatch)";
+    case AS_ERR_BAD_VOCABULARY: return "the model's vocabulary is malformed";
+    case AS_ERR_BAD_WEIGHTS: return "the model contains non-finite weights (inf or NaN)";
+    case AS_ERR_OUT_OF_MEMORY: return "out of memory";
+    case AS_ERR_EMPTY_INPUT: return "the input has no words to translate";
+    case AS_ERR_INPUT_TOO_LONG: return "the input has more words than this model accepts";
+    case AS_ERR_BAD_OPTION: return "an option is out of range";
+    case AS_STATUS_COUNT: break;
+    }
+    return "unknown status code";
+}

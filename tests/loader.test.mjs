@@ -1,0 +1,236 @@
+// The loader refuses every kind of bad file with the right code and message,
+// and the tokeniser matches models/train/tokenize_text.py exactly.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+
+import {
+  AlignscopeError, OFF, PYTHON, ROOT, VARIANTS, createEngine, fixCrc, modelBytes, readU32, requireBuilt,
+  runNative, withF32, withU32,
+} from './support/alsc.mjs';
+
+requireBuilt();
+const good = modelBytes('additive');
+const dot = modelBytes('dot');
+const vocabBytes = readU32(good, OFF.vocabBytes);
+const tensorOffset = (96 + vocabBytes + 3) & ~3;
+
+// Tensor elements an additive header implies (models/FORMAT.md section 3), exact.
+function tensorElements(b) {
+  const g = (off) => BigInt(readU32(b, off));
+  const [vs, vt, e, he, hd, a, o] = [g(OFF.srcVocab), g(OFF.tgtVocab), g(OFF.embed), g(OFF.encHidden), g(OFF.decHidden), g(OFF.attnDim), g(OFF.outDim)];
+  return vs * e + 2n * (3n * he * e + 3n * he * he + 6n * he) + hd * he + hd + a * hd + a * 2n * he + a +
+    vt * e + 3n * hd * (e + 2n * he) + 3n * hd * hd + 6n * hd + o * (hd + 2n * he + e) + o + vt * o + vt;
+}
+
+// [name, bytes, expected code, message fragment]
+function badFiles() {
+  const cases = [];
+  for (let cut = 0; cut < 96; cut++) cases.push([`cut at header byte ${cut}`, good.subarray(0, cut), 'AS_ERR_TOO_SHORT', 'too short']);
+  for (const cut of [96, 97, 96 + (vocabBytes >> 1), tensorOffset, tensorOffset + 1, tensorOffset + 1001,
+    good.length - 2, good.length - 1]) {
+    cases.push([`cut at ${cut} of ${good.length}`, good.subarray(0, cut), 'AS_ERR_SIZE_MISMATCH', 'length']);
+  }
+  const appended = new Uint8Array(good.length + 3);
+  appended.set(good);
+  assert.equal(tensorElements(good) * 2n, BigInt(readU32(good, OFF.tensorBytes)), 'tensorElements() matches the file');
+  cases.push(['3 appended bytes', appended, 'AS_ERR_SIZE_MISMATCH', 'extra bytes']);
+  cases.push(['empty buffer', new Uint8Array(0), 'AS_ERR_TOO_SHORT', 'too short']);
+  const wrongMagic = good.slice();
+  wrongMagic[3] = 0x58;
+  cases.push(['wrong magic', wrongMagic, 'AS_ERR_BAD_MAGIC', 'not an alignscope model']);
+  const png = new Uint8Array(4096);
+  png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  cases.push(['a PNG file', png, 'AS_ERR_BAD_MAGIC', 'not an alignscope model']);
+  cases.push(['a text file', new TextEncoder().encode('Open the file\nShow the new window\n'), 'AS_ERR_BAD_MAGIC', 'magic']);
+  cases.push(['format version 2', withU32(good, OFF.version, 2), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
+  cases.push(['format version 0xFFFFFFFF', withU32(good, OFF.version, 0xffffffff), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
+  cases.push(['format version 0', withU32(good, OFF.version, 0), 'AS_ERR_VERSION_UNSUPPORTED', 'version']);
+  // header fields out of range (the CRC covers only what follows the header)
+  const header = [
+    ['header_size 100', OFF.headerSize, 100], ['attention kind 9', OFF.kind, 9], ['weight type 7', OFF.weightType, 7],
+    ['src vocab 2^31', OFF.srcVocab, 2 ** 31], ['tgt vocab 2^32-1', OFF.tgtVocab, 2 ** 32 - 1],
+    ['src vocab 4', OFF.srcVocab, 4], ['src vocab 65537', OFF.srcVocab, 65537],
+    ['embed dim 0', OFF.embed, 0], ['encoder hidden 0', OFF.encHidden, 0], ['decoder hidden 4097', OFF.decHidden, 4097],
+    ['attention dim 0 for additive', OFF.attnDim, 0], ['attention dim huge', OFF.attnDim, 0x7fffffff],
+    ['output dim 2^32-1', OFF.outDim, 2 ** 32 - 1], ['max source 0', OFF.maxSrc, 0], ['max target 5000', OFF.maxTgt, 5000],
+    ['vocab bytes 2^32-1', OFF.vocabBytes, 2 ** 32 - 1], ['vocab bytes 0', OFF.vocabBytes, 0],
+    ['tensor bytes 2^32-1', OFF.tensorBytes, 2 ** 32 - 1], ['tensor bytes one short', OFF.tensorBytes, readU32(good, OFF.tensorBytes) - 2],
+    ['reserved nonzero', OFF.reserved, 1], ['source language control byte', OFF.srcLang, 0x01],
+  ];
+  for (const [name, off, value] of header) cases.push([name, withU32(good, off, value), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['dot with decoder_hidden != 2 He', withU32(dot, OFF.decHidden, readU32(dot, OFF.decHidden) + 1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['dot with attention_dim 8', withU32(dot, OFF.attnDim, 8), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['score scale NaN', withF32(good, OFF.scale, NaN), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['score scale -1', withF32(good, OFF.scale, -1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['score scale inf', withF32(good, OFF.scale, Infinity), 'AS_ERR_BAD_HEADER', 'header']);
+  // Consistent but enormous: every dim at its maximum and tensor_bytes set to
+  // what a 32-bit size computation would wrap to. Only 64-bit arithmetic
+  // notices; a 32-bit loader would go on to read far past the buffer.
+  let big = good;
+  for (const off of [OFF.embed, OFF.encHidden, OFF.decHidden, OFF.attnDim, OFF.outDim]) big = withU32(big, off, 4096);
+  const wrapped = Number((tensorElements(big) * 2n) & 0xffffffffn);
+  big = withU32(big, OFF.tensorBytes, wrapped);
+  cases.push(['all dims at maximum, tensor_bytes wrapped to 32 bits', big, 'AS_ERR_BAD_HEADER', 'header']);
+  // a well-formed header for a model larger than the file: size check, not a crash
+  const e = readU32(good, OFF.embed);
+  let larger = withU32(good, OFF.embed, e + 1);
+  const grow = 2 * (readU32(good, OFF.srcVocab) + readU32(good, OFF.tgtVocab) + 3 * readU32(good, OFF.decHidden) +
+    readU32(good, OFF.outDim) + 3 * 2 * readU32(good, OFF.encHidden));
+  larger = withU32(larger, OFF.tensorBytes, readU32(good, OFF.tensorBytes) + grow);
+  cases.push(['header promises more tensors than the file has', larger, 'AS_ERR_SIZE_MISMATCH', 'length']);
+  // damage after the header
+  const flipped = good.slice();
+  flipped[100] ^= 0x20;
+  cases.push(['vocabulary byte flipped', flipped, 'AS_ERR_CHECKSUM', 'damaged']);
+  const flippedTensor = good.slice();
+  flippedTensor[good.length - 7] ^= 0x01;
+  cases.push(['tensor byte flipped', flippedTensor, 'AS_ERR_CHECKSUM', 'CRC']);
+  const control = good.slice();
+  control[97] = 0x01; // inside "<pad>"
+  cases.push(['control byte in vocabulary, CRC fixed', fixCrc(control), 'AS_ERR_BAD_VOCABULARY', 'vocabulary']);
+  const special = good.slice();
+  special[96 + 1 + 5 + 1 + 3] = 0x6a; // "<unk>" -> "<unj>"
+  cases.push(['renamed special token, CRC fixed', fixCrc(special), 'AS_ERR_BAD_VOCABULARY', 'vocabulary']);
+  const zeroLength = good.slice();
+  zeroLength[96 + 6 + 6] = 0; // length byte of "<s>"
+  cases.push(['zero token length, CRC fixed', fixCrc(zeroLength), 'AS_ERR_BAD_VOCABULARY', 'vocabulary']);
+  const badUtf8 = good.slice();
+  badUtf8[96 + 6 + 6 + 1] = 0xff; // first byte of "<s>"
+  cases.push(['invalid UTF-8 token, CRC fixed', fixCrc(badUtf8), 'AS_ERR_BAD_VOCABULARY', 'vocabulary']);
+  const overrun = good.slice();
+  overrun[96] = 255; // "<pad>" claims 255 bytes: the entries no longer fit exactly
+  cases.push(['token length overrun, CRC fixed', fixCrc(overrun), 'AS_ERR_BAD_VOCABULARY', 'vocabulary']);
+  const nanWeight = good.slice();
+  nanWeight[tensorOffset] = 0x00;
+  nanWeight[tensorOffset + 1] = 0x7e; // f16 NaN
+  cases.push(['NaN weight, CRC fixed', fixCrc(nanWeight), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  const infWeight = good.slice();
+  infWeight[good.length - 2] = 0x00;
+  infWeight[good.length - 1] = 0xfc; // f16 -inf, the last tensor element
+  cases.push(['-inf weight, CRC fixed', fixCrc(infWeight), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  return cases;
+}
+
+for (const variant of VARIANTS) {
+  describe(`loader (${variant} wasm)`, () => {
+    let engine;
+    before(async () => {
+      engine = await createEngine({ variant });
+    });
+
+    test('loads every valid test model and reports its info', () => {
+      for (const kind of ['additive', 'dot', 'general', 'scaled_dot', 'none']) {
+        const info = engine.load(modelBytes(kind));
+        assert.equal(info.attention, kind);
+        assert.equal(info.formatVersion, 1);
+        assert.equal(info.weightType, 'f16');
+        assert.equal(info.sourceLanguage, 'en');
+        assert.equal(info.targetLanguage, 'fr');
+        assert.ok(info.parameterCount > 1000);
+      }
+    });
+
+    test('refuses bad files with the right code and message', () => {
+      engine.load(good);
+      const before = engine.translate('Open the file').translation;
+      const cases = badFiles();
+      for (const [name, bytes, code, fragment] of cases) {
+        assert.throws(() => engine.load(bytes), (err) => {
+          assert.ok(err instanceof AlignscopeError, `${name}: not an AlignscopeError: ${err}`);
+          assert.equal(err.code, code, `${name}: got ${err.code} (${err.message})`);
+          assert.ok(err.message.toLowerCase().includes(fragment.toLowerCase()), `${name}: message "${err.message}" lacks "${fragment}"`);
+          return true;
+        }, name);
+      }
+      // nothing crashed, and a failed load keeps the previous model
+      assert.equal(engine.translate('Open the file').translation, before);
+      console.log(`# ${variant}: ${cases.length} bad files refused`);
+    });
+  });
+}
+
+describe('loader (native CLI)', () => {
+  let dir;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'alignscope-loader-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('refuses bad files with a message on stderr and a non-zero exit', () => {
+    const byCode = new Map();
+    for (const c of badFiles()) if (!byCode.has(c[2])) byCode.set(c[2], c);
+    for (const [code, [name, bytes, , fragment]] of byCode) {
+      const file = join(dir, `${code}.alsc`);
+      writeFileSync(file, bytes);
+      const r = runNative(['--model', file, 'Open the file']);
+      assert.equal(r.status, 1, `${name}: exit ${r.status}`);
+      assert.ok(r.stderr.toLowerCase().includes(fragment.toLowerCase()), `${name}: stderr "${r.stderr}"`);
+      assert.equal(r.stdout, '', `${name}: printed output`);
+    }
+    const missing = runNative(['--model', join(dir, 'nope.alsc'), 'x']);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /cannot read/);
+  });
+});
+
+// ---- tokeniser parity ------------------------------------------------------------
+
+const enc = (s) => Buffer.from(s, 'utf8');
+const TRICKY = [
+  enc('Hello, World!'), enc('  leading and   trailing  '), enc("l'ordinateur d’Anne"), enc('L’ORDINATEUR ‘quoted’ ‛x'),
+  enc('“Quoted” «guillemets» „low“'), enc('Wait… what?…'), enc('a\u00a0b\u2009c\u202fd\u200be\u2007f'),
+  enc('naïve café Ärger ÖL Übel'), enc('ÉCOLE ŒUVRE Ÿ ÀÞ ß'), enc('x×y÷z 2×3'), enc('emoji 😀👍🏽 test😀x'),
+  enc('RTL שלום עולם مرحبا بالعالم'), enc('combining e\u0301 a\u0308 n\u0303o'), enc('tab\tnew\nline\r\nend'),
+  enc('NUL\u0000inside\u0000'), enc('dash – em — minus − hyphen-ated'), enc('1,000.50 $ 99% 3/4 #tag @me'),
+  enc('日本語のテキスト。「引用」'), enc('del\u007fchar \u0085next'), enc('`back` ´acute´ ʼmod'), enc('Ⅻ roman ½ ²'),
+  enc('\ufffd literal replacement'), enc('mixed123abc under_score e-mail'), enc('…'), enc(''), enc('   \t\n'),
+  enc('Print the Zorglub page'), enc('save   the LAST   menu'), enc('a'.repeat(300) + ' b'),
+  enc('\u2000\u2028\u3000\u303f\u3040 wide'),
+  Buffer.from([0x61, 0x62, 0x63, 0xff, 0x20, 0x64, 0x65, 0x66]), Buffer.from([0xc3, 0x28, 0x61]),
+  Buffer.from([0xe2, 0x82, 0x20, 0x78]), Buffer.from([0xed, 0xa0, 0x80, 0x61]), Buffer.from([0x61, 0xf0, 0x9f, 0x98]),
+  Buffer.from([0xc0, 0xaf, 0x2e]), Buffer.from([0xf5, 0x80, 0x80, 0x80]), Buffer.from([0x63, 0x61, 0x66, 0xc3, 0xa9, 0xa9]),
+  Buffer.from([0xe0, 0x80, 0x80, 0x20, 0xf4, 0x90, 0x80, 0x80]), Buffer.from([0x80, 0xbf, 0xfe]),
+];
+
+function pythonExpectations() {
+  const r = spawnSync(PYTHON, [join(ROOT, 'tests', 'support', 'tokenize_expect.py')], {
+    input: JSON.stringify(TRICKY.map((b) => b.toString('hex'))), maxBuffer: 16 << 20,
+  });
+  if (r.status !== 0) throw new Error(`tokenize_expect.py failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.toString('utf8'));
+}
+
+for (const variant of VARIANTS) {
+  test(`tokeniser matches tokenize_text.py (${variant} wasm)`, async () => {
+    const expected = pythonExpectations();
+    const engine = await createEngine({ variant });
+    const info = engine.load(modelBytes('additive'));
+    const vocab = new Map();
+    for (let i = 0; i < info.srcVocabSize; i++) vocab.set(engine.sourceToken(i), i); // last id wins, as in export.py
+    let tokens = 0;
+    TRICKY.forEach((raw, n) => {
+      const got = engine.tokenize(new Uint8Array(raw));
+      const want = expected[n];
+      const label = `case ${n} ${JSON.stringify(raw.toString('utf8'))}`;
+      assert.equal(got.length, want.length, `${label}: ${got.length} tokens, python ${want.length}: ${JSON.stringify(want)}`);
+      got.forEach((tok, i) => {
+        const [wText, wStart, wEnd] = want[i];
+        assert.equal(tok.byteStart, wStart, `${label} token ${i} start`);
+        assert.equal(tok.byteEnd, wEnd, `${label} token ${i} end`);
+        if (Buffer.byteLength(wText) <= 255) assert.equal(tok.token, wText, `${label} token ${i}`);
+        else assert.ok(wText.startsWith(tok.token) && tok.token.length > 0, `${label} long token prefix`);
+        assert.equal(tok.id, vocab.get(wText) ?? 1, `${label} token ${i} id`);
+        tokens++;
+      });
+    });
+    // string input: spans are UTF-16 indices into the string
+    const text = 'Ça va… 😀 Zorglub!';
+    for (const tok of engine.tokenize(text)) {
+      assert.equal(Buffer.byteLength(text.slice(0, tok.start)), tok.byteStart);
+      assert.equal(Buffer.byteLength(text.slice(0, tok.end)), tok.byteEnd);
+    }
+    console.log(`# ${variant}: ${TRICKY.length} strings, ${tokens} tokens identical to tokenize_text.py`);
+  });
+}

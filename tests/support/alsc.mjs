@@ -1,0 +1,96 @@
+// Shared helpers for the engine tests: paths, engines, model-file surgery.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TEST_MODELS = join(ROOT, 'build', 'test-models');
+export const NATIVE_CLI = join(ROOT, 'build', 'native', 'alignscope');
+export const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none'];
+export const VARIANTS = ['simd', 'scalar'];
+export const PYTHON = '/usr/bin/python3';
+
+const { createEngine, AlignscopeError, simdSupported } = await import(join(ROOT, 'web', 'engine.js'));
+export { createEngine, AlignscopeError, simdSupported };
+
+export function requireBuilt() {
+  for (const f of ['web/gen/alignscope-simd.wasm', 'web/gen/alignscope-scalar.wasm', 'build/native/alignscope']) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run ./build.sh native && ./build.sh wasm`);
+  }
+  if (!existsSync(join(TEST_MODELS, 'additive.alsc'))) {
+    throw new Error('build/test-models is missing: run ./build.sh models (or ./build.sh test)');
+  }
+}
+
+export function modelBytes(kind) {
+  return new Uint8Array(readFileSync(join(TEST_MODELS, `${kind}.alsc`)));
+}
+
+export async function engineWith(variant, kind) {
+  const engine = await createEngine({ variant });
+  if (kind) engine.load(modelBytes(kind));
+  return engine;
+}
+
+/** Every parity fixture: the test models', and models/fixtures/*.parity.json when present. */
+export function fixtureFiles() {
+  const out = [];
+  for (const kind of KINDS) {
+    const file = join(TEST_MODELS, `${kind}.parity.json`);
+    out.push({ name: `test-models/${kind}`, fixture: file, model: join(TEST_MODELS, `${kind}.alsc`) });
+  }
+  const dir = join(ROOT, 'models', 'fixtures');
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.parity.json')).sort()) {
+      const fx = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      out.push({ name: `models/${fx.model}`, fixture: join(dir, f), model: join(ROOT, 'models', fx.model ?? f.replace('.parity.json', '.alsc')) });
+    }
+  }
+  return out;
+}
+
+export function runNative(args, input) {
+  const r = spawnSync(NATIVE_CLI, args, { input, maxBuffer: 256 << 20 });
+  return { status: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8') };
+}
+
+// ---- model-file surgery ------------------------------------------------------
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[i] = c >>> 0;
+  }
+  return t;
+})();
+
+export function crc32(bytes) {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+export const OFF = {
+  magic: 0, version: 8, headerSize: 12, kind: 16, weightType: 20, srcVocab: 24, tgtVocab: 28, embed: 32,
+  encHidden: 36, decHidden: 40, attnDim: 44, outDim: 48, maxSrc: 52, maxTgt: 56, scale: 60,
+  vocabBytes: 64, tensorBytes: 68, crc: 72, srcLang: 76, tgtLang: 84, reserved: 92,
+};
+
+export function readU32(bytes, off) { return new DataView(bytes.buffer, bytes.byteOffset).getUint32(off, true); }
+export function withU32(bytes, off, value) {
+  const out = bytes.slice();
+  new DataView(out.buffer).setUint32(off, value >>> 0, true);
+  return out;
+}
+export function withF32(bytes, off, value) {
+  const out = bytes.slice();
+  new DataView(out.buffer).setFloat32(off, value, true);
+  return out;
+}
+/** Rewrites the header CRC so that only the intended damage is seen. */
+export function fixCrc(bytes) {
+  return withU32(bytes, OFF.crc, crc32(bytes.subarray(96)));
+}

@@ -1,0 +1,76 @@
+// alignscope.js - <align-scope>: the widget as a custom element for course pages.
+//
+//   <script type="module" src="https://example.org/alignscope/alignscope.js"></script>
+//   <align-scope sentence="Open the file" model="en-fr" scale="1" step="0" view="heatmap"></align-scope>
+//
+// Each element has a shadow root (scoped CSS), its own worker and its own
+// state, so several can live on one page. Attributes are validated exactly
+// like a shared link; invalid values are ignored.
+
+import { mountAlignscope } from './ui.js';
+import { parseShareString } from './state.js';
+import { VIEWS } from './config.js';
+
+const STYLESHEET = new URL('alignscope.css', import.meta.url);
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'theme'];
+
+function attrsToState(el) {
+  const p = new URLSearchParams();
+  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view' };
+  for (const [attr, key] of Object.entries(map)) {
+    const v = el.getAttribute(attr);
+    if (v !== null) p.set(key, v);
+  }
+  return parseShareString(p.toString());
+}
+
+export class AlignScopeElement extends HTMLElement {
+  static get observedAttributes() { return ATTRS; }
+
+  #app = null;
+  #mountedView = null;
+
+  connectedCallback() {
+    if (this.#app) return;
+    const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    shadow.replaceChildren();
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = STYLESHEET.href;
+    const host = document.createElement('div');
+    host.className = 'as-host';
+    shadow.append(link, host);
+    const initial = attrsToState(this);
+    const view = VIEWS.includes(initial.view) ? initial.view : 'full';
+    this.#mountedView = view;
+    this.#app = mountAlignscope(host, {
+      view,
+      initial: { ...initial, view },
+      syncUrl: false,
+      theme: this.getAttribute('theme'),
+    });
+  }
+
+  disconnectedCallback() {
+    this.#app?.destroy();
+    this.#app = null;
+  }
+
+  attributeChangedCallback(name) {
+    if (!this.#app) return;
+    if (name === 'theme') { this.#app.setTheme(this.getAttribute('theme')); return; }
+    const st = attrsToState(this);
+    if (name === 'view' && st.view && st.view !== this.#mountedView) {
+      // A different layout: rebuild.
+      this.disconnectedCallback();
+      this.connectedCallback();
+      return;
+    }
+    this.#app.setState(st);
+  }
+
+  /** The current state as a link to the full page. */
+  get shareLink() { return this.#app?.shareLink() ?? ''; }
+}
+
+if (!customElements.get('align-scope')) customElements.define('align-scope', AlignScopeElement);

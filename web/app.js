@@ -1,0 +1,45 @@
+// app.js - the page: one full widget whose state lives in the URL hash,
+// a theme toggle, and page-wide step keys.
+
+import { mountAlignscope } from './ui.js';
+import { parseShareString } from './state.js';
+
+const app = mountAlignscope(document.getElementById('app'), {
+  view: 'full',
+  initial: { ...parseShareString(location.hash), view: 'full' },
+  syncUrl: true,
+  shareBase: location.href.split('#')[0],
+});
+
+// Theme: follows the system until the user picks; the choice is remembered.
+const toggle = document.getElementById('theme-toggle');
+const page = document.getElementById('page');
+const systemDark = matchMedia('(prefers-color-scheme: dark)');
+function applyTheme(theme) {
+  const dark = theme ? theme === 'dark' : systemDark.matches;
+  for (const el of [document.documentElement, page, app.element]) {
+    if (theme) el.dataset.theme = theme; else delete el.dataset.theme;
+  }
+  toggle.setAttribute('aria-pressed', String(dark));
+  toggle.textContent = dark ? 'Light theme' : 'Dark theme';
+  requestAnimationFrame(() => app.element.dispatchEvent(new Event('as-theme')));
+}
+let saved = null;
+try { saved = localStorage.getItem('alignscope-theme'); } catch { /* storage blocked */ }
+applyTheme(saved === 'dark' || saved === 'light' ? saved : null);
+toggle.addEventListener('click', () => {
+  const next = toggle.getAttribute('aria-pressed') === 'true' ? 'light' : 'dark';
+  try { localStorage.setItem('alignscope-theme', next); } catch { /* fine */ }
+  applyTheme(next);
+});
+systemDark.addEventListener('change', () => { if (!document.documentElement.dataset.theme) applyTheme(null); });
+
+// Page-wide keys for the step view, unless the user is typing or on a control.
+document.addEventListener('keydown', (e) => {
+  const t = e.target;
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (t !== document.body && t !== document.documentElement && t.id !== 'app') return;
+  if (e.key === 'ArrowRight') { app.step(1); e.preventDefault(); }
+  if (e.key === 'ArrowLeft') { app.step(-1); e.preventDefault(); }
+  if (e.key === ' ') { app.element.querySelector('.as-play')?.click(); e.preventDefault(); }
+});

@@ -1,0 +1,187 @@
+// client.js - the main thread's side of the worker: start, load, translate.
+//
+// translate() coalesces: at most one request is in flight; while it runs,
+// newer requests replace each other and only the latest is sent next. So a
+// slider dragged at 120 events/s costs one decode per worker round trip and
+// the picture always ends on the latest value.
+
+import { CONFIG } from './config.js';
+
+export class EngineClient {
+  /** @param {{ workerUrl: URL|string, onResult: Function, onError: Function }} opts */
+  constructor({ workerUrl, workerType = 'module', onResult, onError }) {
+    this.workerUrl = workerUrl;
+    this.workerType = workerType;
+    this.onResult = onResult;
+    this.onError = onError;
+    this.worker = null;
+    this.nextId = 1;
+    this.inFlight = null;    // { id, params, sentAt }
+    this.pending = null;     // latest params waiting for the worker
+    this.waiters = new Map(); // type -> { resolve, reject, timer }
+    this.lastRoundTripMs = NaN;
+    this.roundTrips = [];
+  }
+
+  /** Start the worker and the engine. Resolves with { variant }. */
+  start({ wasmBytes } = {}) {
+    this.stop();
+    try {
+      this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
+    } catch (err) {
+      return Promise.reject(new Error(`Could not start the engine worker: ${err.message}`));
+    }
+    this.worker.onmessage = (e) => this.#onMessage(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      const err = new Error(`The engine worker failed to start${e.message ? `: ${e.message}` : ''}.`);
+      this.#rejectAll(err);
+      this.onError?.(err, 'worker');
+    };
+    this.worker.onmessageerror = () => this.#rejectAll(new Error('The engine worker sent an unreadable message.'));
+    const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
+    const msg = { type: 'init' };
+    const transfer = [];
+    if (wasmBytes) {
+      const copy = wasmBytes.slice().buffer;
+      msg.wasmBytes = copy;
+      transfer.push(copy);
+    }
+    this.worker.postMessage(msg, transfer);
+    return p;
+  }
+
+  /** Load model bytes (Uint8Array). Resolves with the model info. */
+  load(modelId, bytes) {
+    const p = this.#expect('loaded', CONFIG.requestTimeoutMs);
+    const copy = bytes.slice().buffer;
+    this.inFlight = null;
+    this.pending = null;
+    this.worker.postMessage({ type: 'load', modelId, bytes: copy }, [copy]);
+    return p.then((m) => m.info);
+  }
+
+  /** Ask for a translation; results arrive through onResult(trace, params, roundTripMs). */
+  translate(params) {
+    if (!this.worker) return;
+    if (this.inFlight) {
+      this.pending = params;
+      return;
+    }
+    this.#send(params);
+  }
+
+  get busy() {
+    return this.inFlight !== null;
+  }
+
+  stop() {
+    if (this.worker) this.worker.terminate();
+    this.worker = null;
+    this.inFlight = null;
+    this.pending = null;
+    this.#rejectAll(new Error('stopped'));
+  }
+
+  #send(params) {
+    const id = this.nextId++;
+    this.inFlight = { id, params, sentAt: performance.now() };
+    this.worker.postMessage({ type: 'translate', id, text: params.text, scoreScale: params.scoreScale, topK: params.topK ?? CONFIG.topK });
+  }
+
+  #expect(type, timeoutMs) {
+    const old = this.waiters.get(type);
+    if (old) { clearTimeout(old.timer); old.reject(new Error('superseded')); }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(type);
+        reject(new Error(`The engine did not answer within ${Math.round(timeoutMs / 1000)} s.`));
+      }, timeoutMs);
+      this.waiters.set(type, { resolve, reject, timer });
+    });
+  }
+
+  #settle(type, value) {
+    const w = this.waiters.get(type);
+    if (!w) return;
+    this.waiters.delete(type);
+    clearTimeout(w.timer);
+    w.resolve(value);
+  }
+
+  #rejectAll(err) {
+    for (const [, w] of this.waiters) { clearTimeout(w.timer); w.reject(err); }
+    this.waiters.clear();
+  }
+
+  #onMessage(msg) {
+    if (msg.type === 'ready' || msg.type === 'loaded') {
+      this.#settle(msg.type, msg);
+      return;
+    }
+    if (msg.type === 'result' || (msg.type === 'error' && msg.stage === 'translate')) {
+      const done = this.inFlight && this.inFlight.id === msg.id ? this.inFlight : null;
+      this.inFlight = null;
+      const rt = done ? performance.now() - done.sentAt : NaN;
+      if (msg.type === 'result') {
+        this.lastRoundTripMs = rt;
+        this.roundTrips.push(rt);
+        if (this.roundTrips.length > 200) this.roundTrips.shift();
+      }
+      const next = this.pending;
+      this.pending = null;
+      if (next) this.#send(next);
+      // Only report the newest answer: an older one is about to be replaced.
+      if (!next) {
+        if (msg.type === 'result') this.onResult?.(msg.trace, done?.params, rt, msg.workerMs);
+        else this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done?.params);
+      }
+      return;
+    }
+    if (msg.type === 'error') {
+      const w = this.waiters.get(msg.stage === 'init' ? 'ready' : 'loaded');
+      const err = Object.assign(new Error(msg.message), { code: msg.code, status: msg.status });
+      if (w) {
+        this.waiters.delete(msg.stage === 'init' ? 'ready' : 'loaded');
+        clearTimeout(w.timer);
+        w.reject(err);
+      } else {
+        this.onError?.(err, msg.stage);
+      }
+    }
+  }
+}
+
+/** Fetch with progress: onProgress(loaded, total|0). Resolves with a Uint8Array. */
+export async function fetchWithProgress(url, onProgress, { signal } = {}) {
+  const res = await fetch(url, { signal });
+  if (!res.ok) throw new Error(`${res.status} ${res.statusText || 'error'} while fetching ${url}`);
+  const total = Number(res.headers.get('content-length')) || 0;
+  if (!res.body || !res.body.getReader) {
+    const buf = new Uint8Array(await res.arrayBuffer());
+    onProgress?.(buf.length, buf.length);
+    return buf;
+  }
+  const reader = res.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onProgress?.(loaded, total);
+  }
+  const out = new Uint8Array(loaded);
+  let off = 0;
+  for (const c of chunks) { out.set(c, off); off += c.length; }
+  return out;
+}
+
+/** base64 → Uint8Array (for the single-file build's inlined bytes). */
+export function fromBase64(b64) {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}

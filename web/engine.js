@@ -1,0 +1,330 @@
+// engine.js - the alignscope inference engine for JavaScript: one ES module,
+// no dependencies, the same code in Node 20, browsers and Web Workers.
+//
+// It instantiates a STANDALONE wasm module built by `./build.sh wasm`
+// (web/gen/alignscope-{simd,scalar}.wasm; no Emscripten JS glue), calls the
+// flat asw_* functions of src/wasm_api.c, and copies every result out of wasm
+// memory, so what translate() returns stays valid after the next call and can
+// be transferred from a worker.
+//
+//   const engine = await createEngine({ variant: 'simd' });
+//   const info = engine.load(modelBytes);
+//   const result = engine.translate('Open the file', { scoreScale: 1 });
+
+const STATUS_CODES = [
+  'AS_OK', 'AS_ERR_NULL_ARGUMENT', 'AS_ERR_TOO_SHORT', 'AS_ERR_BAD_MAGIC', 'AS_ERR_VERSION_TOO_NEW',
+  'AS_ERR_VERSION_UNSUPPORTED', 'AS_ERR_BAD_HEADER', 'AS_ERR_SIZE_MISMATCH', 'AS_ERR_CHECKSUM',
+  'AS_ERR_BAD_VOCABULARY', 'AS_ERR_BAD_WEIGHTS', 'AS_ERR_OUT_OF_MEMORY', 'AS_ERR_EMPTY_INPUT',
+  'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION',
+];
+const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
+const WEIGHT_TYPES = ['f32', 'f16'];
+const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
+const UNK = 1;
+const EOS = 3;
+
+// Field numbers of asw_info() and asw_trace() (src/wasm_api.c).
+const INFO = {
+  formatVersion: 0, attention: 1, weightType: 2, srcVocabSize: 3, tgtVocabSize: 4, embedDim: 5,
+  encoderHidden: 6, decoderHidden: 7, attentionDim: 8, outputDim: 9, maxSourceTokens: 10,
+  maxTargetTokens: 11, trainedScoreScale: 12, keyDim: 13, parameterCount: 14,
+};
+const TRACE = {
+  S: 0, sourceIds: 1, sourceSpans: 2, sourceTokens: 3, T: 4, targetIds: 5, copySource: 6, scores: 7,
+  alpha: 8, context: 9, contextDim: 10, state: 11, stateDim: 12, topK: 13, topIds: 14, topProbs: 15,
+  stoppedAtEos: 16, encoderReused: 17, translation: 18, translationSpans: 19,
+};
+
+const utf8Decoder = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/** An error from the C engine: `code` is the as_status name, `status` its number. */
+export class AlignscopeError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.name = 'AlignscopeError';
+    this.status = status;
+    this.code = STATUS_CODES[status] ?? `AS_STATUS_${status}`;
+  }
+}
+
+// The smallest module that uses a SIMD128 instruction: (func (result v128) i32.const 0 i8x16.splat)
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
+]);
+
+/** True when this runtime can run the SIMD build. */
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const isNode = typeof process !== 'undefined' && !!process.versions?.node;
+
+async function fetchBytes(url) {
+  if (isNode && url.protocol === 'file:') {
+    const [{ readFile }, { fileURLToPath }] = await Promise.all([import('node:fs/promises'), import('node:url')]);
+    return readFile(fileURLToPath(url));
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`alignscope: cannot fetch ${url} (HTTP ${response.status})`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * Instantiates the engine. variant: 'simd', 'scalar' or 'auto' (simd when
+ * supported). wasmBytes / wasmUrl override where the module comes from.
+ */
+export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}) {
+  if (variant === 'auto') variant = simdSupported() ? 'simd' : 'scalar';
+  if (variant !== 'simd' && variant !== 'scalar') throw new TypeError(`alignscope: unknown variant ${variant}`);
+  if (variant === 'simd' && !wasmBytes && !simdSupported()) {
+    throw new Error('alignscope: this runtime has no WebAssembly SIMD; use variant "scalar"');
+  }
+  let bytes = wasmBytes;
+  if (!bytes) {
+    const url = wasmUrl ? new URL(wasmUrl, import.meta.url) : new URL(`./gen/alignscope-${variant}.wasm`, import.meta.url);
+    bytes = await fetchBytes(url);
+  }
+  const imports = {
+    // Standalone wasm reports memory growth; views are re-made after every call anyway.
+    env: { emscripten_notify_memory_growth() {} },
+  };
+  const { instance } = await WebAssembly.instantiate(bytes instanceof ArrayBuffer ? bytes : toExactBuffer(bytes), imports);
+  instance.exports._initialize?.();
+  return new Engine(instance, variant);
+}
+
+function toExactBuffer(view) {
+  if (view.byteOffset === 0 && view.byteLength === view.buffer.byteLength) return view;
+  return view.slice();
+}
+
+class Engine {
+  #x; // wasm exports
+  #info = null;
+  #tgtTokens = []; // decoded target vocabulary, filled lazily
+  #disposed = false;
+
+  constructor(instance, variant) {
+    this.#x = instance.exports;
+    this.variant = variant;
+    this.isa = this.#string(this.#x.asw_kernel_isa());
+  }
+
+  // ---- memory helpers ----------------------------------------------------
+  get #memory() { return this.#x.memory.buffer; }
+
+  #string(ptr, length) {
+    if (!ptr) return '';
+    const heap = new Uint8Array(this.#memory);
+    let end = ptr;
+    if (length === undefined) while (heap[end] !== 0) end++;
+    else end = ptr + length;
+    return utf8Decoder.decode(heap.subarray(ptr, end));
+  }
+
+  #copyI32(ptr, n) { return ptr ? new Int32Array(this.#memory, ptr, n).slice() : new Int32Array(n); }
+  #copyF32(ptr, n) { return ptr ? new Float32Array(this.#memory, ptr, n).slice() : new Float32Array(n); }
+
+  #check(status) {
+    if (status !== 0) throw new AlignscopeError(status, this.#string(this.#x.asw_status_message(status)));
+  }
+
+  #alive() {
+    if (this.#disposed) throw new Error('alignscope: engine was disposed');
+  }
+
+  // Copies bytes into wasm memory, runs fn(ptr, length), frees them.
+  #withBytes(bytes, fn) {
+    const ptr = this.#x.asw_malloc(bytes.length);
+    if (!ptr) throw new AlignscopeError(11, this.#string(this.#x.asw_status_message(11)));
+    try {
+      new Uint8Array(this.#memory, ptr, bytes.length).set(bytes);
+      return fn(ptr, bytes.length);
+    } finally {
+      this.#x.asw_free(ptr);
+    }
+  }
+
+  // ---- API ---------------------------------------------------------------
+  /** Loads a model (.alsc bytes), replacing any loaded one. Returns its info. */
+  load(modelBytes) {
+    this.#alive();
+    const bytes = modelBytes instanceof Uint8Array ? modelBytes
+      : ArrayBuffer.isView(modelBytes) ? new Uint8Array(modelBytes.buffer, modelBytes.byteOffset, modelBytes.byteLength)
+        : new Uint8Array(modelBytes);
+    this.#check(this.#withBytes(bytes, (ptr, len) => this.#x.asw_load(ptr, len)));
+    const f = (k) => this.#x.asw_info(INFO[k]);
+    this.#info = {
+      attention: ATTENTION_KINDS[f('attention')],
+      sourceLanguage: this.#string(this.#x.asw_language(0)),
+      targetLanguage: this.#string(this.#x.asw_language(1)),
+      srcVocabSize: f('srcVocabSize'), tgtVocabSize: f('tgtVocabSize'),
+      embedDim: f('embedDim'), encoderHidden: f('encoderHidden'), decoderHidden: f('decoderHidden'),
+      attentionDim: f('attentionDim'), keyDim: f('keyDim'), outputDim: f('outputDim'),
+      maxSourceTokens: f('maxSourceTokens'), maxTargetTokens: f('maxTargetTokens'),
+      trainedScoreScale: f('trainedScoreScale'), parameterCount: f('parameterCount'),
+      weightType: WEIGHT_TYPES[f('weightType')], formatVersion: f('formatVersion'),
+    };
+    this.#tgtTokens = new Array(this.#info.tgtVocabSize);
+    return { ...this.#info };
+  }
+
+  /** Info of the loaded model, or null. */
+  get info() { return this.#info ? { ...this.#info } : null; }
+
+  /** A target-vocabulary token by id. */
+  targetToken(id) {
+    let s = this.#tgtTokens[id];
+    if (s === undefined) s = this.#tgtTokens[id] = this.#string(this.#x.asw_token(1, id));
+    return s;
+  }
+
+  /** A source-vocabulary token by id. */
+  sourceToken(id) { return this.#string(this.#x.asw_token(0, id)); }
+
+  /**
+   * Translates `text`. scoreScale: the multiplier before the softmax (the
+   * page's sqrt(d) slider; omitted/<=0 = the trained value). topK: candidates
+   * per step (0..16). maxTargetTokens: optional extra cap on decoding steps.
+   */
+  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0 } = {}) {
+    this.#alive();
+    if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
+    if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
+    const bytes = utf8Encoder.encode(text);
+    const t0 = (globalThis.performance ?? Date).now();
+    const status = this.#withBytes(bytes, (ptr, len) =>
+      this.#x.asw_translate(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0, maxTargetTokens | 0));
+    const elapsedMs = (globalThis.performance ?? Date).now() - t0;
+    this.#check(status);
+    return this.#readTrace(text, bytes, elapsedMs);
+  }
+
+  /**
+   * Tokenisation alone (models/FORMAT.md section 5). A string gives UTF-16
+   * start/end; a Uint8Array (raw UTF-8, may be invalid) gives byte offsets.
+   * Every token also has byteStart/byteEnd.
+   */
+  tokenize(input) {
+    this.#alive();
+    if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
+    const isText = typeof input === 'string';
+    const bytes = isText ? utf8Encoder.encode(input) : input;
+    const n = this.#withBytes(bytes, (ptr, len) => this.#x.asw_tokenize(ptr, len));
+    if (n < 0) this.#check(-n);
+    const ids = this.#copyI32(this.#x.asw_tokens(0) >>> 0, n);
+    const spans = this.#copyI32(this.#x.asw_tokens(1) >>> 0, 2 * n);
+    const textPtr = this.#x.asw_tokens(2) >>> 0;
+    const map = isText ? utf8OffsetsToUtf16(input, bytes.length) : null;
+    const tokens = [];
+    for (let i = 0; i < n; i++) {
+      const byteStart = spans[2 * i], byteEnd = spans[2 * i + 1];
+      tokens.push({
+        token: this.#string(textPtr + i * TOKEN_TEXT_STRIDE), id: ids[i], unknown: ids[i] === UNK,
+        start: map ? map[byteStart] : byteStart, end: map ? map[byteEnd] : byteEnd, byteStart, byteEnd,
+      });
+    }
+    return tokens;
+  }
+
+  #readTrace(text, bytes, elapsedMs) {
+    const tr = (k) => this.#x.asw_trace(TRACE[k]) >>> 0;
+    const S = tr('S'), T = tr('T'), K = tr('topK');
+    const contextDim = tr('contextDim'), stateDim = tr('stateDim');
+    const byteToUtf16 = utf8OffsetsToUtf16(text, bytes.length);
+
+    const sourceIds = this.#copyI32(tr('sourceIds'), S);
+    const spans = this.#copyI32(tr('sourceSpans'), 2 * S);
+    const tokensPtr = tr('sourceTokens');
+    const source = [];
+    for (let j = 0; j < S; j++) {
+      const start = byteToUtf16[spans[2 * j]], end = byteToUtf16[spans[2 * j + 1]];
+      const id = sourceIds[j];
+      source.push({
+        text: text.slice(start, end),
+        token: this.#string(tokensPtr + j * TOKEN_TEXT_STRIDE),
+        id, unknown: id === UNK, start, end,
+      });
+    }
+
+    const targetIds = this.#copyI32(tr('targetIds'), T);
+    const copy = this.#copyI32(tr('copySource'), T);
+    const tspans = this.#copyI32(tr('translationSpans'), 2 * T);
+    const translationPtr = tr('translation');
+    const heap = new Uint8Array(this.#memory);
+    let translationLength = 0;
+    while (heap[translationPtr + translationLength] !== 0) translationLength++;
+    const translationBytes = heap.slice(translationPtr, translationPtr + translationLength);
+    const target = [];
+    for (let t = 0; t < T; t++) {
+      const id = targetIds[t];
+      target.push({
+        text: utf8Decoder.decode(translationBytes.subarray(tspans[2 * t], tspans[2 * t + 1])),
+        token: this.targetToken(id), id, copiedFrom: copy[t], isEnd: id === EOS,
+      });
+    }
+
+    const topIds = this.#copyI32(tr('topIds'), T * K);
+    const topProbs = this.#copyF32(tr('topProbs'), T * K);
+    const topTokens = [];
+    for (let t = 0; t < T; t++) {
+      const row = [];
+      for (let k = 0; k < K; k++) row.push(this.targetToken(topIds[t * K + k]));
+      topTokens.push(row);
+    }
+    const alphaPtr = tr('alpha');
+    return {
+      text,
+      translation: utf8Decoder.decode(translationBytes),
+      scoreScale: this.#x.asw_trace_score_scale(),
+      encoderReused: tr('encoderReused') === 1,
+      elapsedMs,
+      source, target, S, T,
+      alpha: alphaPtr ? this.#copyF32(alphaPtr, T * S) : null,
+      scores: this.#copyF32(tr('scores'), T * S),
+      context: this.#copyF32(tr('context'), T * contextDim), contextDim,
+      state: this.#copyF32(tr('state'), T * stateDim), stateDim,
+      topK: K, topIds, topProbs, topTokens,
+      stoppedAtEos: tr('stoppedAtEos') === 1,
+    };
+  }
+
+  /** Bytes of wasm linear memory in use by this engine (it only grows). */
+  memoryBytes() { return this.#x.memory.buffer.byteLength; }
+
+  /** Frees the model; the engine cannot be used afterwards. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#x.asw_unload();
+    this.#info = null;
+    this.#tgtTokens = [];
+    this.#disposed = true;
+  }
+}
+
+// byte offset in the UTF-8 form of `text` -> UTF-16 index, for 0..byteLength.
+// Lone surrogates were encoded as U+FFFD (3 bytes) by TextEncoder; a split
+// inside a character (never produced by the tokeniser) maps to its start.
+function utf8OffsetsToUtf16(text, byteLength) {
+  const map = new Int32Array(byteLength + 1);
+  let b = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let n, units = 1;
+    if (c < 0x80) n = 1;
+    else if (c < 0x800) n = 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length &&
+             text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) { n = 4; units = 2; }
+    else n = 3;
+    for (let k = 0; k < n; k++) map[b + k] = i;
+    b += n;
+    i += units - 1;
+  }
+  map[byteLength] = text.length;
+  return map;
+}

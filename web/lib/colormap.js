@@ -1,0 +1,44 @@
+// colormap.js - colour-blind-safe scales for α (viridis) and signed values
+// (a blue–orange diverging scale for the context vector).
+
+// Viridis sampled at 11 evenly spaced points (matplotlib's table).
+const VIRIDIS = [
+  [68, 1, 84], [72, 36, 117], [65, 68, 135], [53, 95, 141], [42, 120, 142], [33, 145, 140],
+  [34, 168, 132], [68, 191, 112], [122, 209, 81], [189, 223, 38], [253, 231, 37],
+];
+// Purple (negative) – light grey (0) – orange (positive): ColorBrewer PuOr, safe for
+// the common colour-vision deficiencies.
+const PUOR = [[45, 0, 75], [128, 115, 172], [216, 218, 235], [247, 247, 247], [254, 224, 182], [224, 130, 20], [127, 59, 8]];
+
+function interpolate(table, x) {
+  const t = Math.min(1, Math.max(0, Number.isFinite(x) ? x : 0)) * (table.length - 1);
+  const i = Math.min(table.length - 2, Math.floor(t));
+  const f = t - i;
+  const a = table[i];
+  const b = table[i + 1];
+  return [0, 1, 2].map((k) => Math.round(a[k] + (b[k] - a[k]) * f));
+}
+
+/** [r, g, b] for x in [0, 1]. */
+export function viridis(x) {
+  return interpolate(VIRIDIS, x);
+}
+
+/** [r, g, b] for v in [-1, 1] (values beyond are clamped). */
+export function diverging(v) {
+  return interpolate(PUOR, (v + 1) / 2);
+}
+
+export function rgb([r, g, b]) {
+  return `rgb(${r} ${g} ${b})`;
+}
+
+export function hex([r, g, b]) {
+  return `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Black or white text, whichever reads better on this background. */
+export function textOn([r, g, b]) {
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return lum > 140 ? '#111' : '#fff';
+}

@@ -1,0 +1,67 @@
+// math.js - the small numerics the page shows (pure; tested in Node).
+
+/** Softmax of `scores` after multiplying by `scale` (max-subtracted, stable).
+ *  Returns { exps, sum, weights } so the by-hand panel can show each step. */
+export function softmaxSteps(scores, scale = 1) {
+  const scaled = scores.map((s) => s * scale);
+  const max = Math.max(...scaled);
+  // The panel shows e^score itself (not e^(score-max)) because that is what a
+  // student writes by hand; the max shift is only used when it would overflow.
+  const shift = max > 80 ? max : 0;
+  const exps = scaled.map((s) => Math.exp(s - shift));
+  const sum = exps.reduce((a, b) => a + b, 0);
+  return { scaled, exps, sum, weights: exps.map((e) => e / sum), shifted: shift !== 0 };
+}
+
+/** Context vector Σ_i w_i v_i for values given as arrays of equal length. */
+export function weightedSum(weights, values) {
+  const dim = values[0]?.length ?? 0;
+  const out = new Array(dim).fill(0);
+  weights.forEach((w, i) => values[i].forEach((v, k) => { out[k] += w * v; }));
+  return out;
+}
+
+/** Shannon entropy in bits of one probability row. */
+export function entropyBits(row) {
+  let h = 0;
+  for (const p of row) if (p > 0) h -= p * Math.log2(p);
+  return h;
+}
+
+/** Rows of a row-major (T, S) matrix as plain arrays. */
+export function rows(matrix, T, S) {
+  const out = [];
+  for (let t = 0; t < T; t++) out.push(Array.from(matrix.subarray ? matrix.subarray(t * S, (t + 1) * S) : matrix.slice(t * S, (t + 1) * S)));
+  return out;
+}
+
+/** Per-row entropy (bits) of an attention matrix; [] when there is none. */
+export function rowEntropies(alpha, T, S) {
+  if (!alpha) return [];
+  return rows(alpha, T, S).map(entropyBits);
+}
+
+export function argmax(arr) {
+  let best = 0;
+  for (let i = 1; i < arr.length; i++) if (arr[i] > arr[best]) best = i;
+  return best;
+}
+
+export function clamp(x, lo, hi) {
+  return Math.min(hi, Math.max(lo, x));
+}
+
+/** Fixed decimals, with a real minus sign so columns of numbers line up. */
+export function fmt(x, digits = 3) {
+  if (!Number.isFinite(x)) return String(x);
+  const s = x.toFixed(digits);
+  return s.startsWith('-') ? `\u2212${s.slice(1)}` : s;
+}
+
+/** A divisor like 0.0625 or 11.31 printed compactly. */
+export function fmtDivisor(x) {
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x.toPrecision(2);
+}

@@ -1,0 +1,107 @@
+// state.js - the one place the page's state lives, and its URL form.
+//
+// Shareable state (sentence, model, scale, step, view) round-trips through the
+// URL hash: `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full`. `scale` is
+// the divisor as a multiple of the model's trained divisor (1 = as trained).
+// Runtime state (trace, info, loading, error) lives here too but is never
+// written to the URL.
+
+import { CONFIG, VIEWS } from './config.js';
+
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** The shareable part with its defaults. */
+export function defaultShareState() {
+  return { sentence: CONFIG.defaultSentence, model: CONFIG.defaultModel, scale: 1, step: 0, view: 'full' };
+}
+
+/**
+ * Parse a hash or query string strictly. Unknown keys are ignored, numbers
+ * must be finite and in range, the sentence is capped; anything invalid is
+ * simply left out (the caller keeps its default).
+ */
+export function parseShareString(str) {
+  const out = {};
+  if (typeof str !== 'string') return out;
+  const text = str.replace(/^[#?]/, '');
+  if (text.length > 20_000) return out; // refuse absurd links outright
+  let params;
+  try {
+    params = new URLSearchParams(text);
+  } catch {
+    return out;
+  }
+  const s = params.get('s');
+  if (s !== null) out.sentence = s.slice(0, CONFIG.maxSentenceChars);
+  const m = params.get('m');
+  if (m !== null && MODEL_ID.test(m)) out.model = m;
+  const scale = parseScale(params.get('scale'));
+  if (scale !== null) out.scale = scale;
+  const step = parseStep(params.get('step'));
+  if (step !== null) out.step = step;
+  const view = params.get('view');
+  if (view !== null && VIEWS.includes(view)) out.view = view;
+  return out;
+}
+
+/** A scale (divisor ÷ trained divisor) from text, or null if invalid. */
+export function parseScale(text) {
+  if (text == null || !/^\s*[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?\s*$/i.test(text)) return null;
+  const x = Number(text);
+  const lo = 2 ** CONFIG.scaleMinLog2;
+  const hi = 2 ** CONFIG.scaleMaxLog2;
+  if (!Number.isFinite(x) || x < lo * 0.999999 || x > hi * 1.000001) return null;
+  return Math.min(hi, Math.max(lo, x));
+}
+
+/** A step index from text, or null if invalid. */
+export function parseStep(text) {
+  if (text == null || !/^\s*[0-9]{1,4}\s*$/.test(text)) return null;
+  const n = Number(text);
+  return n <= 1024 ? n : null;
+}
+
+/** The hash string (without '#') for the shareable state. */
+export function serializeShareState(st) {
+  const p = new URLSearchParams();
+  p.set('s', (st.sentence ?? '').slice(0, CONFIG.maxSentenceChars));
+  p.set('m', st.model);
+  p.set('scale', roundScale(st.scale));
+  p.set('step', String(st.step | 0));
+  if (st.view && st.view !== 'full') p.set('view', st.view);
+  return p.toString();
+}
+
+/** Short but exact enough: the slider moves in 2^0.05 steps. */
+export function roundScale(x) {
+  return String(Number(x.toPrecision(6)));
+}
+
+/** A tiny observable store: set() merges a patch and notifies subscribers
+ *  with the set of keys that changed. */
+export function createStore(initial) {
+  let state = { ...initial };
+  const listeners = new Set();
+  return {
+    get: () => state,
+    set(patch) {
+      const changed = new Set();
+      for (const [k, v] of Object.entries(patch)) if (state[k] !== v) changed.add(k);
+      if (changed.size === 0) return;
+      state = { ...state, ...patch };
+      for (const fn of listeners) fn(state, changed);
+    },
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+  };
+}
+
+/** Divisor and multiplier for a model at a relative scale. */
+export function scaleFor(info, relScale) {
+  const trainedMultiplier = info?.trainedScoreScale > 0 ? info.trainedScoreScale : 1;
+  const trainedDivisor = 1 / trainedMultiplier;
+  const divisor = trainedDivisor * relScale;
+  return { trainedDivisor, divisor, scoreScale: 1 / divisor };
+}

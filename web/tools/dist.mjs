@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// dist.mjs - the deployable page.
+//
+//   node web/tools/dist.mjs [--out dist]
+//
+// 1. dist/        a copy of web/ (without tools/) that works on any static
+//                 host: GitHub Pages, a course site, `python3 -m http.server`.
+// 2. dist/alignscope-standalone.html
+//                 ONE self-contained file that works opened from disk
+//                 (file://, where fetch() of a .wasm or a model is refused):
+//                 every ES module travels as text in a JSON block and is turned
+//                 into a blob: module at start-up (imports rewritten to the
+//                 blobs); the worker is such a blob module; the WebAssembly
+//                 (both variants) and the default model are base64 in a second
+//                 JSON block and are handed to the worker as bytes.
+//                 Its CSP is still strict but different from the served
+//                 page's: the one inline script and the one inline stylesheet
+//                 are allowed by their SHA-256 hashes, modules and the worker
+//                 by `blob:`; there is no 'unsafe-inline' and no eval.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { assemble } from './assemble.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const WEB = path.resolve(HERE, '..');
+const REPO = path.resolve(WEB, '..');
+
+// Files the standalone page needs, starting from app.js and worker.js.
+const ENTRY_MODULES = ['app.js', 'worker.js'];
+const IMPORT_RE = /(\bimport\s*(?:[\w*{}\s,]+from\s*)?|\bexport\s*(?:[\w*{}\s,]+)\s*from\s*|\bimport\s*\(\s*)(['"])(\.{1,2}\/[^'"]+)\2/g;
+
+function copyTree(src, dst, skip) {
+  fs.mkdirSync(dst, { recursive: true });
+  for (const ent of fs.readdirSync(src, { withFileTypes: true })) {
+    const from = path.join(src, ent.name);
+    if (skip(from, ent)) continue;
+    const to = path.join(dst, ent.name);
+    if (ent.isDirectory()) copyTree(from, to, skip);
+    else if (ent.isFile()) fs.copyFileSync(from, to);
+  }
+}
+
+/** Every module reachable from the entries, as { 'views/heatmap.js': source }. */
+export function collectModules(entries = ENTRY_MODULES, { devEngine = false } = {}) {
+  const out = {};
+  const visit = (rel) => {
+    if (out[rel] !== undefined) return;
+    let file = path.join(WEB, rel);
+    if (devEngine && rel === 'engine.js' && !fs.existsSync(file)) file = path.join(HERE, 'dev-engine.js');
+    if (!fs.existsSync(file)) throw new Error(`dist: ${rel} is missing (build the engine first: ./build.sh wasm)`);
+    const src = fs.readFileSync(file, 'utf8');
+    out[rel] = src;
+    for (const m of src.matchAll(IMPORT_RE)) visit(path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[3])));
+  };
+  entries.forEach(visit);
+  return out;
+}
+
+/**
+ * The worker as ONE classic script: Chromium refuses module workers (and
+ * imports inside workers) from blob: URLs on file:// pages, but runs a
+ * classic blob worker. Each module becomes a function scope; `import {a, b as
+ * c} from './x.js'` becomes `const { a, b: c } = __m["x.js"]`; `export`
+ * keywords are dropped and the exported names returned.
+ */
+export function bundleClassic(entry, modules) {
+  const order = [];
+  const seen = new Set();
+  const deps = (rel) => [...modules[rel].matchAll(IMPORT_RE)].map((m) => path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[3])));
+  const visit = (rel) => {
+    if (seen.has(rel)) return;
+    seen.add(rel);
+    deps(rel).forEach(visit);
+    order.push(rel);
+  };
+  visit(entry);
+  const parts = ['"use strict";', 'const __m = Object.create(null);'];
+  for (const rel of order) {
+    let src = modules[rel];
+    const exported = [];
+    src = src.replace(/^\s*import\s*\{([^}]*)\}\s*from\s*(['"])(\.{1,2}\/[^'"]+)\2\s*;?/gm, (m, names, q, spec) => {
+      const dep = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+      const binds = names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => n.replace(/\s+as\s+/, ': '));
+      return `const { ${binds.join(', ')} } = __m[${JSON.stringify(dep)}];`;
+    });
+    src = src.replace(/^\s*import\s*\*\s*as\s+(\w+)\s+from\s*(['"])(\.{1,2}\/[^'"]+)\2\s*;?/gm, (m, name, q, spec) => `const ${name} = __m[${JSON.stringify(path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec)))}];`);
+    if (/^\s*import\s+[^(]/m.test(src)) throw new Error(`dist: ${rel} has an import form the classic worker bundle does not handle`);
+    src = src.replace(/^export\s+((?:async\s+)?function\*?|class|const|let|var)\s+([\w$]+)/gm, (m, kw, name) => { exported.push(name); return `${kw} ${name}`; });
+    src = src.replace(/^export\s*\{([^}]*)\}\s*;?/gm, (m, names) => {
+      for (const n of names.split(',').map((x) => x.trim()).filter(Boolean)) {
+        const [local, as] = n.split(/\s+as\s+/);
+        exported.push(as ? `${as}: ${local}` : local);
+      }
+      return '';
+    });
+    if (/^export\s/m.test(src)) throw new Error(`dist: ${rel} has an export form the classic worker bundle does not handle`);
+    // import.meta is a syntax error in a classic script; the bytes come packed anyway.
+    src = src.replace(/\bimport\.meta\.url\b/g, 'self.location.href').replace(/\bimport\.meta\b/g, '({ url: self.location.href })');
+    parts.push(`__m[${JSON.stringify(rel)}] = (() => {\n${src}\nreturn { ${exported.join(', ')} };\n})();`);
+  }
+  return parts.join('\n');
+}
+
+const sha256 = (text) => `'sha256-${crypto.createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+// JSON inside <script type="application/json">: "<" escaped so no text can end the block.
+const jsonBlock = (obj) => JSON.stringify(obj).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+// Start-up: modules → blob: URLs (dependencies first), then run app.js.
+const BOOTSTRAP = `
+const modules = JSON.parse(document.getElementById('as-modules').textContent);
+const data = JSON.parse(document.getElementById('as-data').textContent);
+const urls = new Map();
+const dir = (p) => p.includes('/') ? p.slice(0, p.lastIndexOf('/') + 1) : '';
+function resolve(from, spec) {
+  const parts = (dir(from) + spec).split('/');
+  const out = [];
+  for (const part of parts) { if (part === '..') out.pop(); else if (part !== '.' && part !== '') out.push(part); }
+  return out.join('/');
+}
+function blobUrl(name) {
+  if (urls.has(name)) return urls.get(name);
+  if (!(name in modules)) throw new Error('missing module ' + name);
+  const src = modules[name].replace(${IMPORT_RE.toString()}, (m, pre, q, spec) => pre + q + blobUrl(resolve(name, spec)) + q);
+  const url = URL.createObjectURL(new Blob([src], { type: 'text/javascript' }));
+  urls.set(name, url);
+  return url;
+}
+// The worker is one classic script (see dist.mjs: bundleClassic).
+const workerUrl = URL.createObjectURL(new Blob([modules['worker.classic.js']], { type: 'text/javascript' }));
+globalThis.ALIGNSCOPE_INLINE = { ...data, workerUrl, workerType: 'classic' };
+import(blobUrl('app.js')).catch((err) => {
+  const p = document.createElement('p');
+  p.textContent = 'alignscope could not start: ' + err.message;
+  document.getElementById('app').append(p);
+});
+`.trim();
+
+export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, devEngine = false } = {}) {
+  const log = quiet ? () => {} : (m) => console.log(m);
+  const index = assemble({ quiet });
+  for (const f of [...(devEngine ? [] : ['engine.js']), 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
+    if (!fs.existsSync(path.join(WEB, f))) throw new Error(`dist: web/${f} is missing (run ./build.sh wasm)`);
+  }
+  fs.rmSync(out, { recursive: true, force: true });
+  copyTree(WEB, out, (from, ent) => (ent.isDirectory() && from === path.join(WEB, 'tools')) || ent.name.startsWith('.'));
+  log(`dist: ${path.relative(REPO, out)}/ (static site)`);
+
+  // ---- single file ----
+  const modules = collectModules(ENTRY_MODULES, { devEngine });
+  modules['worker.classic.js'] = bundleClassic('worker.js', modules);
+  delete modules['worker.js'];
+  const def = index.models.find((m) => m.id === index.default) ?? index.models[0];
+  const b64 = (p) => fs.readFileSync(p).toString('base64');
+  const data = {
+    index: { default: def.id, models: [def] },
+    models: { [def.id]: b64(path.join(WEB, 'models', def.file)) },
+    wasm: { simd: b64(path.join(WEB, 'gen/alignscope-simd.wasm')), scalar: b64(path.join(WEB, 'gen/alignscope-scalar.wasm')) },
+  };
+  const css = `${fs.readFileSync(path.join(WEB, 'alignscope.css'), 'utf8')}\n${fs.readFileSync(path.join(WEB, 'page.css'), 'utf8')}`;
+  const csp = [
+    "default-src 'none'",
+    `script-src ${sha256(BOOTSTRAP)} 'wasm-unsafe-eval' blob:`,
+    `style-src ${sha256(css)}`,
+    'img-src data: blob:',
+    'worker-src blob:',
+    'connect-src data: blob:',
+  ].join('; ');
+  let html = fs.readFileSync(path.join(WEB, 'index.html'), 'utf8');
+  const replaceOnce = (re, text) => {
+    if (!re.test(html)) throw new Error(`dist: index.html no longer matches ${re}`);
+    html = html.replace(re, () => text);
+  };
+  replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+  replaceOnce(/<link rel="stylesheet" href="alignscope.css">\s*<link rel="stylesheet" href="page.css">/, `<style>${css}</style>`);
+  replaceOnce(/<script type="module" src="app.js"><\/script>/, '');
+  replaceOnce(/<\/body>/, `<script type="application/json" id="as-modules">${jsonBlock(modules)}</script>\n<script type="application/json" id="as-data">${jsonBlock(data)}</script>\n<script type="module">${BOOTSTRAP}</script>\n</body>`);
+  const file = path.join(out, 'alignscope-standalone.html');
+  fs.writeFileSync(file, html);
+  log(`dist: ${path.relative(REPO, file)} (${(fs.statSync(file).size / 1024).toFixed(0)} KiB, opens from disk)`);
+  return { out, standalone: file };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf('--out');
+  try {
+    buildDist({ out: i >= 0 ? path.resolve(args[i + 1]) : undefined, devEngine: args.includes('--dev-engine') });
+  } catch (err) {
+    console.error(err.message);
+    process.exit(1);
+  }
+}

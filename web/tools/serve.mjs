@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// serve.mjs - a tiny static server for web/ (or dist/) on 127.0.0.1.
+//
+//   node web/tools/serve.mjs [--root DIR] [--port N] [--dev-engine]
+//
+// Correct MIME types (application/wasm for streaming compilation), no
+// directory listings, no paths outside the root. Port 0 picks a free one.
+// --dev-engine: while web/engine.js does not exist yet, answer /engine.js
+// with tools/dev-engine.js (a plain-JS stand-in) so the page can be worked on.
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const WEB_ROOT = path.resolve(HERE, '..');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+  '.alsc': 'application/octet-stream', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
+  '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json',
+};
+
+/** Start serving `root`. Resolves with { server, url, port, stats, close() }. */
+export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', devEngine = false, quiet = true } = {}) {
+  const absRoot = path.resolve(root);
+  const stats = { requests: 0, bytes: 0, byPath: new Map() };
+  const server = http.createServer((req, res) => {
+    stats.requests += 1;
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('bad request');
+      return;
+    }
+    if (rel.endsWith('/')) rel += 'index.html';
+    let file = path.resolve(absRoot, `.${rel}`);
+    if (file !== absRoot && !file.startsWith(absRoot + path.sep)) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
+    if (devEngine && rel === '/engine.js' && !fs.existsSync(file)) file = path.join(HERE, 'dev-engine.js');
+    fs.stat(file, (err, st) => {
+      if (err || !st.isFile()) {
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`not found: ${rel}`);
+        if (!quiet) console.log(`404 ${rel}`);
+        return;
+      }
+      const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      res.writeHead(200, {
+        'Content-Type': type,
+        'Content-Length': st.size,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      if (req.method === 'HEAD') { res.end(); return; }
+      const stream = fs.createReadStream(file);
+      stream.on('data', (chunk) => {
+        stats.bytes += chunk.length;
+        stats.byPath.set(rel, (stats.byPath.get(rel) ?? 0) + chunk.length);
+      });
+      stream.pipe(res);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const actual = server.address().port;
+      resolve({
+        server, port: actual, stats, url: `http://${host}:${actual}/`,
+        close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }),
+      });
+    });
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
+  const root = opt('--root', WEB_ROOT);
+  const port = Number(opt('--port', process.env.PORT ?? 8000));
+  const devEngine = args.includes('--dev-engine');
+  const s = await startServer({ root, port, devEngine, quiet: false }).catch(async (err) => {
+    if (err.code === 'EADDRINUSE') {
+      console.error(`port ${port} is busy; using a free one`);
+      return startServer({ root, port: 0, devEngine, quiet: false });
+    }
+    throw err;
+  });
+  console.log(`alignscope: serving ${path.relative(process.cwd(), root) || '.'} at ${s.url}`);
+  if (devEngine && !fs.existsSync(path.join(root, 'engine.js'))) console.log('  (web/engine.js missing: serving the plain-JS dev engine as /engine.js)');
+  console.log('  press Ctrl+C to stop');
+}

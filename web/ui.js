@@ -1,0 +1,421 @@
+// ui.js - builds one complete alignscope widget into a root node and wires
+// state → worker → views. Used by the page (app.js), the custom element
+// (alignscope.js) and the iframe embed (embed.html); every mount has its own
+// worker, its own state and its own element ids, so several can share a page.
+
+import { CONFIG } from './config.js';
+import { h, uid, download } from './lib/dom.js';
+import { rowEntropies, fmt } from './lib/math.js';
+import { createStore, defaultShareState, serializeShareState, parseShareString, scaleFor } from './state.js';
+import { EngineClient, fetchWithProgress, fromBase64 } from './client.js';
+import * as heatmapView from './views/heatmap.js';
+import * as tableView from './views/table.js';
+import * as sliderView from './views/slider.js';
+import * as stepsView from './views/steps.js';
+import * as byhandView from './views/byhand.js';
+import * as theoryView from './views/theory.js';
+import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from './views/export.js';
+import { themeColors } from './views/heatmap.js';
+import { viridis, hex } from './lib/colormap.js';
+
+// In the single-file build modules are blob: URLs, which cannot be a base for
+// relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
+const MODULE_BASE = (() => {
+  try { return new URL('./', import.meta.url); } catch { return new URL('./', location.href); }
+})();
+
+// A tiny module with one SIMD instruction: validates only where wasm SIMD exists.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+function simdInBrowser() {
+  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+}
+
+/**
+ * @param {HTMLElement} root        where to build the widget (light DOM or a shadow root's child)
+ * @param {object} opts
+ *   view: 'full'|'heatmap'|'steps'; initial: partial share state;
+ *   syncUrl: keep location.hash in step with the state (the page and embed.html);
+ *   shareBase: URL that shared links point to; inline: the single-file build's packed bytes.
+ */
+export function mountAlignscope(root, opts = {}) {
+  const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
+  const base = opts.base ? new URL(opts.base, location.href) : MODULE_BASE;
+  const shareBase = opts.shareBase ?? new URL('index.html', base).href;
+  const store = createStore({
+    ...defaultShareState(),
+    ...(opts.initial || {}),
+    // runtime state
+    info: null, trace: null, catalog: null, status: 'starting', error: null,
+  });
+  const view = store.get().view;
+
+  // ---------- DOM skeleton ----------
+  const ids = { input: uid('sentence'), model: uid('model'), tableCap: uid('tablecap'), hint: uid('hint'), link: uid('link') };
+  const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': ids.hint, autocomplete: 'off' });
+  const modelSelect = h('select', { id: ids.model, class: 'as-select' });
+  const hint = h('p', { id: ids.hint, class: 'as-small as-muted' });
+  const progress = h('progress', { class: 'as-progress', max: '1' });
+  const statusText = h('span', { class: 'as-status-text' });
+  const retry = h('button', { type: 'button', class: 'as-btn as-btn-small', hidden: true }, 'Retry');
+  const status = h('div', { class: 'as-status', role: 'status' }, progress, statusText, retry);
+  const translation = h('p', { class: 'as-translation', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  const perf = h('p', { class: 'as-perf as-small as-muted', 'aria-hidden': 'true' });
+
+  const inputCard = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
+    h('div', { class: 'as-input-row' },
+      h('div', { class: 'as-field as-grow' }, h('label', { for: ids.input }, 'English sentence'), sentence),
+      h('div', { class: 'as-field' }, h('label', { for: ids.model }, 'Model'), modelSelect)),
+    hint, status,
+    h('div', { class: 'as-translation-box' }, h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation),
+    perf);
+
+  const legend = h('div', { class: 'as-legend', 'aria-hidden': 'true' },
+    h('span', null, 'α = 0'), h('span', { class: 'as-legend-bar', style: { 'background-image': `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) => hex(viridis(i / 10))).join(', ')})` } }), h('span', null, '1'),
+    h('span', { class: 'as-small as-muted' }, 'each row sums to 1 over the source words'));
+  const tableToggle = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false' }, 'Numbers table');
+  const exportButtons = ['PNG', 'SVG', 'CSV', 'JSON'].map((fmtName) => h('button', { type: 'button', class: 'as-btn as-btn-small', dataset: { export: fmtName.toLowerCase() } }, fmtName));
+  const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-btn-primary' }, 'Copy link');
+  const linkField = h('input', { id: ids.link, class: 'as-link', type: 'text', readonly: true, hidden: true, 'aria-label': 'Link to this view' });
+  const heatBox = h('div', { class: 'as-heat-box' });
+  const tableBox = h('div', { class: 'as-table-box as-visually-hidden' });
+  const heatCard = h('section', { class: 'as-card as-heat-card', 'aria-labelledby': `${ids.input}-ht` },
+    h('div', { class: 'as-card-head' },
+      h('h2', { id: `${ids.input}-ht` }, 'Alignment heatmap'),
+      h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': 'Heatmap tools' }, tableToggle, h('span', { class: 'as-sep', 'aria-hidden': 'true' }), h('span', { class: 'as-small as-muted' }, 'Export'), exportButtons, copyBtn)),
+    h('p', { class: 'as-small as-muted' }, 'Rows: the translation, one decoder step each. Columns: your words. Colour: how much of the step’s attention went to that word. Click a row to jump the step view there.'),
+    legend, linkField, heatBox, tableBox);
+
+  const sliderBox = h('div', { class: 'as-slider' });
+  const sliderCard = h('section', { class: 'as-card as-slider-card', 'aria-labelledby': `${ids.input}-st` },
+    h('h2', { id: `${ids.input}-st` }, 'The √d slider'),
+    h('p', { class: 'as-small' }, 'Scores are divided by this number before the softmax. Drag it and watch the rows of the heatmap sharpen or flatten, and the translation change.'),
+    sliderBox);
+
+  const stepsBox = h('div');
+  const stepsCard = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': `${ids.input}-sp` },
+    h('h2', { id: `${ids.input}-sp` }, 'Step through the decoder'),
+    stepsBox);
+
+  const theoryBox = h('div');
+  const theoryCard = h('section', { class: 'as-card as-theory-card', 'aria-labelledby': `${ids.input}-th` },
+    h('h2', { id: `${ids.input}-th` }, 'How attention computes'), theoryBox);
+  const byhandBox = h('div');
+  const byhandCard = h('section', { class: 'as-card as-byhand-card', 'aria-labelledby': `${ids.input}-bh` },
+    h('h2', { id: `${ids.input}-bh` }, 'Attention by hand'), byhandBox);
+
+  const wrapper = h('div', { class: 'as-root', dataset: { view } });
+  if (opts.theme === 'dark' || opts.theme === 'light') wrapper.dataset.theme = opts.theme;
+  const grid = h('div', { class: 'as-grid' });
+  grid.append(inputCard);
+  if (view === 'full' || view === 'heatmap') grid.append(h('div', { class: 'as-pair' }, heatCard, sliderCard));
+  if (view === 'full' || view === 'steps') grid.append(stepsCard);
+  if (view === 'full') grid.append(theoryCard, byhandCard);
+  wrapper.append(grid);
+  root.append(wrapper);
+
+  // ---------- views ----------
+  const heatmap = heatmapView.render(heatBox, { onPickRow: (t) => store.set({ step: t }) });
+  const table = tableView.render(tableBox, { captionId: ids.tableCap });
+  const slider = sliderView.render(sliderBox, { onChange: (rel) => { store.set({ scale: rel }); requestTranslation(); } });
+  const steps = stepsView.render(stepsBox, { onStep: (t) => store.set({ step: t }) });
+  const theory = view === 'full' ? theoryView.render(theoryBox) : null;
+  if (view === 'full') byhandView.render(byhandBox);
+
+  // ---------- worker ----------
+  let firstHeatmap = true;
+  let vm = null;
+  const client = new EngineClient({
+    workerUrl: inline?.workerUrl ?? new URL('worker.js', MODULE_BASE),
+    workerType: inline?.workerType ?? 'module',
+    onResult(trace, params, roundTripMs, workerMs) {
+      perf.textContent = `Decoded in ${fmt(trace.elapsedMs ?? workerMs, 1)} ms in the worker · ${fmt(roundTripMs, 1)} ms round trip${trace.encoderReused ? ' · encoder reused' : ''}`;
+      perf.dataset.roundTripMs = String(roundTripMs);
+      perf.dataset.workerMs = String(workerMs);
+      perf.dataset.count = String(Number(perf.dataset.count || 0) + 1);
+      store.set({ trace, error: null, status: 'ready' });
+    },
+    onError(err, stage) {
+      if (stage === 'translate') store.set({ trace: null, error: { stage, message: friendlyTranslateError(err) }, status: 'ready' });
+      else store.set({ error: { stage, message: err.message }, status: 'failed' });
+    },
+  });
+
+  function friendlyTranslateError(err) {
+    const info = store.get().info;
+    if (/long|INPUT_TOO_LONG/i.test(`${err.code} ${err.message}`)) return `This sentence has more than ${info?.maxSourceTokens ?? CONFIG.maxSourceTokens} source tokens, the most this model reads. Shorten it to see its alignment. (${err.message})`;
+    if (/empty|no tokens/i.test(`${err.code} ${err.message}`)) return 'Type a sentence to see how the model aligns it.';
+    return `The engine could not translate this: ${err.message}`;
+  }
+
+  function requestTranslation() {
+    const st = store.get();
+    if (!st.info || st.status === 'failed' || st.status === 'loading') return;
+    const text = st.sentence;
+    if (!text.trim()) {
+      store.set({ trace: null, error: { stage: 'translate', message: 'Type a sentence to see how the model aligns it.' } });
+      return;
+    }
+    client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK });
+  }
+
+  async function boot() {
+    store.set({ status: 'starting', error: null });
+    try {
+      let wasmBytes;
+      let variant;
+      if (inline?.wasm) {
+        variant = inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar';
+        wasmBytes = fromBase64(inline.wasm[variant]);
+      }
+      const started = client.start({ wasmBytes, variant });
+      const catalog = store.get().catalog ?? await loadCatalog();
+      store.set({ catalog });
+      fillModelSelect(catalog);
+      await started;
+      await loadModel();
+    } catch (err) {
+      store.set({ status: 'failed', error: { stage: 'init', message: err.message } });
+    }
+  }
+
+  async function loadCatalog() {
+    if (inline?.index) return inline.index;
+    const url = new URL('models/index.json', base);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`Could not load the model list (${res.status} from ${url.pathname}).`);
+    const cat = await res.json();
+    if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error('The model list is empty or malformed.');
+    return cat;
+  }
+
+  function fillModelSelect(cat) {
+    modelSelect.replaceChildren(...cat.models.map((m) => h('option', { value: m.id }, m.label || m.id)));
+    let { model } = store.get();
+    if (!cat.models.some((m) => m.id === model)) model = cat.models.some((m) => m.id === cat.default) ? cat.default : cat.models[0].id;
+    modelSelect.value = model;
+    store.set({ model });
+  }
+
+  let loadSeq = 0;
+  async function loadModel() {
+    const seq = ++loadSeq;
+    const st = store.get();
+    const entry = st.catalog.models.find((m) => m.id === st.model);
+    store.set({ status: 'loading', info: null, trace: null, error: null });
+    progress.value = 0;
+    try {
+      let bytes;
+      if (inline?.models?.[entry.id]) bytes = fromBase64(inline.models[entry.id]);
+      else {
+        bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
+          if (seq !== loadSeq) return;
+          const t = total || entry.bytes || 0;
+          if (t) progress.value = Math.min(1, loaded / t); else progress.removeAttribute('value');
+          statusText.textContent = `Loading model ${entry.label || entry.id}: ${Math.round(loaded / 1024)} KiB${t ? ` of ${Math.round(t / 1024)} KiB` : ''}…`;
+        });
+      }
+      if (seq !== loadSeq) return;
+      statusText.textContent = 'Checking the model…';
+      const info = await client.load(entry.id, bytes);
+      if (seq !== loadSeq) return;
+      store.set({ info, status: 'ready' });
+      requestTranslation();
+    } catch (err) {
+      if (seq !== loadSeq) return;
+      store.set({ status: 'failed', error: { stage: 'load', message: `Could not load the model “${entry?.label || st.model}”: ${err.message}` } });
+    }
+  }
+
+  // ---------- rendering from state ----------
+  function buildVM(trace, info) {
+    const rowLabels = trace.target.map((w) => (w.isEnd ? '</s>' : w.text));
+    const colLabels = trace.source.map((w) => w.text);
+    return { info, trace, T: trace.T, S: trace.S, rowLabels, colLabels, target: trace.target, alpha: trace.alpha, entropies: rowEntropies(trace.alpha, trace.T, trace.S) };
+  }
+
+  function renderStatus(st) {
+    const failed = st.status === 'failed';
+    const busy = st.status === 'starting' || st.status === 'loading';
+    progress.hidden = !busy;
+    retry.hidden = !failed;
+    status.classList.toggle('as-error', failed);
+    status.hidden = !busy && !failed;
+    if (st.status === 'starting') { statusText.textContent = 'Starting the translation engine…'; progress.removeAttribute('value'); }
+    if (failed) statusText.textContent = st.error?.message ?? 'Something went wrong.';
+    sentence.setAttribute('aria-busy', busy ? 'true' : 'false');
+  }
+
+  function renderHint(st) {
+    const max = st.info?.maxSourceTokens;
+    const S = st.trace?.S;
+    hint.textContent = max
+      ? `${S != null ? `${S} source token${S === 1 ? '' : 's'} · ` : ''}limit ${max} tokens (the model refuses longer input) · ${st.sentence.length} / ${CONFIG.maxSentenceChars} characters`
+      : `Up to ${CONFIG.maxSentenceChars} characters.`;
+  }
+
+  function render(st, changed) {
+    if (changed.has('status') || changed.has('error')) renderStatus(st);
+    if (changed.has('info')) theory?.update(st.info);
+    if (changed.has('trace') || changed.has('error') || changed.has('info') || changed.has('status')) {
+      if (st.trace && st.info) {
+        vm = buildVM(st.trace, st.info);
+        translation.textContent = st.trace.translation || '(empty translation)';
+        translation.classList.remove('as-muted');
+        const step = Math.min(st.step, vm.T - 1);
+        if (step !== st.step) { store.set({ step }); return; }
+        if (!vm.alpha) {
+          heatmap.update({ message: 'This model has no attention (the no-attention baseline). Every decoder step sees the same summary vector c = [→h_S ; ←h_1], so there is no alignment to show: no weights, no heatmap. Switch to an attention model to compare.' });
+          table.update(null);
+          exportButtons.forEach((b) => { b.disabled = true; });
+        } else {
+          heatmap.update(vm);
+          table.update(vm);
+          exportButtons.forEach((b) => { b.disabled = false; });
+          if (firstHeatmap) { firstHeatmap = false; performance.mark('alignscope:first-heatmap'); }
+        }
+        heatmap.setMarkedRow(step);
+        table.setMarkedRow(step);
+        steps.update(vm, step);
+        wrapper.dataset.ready = 'true';
+      } else {
+        vm = null;
+        const msg = st.error?.stage === 'translate' ? st.error.message : st.status === 'failed' ? 'The heatmap appears once the model has loaded.' : 'Loading…';
+        heatmap.update({ message: msg });
+        table.update(null);
+        steps.update(null, 0);
+        exportButtons.forEach((b) => { b.disabled = true; });
+        if (st.error?.stage === 'translate') { translation.textContent = '—'; translation.classList.add('as-muted'); }
+      }
+      slider.update({ info: st.info, scale: st.scale, entropies: vm?.entropies, S: vm?.S });
+    } else if (changed.has('scale')) {
+      slider.update({ info: st.info, scale: st.scale, entropies: vm?.entropies, S: vm?.S });
+    }
+    if (changed.has('step') && vm) {
+      heatmap.setMarkedRow(st.step);
+      table.setMarkedRow(st.step);
+      steps.setStep(st.step);
+    }
+    if (changed.has('sentence') && sentence.value !== st.sentence) sentence.value = st.sentence;
+    if (changed.has('model') && modelSelect.value !== st.model && st.catalog) modelSelect.value = st.model;
+    renderHint(st);
+    if (opts.syncUrl && ['sentence', 'model', 'scale', 'step'].some((k) => changed.has(k))) scheduleUrlSync();
+    if (linkField.hidden === false && ['sentence', 'model', 'scale', 'step'].some((k) => changed.has(k))) linkField.value = shareLink();
+  }
+  store.subscribe(render);
+  // Canvas colours come from CSS variables: repaint when the theme changes.
+  const darkQuery = matchMedia('(prefers-color-scheme: dark)');
+  const repaint = () => heatmap.redraw();
+  wrapper.addEventListener('as-theme', repaint);
+  darkQuery.addEventListener('change', repaint);
+
+  // ---------- inputs ----------
+  let typingTimer = null;
+  sentence.value = store.get().sentence;
+  sentence.addEventListener('input', () => {
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(() => {
+      store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars) });
+      requestTranslation();
+    }, CONFIG.typingPauseMs);
+  });
+  modelSelect.addEventListener('change', () => {
+    store.set({ model: modelSelect.value });
+    loadModel();
+  });
+  retry.addEventListener('click', () => {
+    const st = store.get();
+    if (client.worker && st.error?.stage === 'load') loadModel();
+    else boot();
+  });
+  tableToggle.addEventListener('click', () => {
+    const on = tableBox.classList.toggle('as-visually-hidden') === false;
+    tableToggle.setAttribute('aria-pressed', String(on));
+  });
+  const fileStem = () => `alignscope-${store.get().model}-${store.get().sentence.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'sentence'}`;
+  const exportMeta = () => {
+    const st = store.get();
+    const sc = scaleFor(st.info, st.scale);
+    return { model: st.model, sentence: st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim };
+  };
+  const measureCtx = document.createElement('canvas').getContext('2d');
+  measureCtx.font = CONFIG.labelFont;
+  for (const b of exportButtons) {
+    b.addEventListener('click', async () => {
+      if (!vm?.alpha) return;
+      const kind = b.dataset.export;
+      if (kind === 'csv') download(new Blob([matrixCSV(vm)], { type: 'text/csv' }), `${fileStem()}.csv`);
+      if (kind === 'json') download(new Blob([matrixJSON(vm, exportMeta())], { type: 'application/json' }), `${fileStem()}.json`);
+      if (kind === 'svg') {
+        const dark = getComputedStyle(wrapper).getPropertyValue('--as-is-dark').trim() === '1';
+        download(new Blob([heatmapSVG(vm, (s) => measureCtx.measureText(s).width, { dark, title: `${store.get().sentence} → ${vm.trace.translation}` })], { type: 'image/svg+xml' }), `${fileStem()}.svg`);
+      }
+      if (kind === 'png') download(await heatmapPNG(vm, themeColors(wrapper)), `${fileStem()}.png`);
+    });
+  }
+  function shareLink() {
+    return `${shareBase.split('#')[0]}#${serializeShareState(store.get())}`;
+  }
+  copyBtn.addEventListener('click', async () => {
+    const link = shareLink();
+    linkField.hidden = false;
+    linkField.value = link;
+    let copied = false;
+    try { await navigator.clipboard.writeText(link); copied = true; } catch { /* file:// or no permission: the field below is selectable */ }
+    linkField.focus();
+    linkField.select();
+    copyBtn.textContent = copied ? 'Copied ✓' : 'Select & copy ↓';
+    setTimeout(() => { copyBtn.textContent = 'Copy link'; }, 1800);
+  });
+
+  let urlTimer = null;
+  function scheduleUrlSync() {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => {
+      const hash = `#${serializeShareState(store.get())}`;
+      if (location.hash !== hash) history.replaceState(null, '', hash);
+    }, 150);
+  }
+  const onHashChange = () => {
+    const parsed = parseShareString(location.hash);
+    api.setState(parsed);
+  };
+  if (opts.syncUrl) addEventListener('hashchange', onHashChange);
+
+  // ---------- public API ----------
+  const api = {
+    store,
+    element: wrapper,
+    /** Apply a partial share state (attributes, a pasted link). */
+    setState(patch) {
+      const before = store.get();
+      const next = {};
+      for (const k of ['sentence', 'model', 'scale', 'step']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      if (!Object.keys(next).length) return;
+      store.set(next);
+      if (next.model && before.catalog) loadModel();
+      else if (next.sentence !== undefined || next.scale !== undefined) requestTranslation();
+    },
+    step(delta) {
+      if (!vm) return;
+      store.set({ step: Math.max(0, Math.min(vm.T - 1, store.get().step + delta)) });
+    },
+    shareLink,
+    setTheme(theme) {
+      if (theme === 'dark' || theme === 'light') wrapper.dataset.theme = theme; else delete wrapper.dataset.theme;
+      requestAnimationFrame(repaint);
+    },
+    destroy() {
+      steps.stop();
+      heatmap.destroy();
+      client.stop();
+      clearTimeout(typingTimer);
+      clearTimeout(urlTimer);
+      if (opts.syncUrl) removeEventListener('hashchange', onHashChange);
+      darkQuery.removeEventListener('change', repaint);
+      wrapper.remove();
+    },
+  };
+  render(store.get(), new Set(['status', 'trace', 'info', 'sentence']));
+  boot();
+  return api;
+}

@@ -1,0 +1,101 @@
+// export.js - the heatmap as PNG and SVG, the matrix as CSV and JSON.
+// The text builders are pure (tested in Node); the PNG one needs a canvas.
+
+import { CONFIG } from '../config.js';
+import { viridis, hex, textOn } from '../lib/colormap.js';
+import { layoutHeatmap, shortLabel } from './heatmap-layout.js';
+import { paint } from './heatmap.js';
+
+function xmlEscape(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[c]));
+}
+
+/** One CSV field: quoted when needed; a leading = + - @ is prefixed with '
+ *  so a spreadsheet never evaluates a word as a formula. */
+export function csvField(value) {
+  let s = String(value);
+  if (/^[=+\-@\t\r]/.test(s) && !/^-?[0-9.]+(e-?[0-9]+)?$/i.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** CSV: first row the source words, first column the target words. */
+export function matrixCSV(vm) {
+  const lines = [['target \\ source', ...vm.colLabels].map(csvField).join(',')];
+  for (let t = 0; t < vm.T; t++) {
+    const row = [vm.rowLabels[t]];
+    for (let j = 0; j < vm.S; j++) row.push(vm.alpha[t * vm.S + j].toPrecision(7));
+    lines.push(row.map(csvField).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** JSON with everything needed to redraw or check the matrix. */
+export function matrixJSON(vm, meta = {}) {
+  const alpha = [];
+  for (let t = 0; t < vm.T; t++) alpha.push(Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S), (x) => Number(x.toPrecision(7))));
+  return JSON.stringify({
+    tool: 'alignscope',
+    ...meta,
+    source: vm.colLabels,
+    target: vm.rowLabels,
+    alpha,
+    rowEntropyBits: vm.entropies.map((x) => Number(x.toFixed(6))),
+  }, null, 2);
+}
+
+/** A standalone SVG of the heatmap (legend included). */
+export function heatmapSVG(vm, measure, { dark = false, title = '' } = {}) {
+  const L = layoutHeatmap(vm, measure, 0); // narrowest fit: cells at their minimum… then widen for print
+  const Lp = layoutHeatmap(vm, measure, L.width + vm.S * (CONFIG.cellMax - L.cell));
+  const fg = dark ? '#e6e8eb' : '#1b1f24';
+  const muted = dark ? '#a9b1bb' : '#5b6470';
+  const bg = dark ? '#15181c' : '#ffffff';
+  const legendH = 46;
+  const W = Math.max(Lp.width, 260);
+  const H = Lp.height + legendH;
+  const out = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="13">`);
+  out.push(`<title>${xmlEscape(title || 'Attention alignment heatmap')}</title>`);
+  out.push(`<rect width="${W}" height="${H}" fill="${bg}"/>`);
+  const { cell, gridX, gridY } = Lp;
+  const deg = (Lp.theta * 180) / Math.PI;
+  for (let t = 0; t < vm.T; t++) {
+    for (let j = 0; j < vm.S; j++) {
+      const a = vm.alpha[t * vm.S + j];
+      const c = viridis(a);
+      const x = gridX + j * cell;
+      const y = gridY + t * cell;
+      out.push(`<rect x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${hex(c)}"><title>${xmlEscape(`${vm.rowLabels[t]} ← ${vm.colLabels[j]}: ${a.toFixed(4)}`)}</title></rect>`);
+      if (cell >= CONFIG.cellValueMin) out.push(`<text x="${x + cell / 2}" y="${y + cell / 2}" font-size="11" text-anchor="middle" dominant-baseline="central" fill="${textOn(c)}">${a.toFixed(2)}</text>`);
+    }
+  }
+  for (let t = 0; t < vm.T; t++) out.push(`<text x="${gridX - 8}" y="${gridY + t * cell + cell / 2}" text-anchor="end" dominant-baseline="central" fill="${fg}">${xmlEscape(shortLabel(vm.rowLabels[t]))}</text>`);
+  for (let j = 0; j < vm.S; j++) out.push(`<text transform="translate(${gridX + j * cell + cell / 2} ${gridY - 6}) rotate(${-deg})" fill="${fg}">${xmlEscape(shortLabel(vm.colLabels[j]))}</text>`);
+  out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY - 10}" font-size="11" fill="${muted}">H bits</text>`);
+  vm.entropies.forEach((e, t) => out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY + t * cell + cell / 2}" font-size="11" dominant-baseline="central" fill="${muted}">${e.toFixed(2)}</text>`));
+  // Legend: α from 0 to 1.
+  const ly = Lp.height + 8;
+  out.push('<defs><linearGradient id="as-viridis">');
+  for (let i = 0; i <= 10; i++) out.push(`<stop offset="${i * 10}%" stop-color="${hex(viridis(i / 10))}"/>`);
+  out.push('</linearGradient></defs>');
+  out.push(`<rect x="${gridX}" y="${ly}" width="200" height="12" fill="url(#as-viridis)"/>`);
+  out.push(`<text x="${gridX}" y="${ly + 28}" font-size="11" fill="${muted}">0</text><text x="${gridX + 100}" y="${ly + 28}" font-size="11" text-anchor="middle" fill="${muted}">α</text><text x="${gridX + 200}" y="${ly + 28}" font-size="11" text-anchor="end" fill="${muted}">1</text>`);
+  out.push('</svg>');
+  return out.join('\n');
+}
+
+/** PNG of the heatmap at 2× for slides. Resolves with a Blob. */
+export function heatmapPNG(vm, colors) {
+  const c = document.createElement('canvas');
+  const ctx = c.getContext('2d');
+  ctx.font = CONFIG.labelFont;
+  const measure = (s) => ctx.measureText(s).width;
+  const L0 = layoutHeatmap(vm, measure, 0);
+  const L = layoutHeatmap(vm, measure, L0.width + vm.S * (CONFIG.cellMax - L0.cell));
+  const scale = 2;
+  c.width = L.width * scale;
+  c.height = L.height * scale;
+  ctx.scale(scale, scale);
+  paint(ctx, vm, L, colors, { background: true });
+  return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG export failed'))), 'image/png'));
+}

@@ -1,0 +1,263 @@
+// heatmap.js - the alignment heatmap: target words as rows, source words as
+// columns, colour = α (viridis). Canvas, drawn at devicePixelRatio. Hover or
+// keyboard-focus a cell to read its value and highlight the word pair; hover
+// a word to highlight its row or column. The current decoder step's row is
+// marked with ▶ and an outline.
+
+import { CONFIG } from '../config.js';
+import { h } from '../lib/dom.js';
+import { viridis, rgb, textOn } from '../lib/colormap.js';
+import { fmt } from '../lib/math.js';
+import { layoutHeatmap, hitTest, shortLabel } from './heatmap-layout.js';
+
+/** Colours of the current theme, read from the CSS custom properties. */
+export function themeColors(el) {
+  const cs = getComputedStyle(el);
+  const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
+  return { fg: v('--as-fg', '#1b1f24'), muted: v('--as-muted', '#5b6470'), bg: v('--as-surface', '#ffffff'), accent: v('--as-accent', '#c2410c'), hl: v('--as-highlight', 'rgba(194,65,12,0.14)'), grid: v('--as-grid', 'rgba(0,0,0,0.08)') };
+}
+
+export function render(container, { onPickRow } = {}) {
+  const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img' });
+  const scroller = h('div', { class: 'as-heatmap-scroll' }, canvas);
+  const readout = h('p', { class: 'as-readout', 'aria-live': 'polite' }, '\u00a0');
+  const empty = h('p', { class: 'as-empty', hidden: true });
+  container.append(empty, scroller, readout);
+
+  let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies }
+  let L = null;
+  let hover = null;    // { kind, t?, j? }
+  let active = null;   // keyboard cursor { t, j }
+  let marked = -1;
+  const measureCtx = document.createElement('canvas').getContext('2d');
+  measureCtx.font = CONFIG.labelFont;
+  const measure = (s) => measureCtx.measureText(s).width;
+
+  function layout() {
+    const avail = Math.max(280, container.clientWidth || 600);
+    L = layoutHeatmap(vm, measure, avail);
+  }
+
+  function draw() {
+    if (!vm || !L) return;
+    const dpr = window.devicePixelRatio || 1;
+    const w = L.width;
+    const hgt = L.height;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(hgt * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(hgt * dpr);
+      canvas.style.width = `${w}px`;
+      canvas.style.height = `${hgt}px`;
+    }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    paint(ctx, vm, L, themeColors(container), { hover, active, marked, focused: document.activeElement === canvas || canvas.getRootNode().activeElement === canvas });
+  }
+
+  function describe(cur) {
+    if (!vm || !cur) return '\u00a0';
+    const { t, j } = cur;
+    if (cur.kind === 'row' || (t != null && j == null)) {
+      const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
+      const best = row.indexOf(Math.max(...row));
+      return `Row ${t + 1} “${vm.rowLabels[t]}”: looks most at “${vm.colLabels[best]}” (α = ${fmt(row[best])}); entropy ${fmt(vm.entropies[t], 2)} bits.`;
+    }
+    if (cur.kind === 'col') {
+      let best = 0;
+      for (let tt = 1; tt < vm.T; tt++) if (vm.alpha[tt * vm.S + j] > vm.alpha[best * vm.S + j]) best = tt;
+      return `Column ${j + 1} “${vm.colLabels[j]}”: attended most by “${vm.rowLabels[best]}” (α = ${fmt(vm.alpha[best * vm.S + j])}).`;
+    }
+    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(vm.alpha[t * vm.S + j])}   ·   target step ${t + 1}, source word ${j + 1}`;
+  }
+
+  function setReadout(cur) {
+    readout.textContent = describe(cur);
+  }
+
+  canvas.addEventListener('pointermove', (e) => {
+    if (!L) return;
+    const r = canvas.getBoundingClientRect();
+    const hit = hitTest(L, e.clientX - r.left, e.clientY - r.top);
+    if (JSON.stringify(hit) !== JSON.stringify(hover)) {
+      hover = hit;
+      canvas.style.cursor = hit && (hit.kind === 'cell' || hit.kind === 'row') ? 'pointer' : 'default';
+      draw();
+      setReadout(hover || active);
+    }
+  });
+  canvas.addEventListener('pointerleave', () => { hover = null; draw(); setReadout(active); });
+  canvas.addEventListener('click', (e) => {
+    const r = canvas.getBoundingClientRect();
+    const hit = L && hitTest(L, e.clientX - r.left, e.clientY - r.top);
+    if (hit && hit.t != null) onPickRow?.(hit.t);
+  });
+  canvas.addEventListener('focus', () => { if (!active && vm) active = { kind: 'cell', t: Math.max(0, marked), j: 0 }; draw(); setReadout(active); });
+  canvas.addEventListener('blur', () => draw());
+  canvas.addEventListener('keydown', (e) => {
+    if (!vm || !active) return;
+    const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -1e9], End: [0, 1e9] };
+    if (moves[e.key]) {
+      const [dt, dj] = moves[e.key];
+      active = { kind: 'cell', t: Math.min(vm.T - 1, Math.max(0, active.t + dt)), j: Math.min(vm.S - 1, Math.max(0, active.j + dj)) };
+      e.preventDefault();
+      e.stopPropagation();
+      draw();
+      setReadout(active);
+      scrollCellIntoView(active);
+    } else if (e.key === 'Enter') {
+      onPickRow?.(active.t);
+      e.preventDefault();
+    }
+  });
+
+  function scrollCellIntoView({ t, j }) {
+    const x = L.gridX + j * L.cell;
+    const y = L.gridY + t * L.cell;
+    if (x < scroller.scrollLeft + L.gridX) scroller.scrollLeft = Math.max(0, x - L.gridX);
+    else if (x + L.cell > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + L.cell - scroller.clientWidth + 8;
+    if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
+    else if (y < scroller.scrollTop) scroller.scrollTop = y;
+  }
+
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { if (vm) { layout(); draw(); } }) : null;
+  ro?.observe(container);
+
+  return {
+    element: canvas,
+    /** Show a new matrix (or a message instead: { message }). */
+    update(next) {
+      if (!next || next.message) {
+        vm = null;
+        scroller.hidden = true;
+        readout.hidden = true;
+        empty.hidden = false;
+        empty.textContent = next?.message ?? '';
+        return;
+      }
+      const sameShape = vm && vm.T === next.T && vm.S === next.S;
+      vm = next;
+      scroller.hidden = false;
+      readout.hidden = false;
+      empty.hidden = true;
+      if (!sameShape) { hover = null; active = null; }
+      canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1. Focus it and use the arrow keys to read cells, or open the table view.`);
+      layout();
+      draw();
+      setReadout(hover || active);
+    },
+    setMarkedRow(t) {
+      marked = t;
+      canvas.dataset.markedRow = String(t);
+      draw();
+    },
+    redraw() { if (vm) { layout(); draw(); } },
+    destroy() { ro?.disconnect(); },
+  };
+}
+
+/** Draw the whole heatmap onto a 2-d context (shared with the PNG export). */
+export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false } = {}) {
+  ctx.clearRect(0, 0, L.width, L.height);
+  if (background) { ctx.fillStyle = colors.bg; ctx.fillRect(0, 0, L.width, L.height); }
+  const { T, S, cell, gridX, gridY } = L;
+  const hiRow = hover?.t ?? (focused ? active?.t : undefined);
+  const hiCol = hover?.j ?? (focused ? active?.j : undefined);
+
+  // Row/column highlight bands behind the labels.
+  ctx.fillStyle = colors.hl;
+  if (hiRow != null) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
+  if (hiCol != null) {
+    ctx.save();
+    ctx.translate(gridX + hiCol * cell + cell / 2, gridY - 6);
+    ctx.rotate(-L.theta);
+    ctx.fillRect(-4, -cell / 2 + 2, L.labelH / Math.sin(L.theta), cell - 4);
+    ctx.restore();
+  }
+
+  // Cells.
+  ctx.font = CONFIG.valueFont;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  for (let t = 0; t < T; t++) {
+    for (let j = 0; j < S; j++) {
+      const a = vm.alpha[t * S + j];
+      const c = viridis(a);
+      ctx.fillStyle = rgb(c);
+      ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
+      if (cell >= CONFIG.cellValueMin) {
+        ctx.fillStyle = textOn(c);
+        ctx.fillText(a.toFixed(2), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
+      }
+    }
+  }
+  // Thin separators so neighbouring equal colours stay countable.
+  ctx.strokeStyle = colors.bg;
+  ctx.globalAlpha = 0.35;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let j = 1; j < S; j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
+  for (let t = 1; t < T; t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+
+  // Labels.
+  ctx.font = CONFIG.labelFont;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'right';
+  for (let t = 0; t < T; t++) {
+    ctx.fillStyle = t === hiRow || t === marked ? colors.fg : colors.muted;
+    ctx.font = (t === hiRow || t === marked ? 'bold ' : '') + CONFIG.labelFont;
+    ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
+  }
+  ctx.textAlign = 'left';
+  for (let j = 0; j < S; j++) {
+    ctx.save();
+    ctx.translate(gridX + j * cell + cell / 2, gridY - 6);
+    ctx.rotate(-L.theta);
+    ctx.fillStyle = j === hiCol ? colors.fg : colors.muted;
+    ctx.font = (j === hiCol ? 'bold ' : '') + CONFIG.labelFont;
+    ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
+    ctx.restore();
+  }
+
+  // Entropy column.
+  ctx.font = CONFIG.valueFont;
+  ctx.textAlign = 'left';
+  ctx.fillStyle = colors.muted;
+  ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
+  const maxH = Math.log2(Math.max(2, S));
+  for (let t = 0; t < T; t++) {
+    const y = gridY + t * cell;
+    const frac = Math.min(1, vm.entropies[t] / maxH);
+    ctx.globalAlpha = 0.25;
+    ctx.fillStyle = colors.muted;
+    ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * frac, 2);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = t === hiRow ? colors.fg : colors.muted;
+    ctx.fillText(vm.entropies[t].toFixed(2), gridX + L.gridW + 8, y + cell / 2);
+  }
+
+  // Current step: ▶ and an outline around its row.
+  if (marked >= 0 && marked < T) {
+    ctx.fillStyle = colors.accent;
+    ctx.textAlign = 'left';
+    ctx.font = CONFIG.labelFont;
+    ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
+    ctx.strokeStyle = colors.accent;
+    ctx.lineWidth = 2.5;
+    ctx.strokeRect(gridX - 1, gridY + marked * cell - 1, L.gridW + 2, cell + 2);
+  }
+  // Hovered / keyboard cell outline.
+  const cur = hover?.kind === 'cell' ? hover : focused && active ? active : null;
+  if (cur) {
+    ctx.strokeStyle = colors.fg;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(gridX + cur.j * cell + 1, gridY + cur.t * cell + 1, cell - 2, cell - 2);
+  }
+  if (hover?.kind === 'row' || hover?.kind === 'col') {
+    ctx.strokeStyle = colors.fg;
+    ctx.lineWidth = 1.5;
+    if (hover.kind === 'row') ctx.strokeRect(gridX + 0.5, gridY + hover.t * cell + 0.5, L.gridW - 1, cell - 1);
+    else ctx.strokeRect(gridX + hover.j * cell + 0.5, gridY + 0.5, cell - 1, L.gridH - 1);
+  }
+}

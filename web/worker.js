@@ -1,0 +1,61 @@
+// worker.js - runs the engine off the main thread.
+//
+// Protocol (every message is a plain object):
+//   → { type: 'init', variant?: 'simd'|'scalar', wasmBytes?: ArrayBuffer }
+//   ← { type: 'ready', variant }
+//   → { type: 'load', modelId, bytes: ArrayBuffer }
+//   ← { type: 'loaded', modelId, info }
+//   → { type: 'translate', id, text, scoreScale, topK }
+//   ← { type: 'result', id, trace, workerMs }
+//   ← { type: 'error', id?, stage, code?, message }
+// Typed arrays in a trace are copied out of wasm memory before they are
+// transferred, so the engine's memory is never detached.
+
+import { createEngine, simdSupported } from './engine.js';
+
+let engine = null;
+let enginePromise = null;
+
+function fail(stage, err, id) {
+  postMessage({ type: 'error', id, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err) });
+}
+
+function copyTrace(tr) {
+  const transfer = [];
+  const out = {};
+  for (const [k, v] of Object.entries(tr)) {
+    if (ArrayBuffer.isView(v)) {
+      const c = v.slice();
+      transfer.push(c.buffer);
+      out[k] = c;
+    } else {
+      out[k] = v;
+    }
+  }
+  return { trace: out, transfer };
+}
+
+self.onmessage = async (event) => {
+  const msg = event.data || {};
+  try {
+    if (msg.type === 'init') {
+      const variant = msg.variant || (simdSupported() ? 'simd' : 'scalar');
+      const opts = { variant };
+      if (msg.wasmBytes) opts.wasmBytes = new Uint8Array(msg.wasmBytes);
+      enginePromise = createEngine(opts);
+      engine = await enginePromise;
+      postMessage({ type: 'ready', variant });
+    } else if (msg.type === 'load') {
+      if (!engine) engine = await enginePromise;
+      const info = await engine.load(new Uint8Array(msg.bytes));
+      postMessage({ type: 'loaded', modelId: msg.modelId, info: { ...info } });
+    } else if (msg.type === 'translate') {
+      const t0 = performance.now();
+      const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK });
+      const { trace, transfer } = copyTrace(tr);
+      postMessage({ type: 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
+    }
+  } catch (err) {
+    fail(msg.type, err, msg.id);
+  }
+};
