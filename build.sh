@@ -32,12 +32,14 @@ PYTHON=/usr/bin/python3
 
 log() { printf '\033[1m[build]\033[0m %s\n' "$*"; }
 
-# stale OUTPUT INPUT... : true if OUTPUT is missing or older than any input.
+# stale OUTPUT INPUT... : true if OUTPUT is missing or older than any input
+# (or than this script, whose flags shape every output; STALE_SELF=0 drops that).
 stale() {
     local out=$1; shift
     [[ "${FORCE:-0}" == 1 || ! -e "$out" ]] && return 0
-    local f
-    for f in "$@" build.sh; do [[ "$f" -nt "$out" ]] && return 0; done
+    local f self=()
+    [[ "${STALE_SELF:-1}" == 1 ]] && self=(build.sh)
+    for f in "$@" "${self[@]}"; do [[ -e "$f" && "$f" -nt "$out" ]] && return 0; done
     return 1
 }
 
@@ -68,7 +70,9 @@ mode_deps() {
             return 1
         fi
     fi
-    if [[ -f package.json ]]; then
+    # npm only when node_modules is missing or older than the manifests.
+    if [[ -f package.json ]] && STALE_SELF=0 stale node_modules/.package-lock.json package.json package-lock.json; then
+        log "npm dependencies"
         if [[ -f package-lock.json ]]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
     fi
 }
@@ -155,7 +159,8 @@ mode_wasm() {
 
 # ---- test models -----------------------------------------------------------
 mode_models() {
-    if stale $TEST_MODELS/none.parity.json models/train/*.py; then
+    # Training is slow: only the trainer's sources matter, not this script.
+    if STALE_SELF=0 stale $TEST_MODELS/none.parity.json models/train/*.py; then
         log "test models: $TEST_MODELS (smoke training, ~20 s)"
         OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/smoke.py "$TEST_MODELS"
     fi

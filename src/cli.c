@@ -320,7 +320,7 @@ int main(int argc, char **argv) {
     } else {
         char *line;
         while ((line = read_line(stdin, &len)) != NULL) {
-            failures += translate_one(session, model, line, len, &opt, json);
+            if (len > 0) failures += translate_one(session, model, line, len, &opt, json); /* blank lines separate */
             free(line);
         }
     }

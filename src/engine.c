@@ -353,10 +353,12 @@ static as_status build_translation(as_session *s, const char *text, size_t text_
         s->translation_spans[2 * (steps - 1) + 1] = (int32_t)out;
     }
     /* "Open the file" -> "Ouvrir le fichier": follow the source's first letter.
-     * Upper and lower forms in this range have equal UTF-8 lengths. */
+     * Upper and lower forms in this range have equal UTF-8 lengths. A special
+     * token shown as itself ("<unk>" for kind none) is left alone. */
     size_t at;
     uint32_t cp;
-    if (first_letter_case(text, text_len, NULL, NULL) == 1 &&
+    const int special_first = words > 0 && s->target_ids[0] < 4 && s->copy_source[0] < 0;
+    if (!special_first && first_letter_case(text, text_len, NULL, NULL) == 1 &&
         first_letter_case(s->translation, out, &at, &cp) == -1) {
         char enc[4];
         uint32_t up = latin_upper(cp);

@@ -70,9 +70,11 @@ function badFiles() {
   // Consistent but enormous: every dim at its maximum and tensor_bytes set to
   // what a 32-bit size computation would wrap to. Only 64-bit arithmetic
   // notices; a 32-bit loader would go on to read far past the buffer.
-  let big = good;
+  let big = withU32(withU32(withU32(good, OFF.srcVocab, 65536), OFF.tgtVocab, 65536), OFF.vocabBytes, 4 * 65536);
   for (const off of [OFF.embed, OFF.encHidden, OFF.decHidden, OFF.attnDim, OFF.outDim]) big = withU32(big, off, 4096);
-  const wrapped = Number((tensorElements(big) * 2n) & 0xffffffffn);
+  big = withU32(big, OFF.weightType, 0); // f32: 4 bytes per element
+  assert.ok(tensorElements(big) * 4n > 2n ** 32n);
+  const wrapped = Number((tensorElements(big) * 4n) & 0xffffffffn);
   big = withU32(big, OFF.tensorBytes, wrapped);
   cases.push(['all dims at maximum, tensor_bytes wrapped to 32 bits', big, 'AS_ERR_BAD_HEADER', 'header']);
   // a well-formed header for a model larger than the file: size check, not a crash

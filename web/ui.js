@@ -262,7 +262,7 @@ export function mountAlignscope(root, opts = {}) {
         translation.textContent = st.trace.translation || '(empty translation)';
         translation.classList.remove('as-muted');
         const step = Math.min(st.step, vm.T - 1);
-        if (step !== st.step) { store.set({ step }); return; }
+        if (step !== st.step) queueMicrotask(() => store.set({ step })); // a shorter translation: clamp
         if (!vm.alpha) {
           heatmap.update({ message: 'This model has no attention (the no-attention baseline). Every decoder step sees the same summary vector c = [→h_S ; ←h_1], so there is no alignment to show: no weights, no heatmap. Switch to an attention model to compare.' });
           table.update(null);

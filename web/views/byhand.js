@@ -42,7 +42,7 @@ export function render(container) {
     result, compare,
     h('p', { class: 'as-small as-note' },
       'About the printed answer: the exercise text gives weights ≈ (0.787, 0.106, 0.039, 0.106), which add up to 1.038, and context ≈ (0.748, 0). ',
-      'The exact weights are (0.757, 0.103, 0.038, 0.103), context (0.720, 0); divided by √2 the context is ≈ (0.548, 0), close to the printed 0.56.'),
+      'The exact weights are (0.7573, 0.1025, 0.0377, 0.1025), which do sum to 1, and the context is (0.7196, 0); divided by √2 the context is (0.5481, 0), close to the printed 0.56.'),
   );
 
   function numberInput(value, label, onInput) {
@@ -106,7 +106,7 @@ export function render(container) {
     foot.querySelector('[data-f="ctx"]').textContent = `(${fmt(r.context[0])}, ${fmt(r.context[1])})`;
     result.replaceChildren(
       h('p', null, h('strong', null, 'Weights α = '), `(${r.weights.map((w) => fmt(w)).join(', ')})`, h('span', { class: 'as-muted' }, `  — ${fmt(r.entropy, 2)} bits of entropy`)),
-      h('p', null, h('strong', null, 'Context c = Σ α_j v_j = '), `(${fmt(r.context[0])}, ${fmt(r.context[1])})`));
+      h('p', null, h('strong', null, 'Context ', formula('c = Σ_j α_j v_j', 'as-formula-inline'), ' = '), `(${fmt(r.context[0])}, ${fmt(r.context[1])})`));
     const a = computeByHand(scores, values, 1);
     const b = computeByHand(scores, values, Math.sqrt(d));
     compare.textContent = `Compare: ÷ 1 gives α₁ = ${fmt(a.weights[0])} and c = (${fmt(a.context[0])}, ${fmt(a.context[1])}); ÷ √${d} gives α₁ = ${fmt(b.weights[0])} and c = (${fmt(b.context[0])}, ${fmt(b.context[1])}). A bigger divisor makes the weights flatter (entropy ${fmt(a.entropy, 2)} → ${fmt(b.entropy, 2)} bits).`;

@@ -21,13 +21,15 @@ export function shortLabel(text, max = CONFIG.labelMaxChars) {
 export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth) {
   const T = rowLabels.length;
   const S = colLabels.length;
-  const theta = (CONFIG.labelAngleDeg * Math.PI) / 180;
   const rowW = Math.ceil(Math.max(24, ...rowLabels.map((l) => measure(shortLabel(l))))) + 12 + MARKER_W;
   const colW = Math.max(10, ...colLabels.map((l) => measure(shortLabel(l))));
-  const labelH = Math.ceil(colW * Math.sin(theta) + 14 * Math.cos(theta)) + 10;
   const entW = CONFIG.entropyColumn;
   const fit = Math.floor((availWidth - 2 * PAD - rowW - entW) / Math.max(1, S));
   const cell = Math.max(CONFIG.cellMin, Math.min(CONFIG.cellMax, fit));
+  // Slanted labels are cell·sin θ apart: steepen the slant for narrow cells
+  // so neighbouring words never overlap (15 px ≈ one line of 13 px text).
+  const theta = Math.max((CONFIG.labelAngleDeg * Math.PI) / 180, Math.asin(Math.min(1, 15 / cell)));
+  const labelH = Math.ceil(colW * Math.sin(theta) + 14 * Math.cos(theta)) + 10;
   const gridX = PAD + rowW;
   const gridY = PAD + labelH;
   const gridW = S * cell;

@@ -170,7 +170,8 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
     ctx.save();
     ctx.translate(gridX + hiCol * cell + cell / 2, gridY - 6);
     ctx.rotate(-L.theta);
-    ctx.fillRect(-4, -cell / 2 + 2, L.labelH / Math.sin(L.theta), cell - 4);
+    ctx.font = `bold ${CONFIG.labelFont}`;
+    ctx.fillRect(-4, -11, ctx.measureText(shortLabel(vm.colLabels[hiCol])).width + 8, 22);
     ctx.restore();
   }
 

@@ -97,13 +97,18 @@ export function render(container, { onStep }) {
       const bar = h('span', { class: 'as-bar', style: { height: `${Math.max(1, a * 100)}%` } });
       const chip = h('span', { class: 'as-chip', style: row ? { 'background-color': rgb(c), color: textOn(c) } : null }, vm.colLabels[j]);
       finger.append(h('div', { class: `as-fcol${j === best ? ' as-best' : ''}`, role: 'listitem', 'aria-label': row ? `${vm.colLabels[j]}: ${fmt(a)}` : vm.colLabels[j] },
-        h('span', { class: 'as-finger-mark', 'aria-hidden': 'true' }, j === best ? '☝' : ''),
-        h('span', { class: 'as-bar-box', 'aria-hidden': 'true' }, bar),
-        h('span', { class: 'as-bar-val', 'aria-hidden': 'true' }, row ? a.toFixed(2) : '–'),
+        row ? h('span', { class: 'as-finger-mark', 'aria-hidden': 'true' }, j === best ? '▼' : '') : null,
+        row ? h('span', { class: 'as-bar-box', 'aria-hidden': 'true' }, bar) : null,
+        row ? h('span', { class: 'as-bar-val', 'aria-hidden': 'true' }, a.toFixed(2)) : null,
         chip));
     }
+    // Keep the finger in view on narrow screens (the row scrolls sideways).
+    const bestCol = finger.children[best];
+    if (bestCol && (bestCol.offsetLeft < finger.scrollLeft || bestCol.offsetLeft + bestCol.offsetWidth > finger.scrollLeft + finger.clientWidth)) {
+      finger.scrollLeft = Math.max(0, bestCol.offsetLeft - finger.offsetLeft - finger.clientWidth / 2);
+    }
     fingerNote.textContent = row
-      ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ☝ marks the largest (“${vm.colLabels[best]}”, ${fmt(row[best])}).`
+      ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“${vm.colLabels[best]}”, ${fmt(row[best])}).`
       : 'This model has no attention: the decoder gets the same summary vector at every step, so there is no finger to show.';
 
     // Context vector.

@@ -22,7 +22,7 @@ export function render(container, { captionId } = {}) {
         for (let j = 0; j < vm.S; j++) cells.push(h('td', null, fmt(vm.alpha[t * vm.S + j])));
         body.append(h('tr', { dataset: { row: String(t) } }, h('th', { scope: 'row' }, vm.rowLabels[t]), cells, h('td', null, fmt(vm.entropies[t], 2))));
       }
-      wrap.append(h('table', { class: 'as-table' }, caption, h('thead', null, headRow), body));
+      wrap.append(h('table', { class: 'as-table as-matrix' }, caption, h('thead', null, headRow), body));
       this.setMarkedRow(marked);
     },
     setMarkedRow(t) {

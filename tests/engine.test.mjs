@@ -1,0 +1,244 @@
+// The JS API: encoder reuse, copies, alpha rows, errors, <unk> copying,
+// display text, memory stability and dispose, on both wasm builds.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import {
+  AlignscopeError, KINDS, VARIANTS, createEngine, fixCrc, modelBytes, simdSupported, requireBuilt,
+} from './support/alsc.mjs';
+
+requireBuilt();
+
+const SENTENCES = ['Open the file', 'Show the new window', 'Print the Zorglub page', 'Delete the selected document!', 'save   the LAST   menu'];
+
+function expectError(fn, code) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof AlignscopeError, String(err));
+    assert.equal(err.code, code, err.message);
+    assert.equal(typeof err.status, 'number');
+    assert.ok(err.message.length > 5);
+    return true;
+  });
+}
+
+// The test model with proj_b[<unk>] raised to the f16 maximum: every step
+// then emits <unk>, which the engine must replace by the attended source word.
+function unkModel(kind) {
+  const bytes = modelBytes(kind).slice();
+  const view = new DataView(bytes.buffer);
+  const vt = view.getUint32(28, true);
+  const projB = bytes.length - 2 * vt; // proj_b is the last tensor
+  view.setUint16(projB + 2 * 1, 0x7bff, true);
+  return fixCrc(bytes);
+}
+
+test('simdSupported() is a boolean and true on Node 20', () => {
+  assert.equal(simdSupported(), true);
+});
+
+for (const variant of VARIANTS) {
+  describe(`engine (${variant})`, () => {
+    test('isa matches the variant', async () => {
+      const engine = await createEngine({ variant });
+      assert.equal(engine.variant, variant);
+      assert.equal(engine.isa, variant === 'simd' ? 'wasmsimd' : 'scalar');
+    });
+
+    test('encoder is reused when only the score scale changes, with identical results', async () => {
+      const a = await createEngine({ variant });
+      const b = await createEngine({ variant });
+      a.load(modelBytes('additive'));
+      b.load(modelBytes('additive'));
+      const first = a.translate('Show the new window', { scoreScale: 1 });
+      assert.equal(first.encoderReused, false);
+      const sharp = a.translate('Show the new window', { scoreScale: 4 });
+      assert.equal(sharp.encoderReused, true);
+      assert.equal(sharp.scoreScale, 4);
+      const again = a.translate('show  the NEW window', { scoreScale: 4 }); // same tokens, other text
+      assert.equal(again.encoderReused, true);
+      assert.equal(again.source[0].text, 'show');
+      const fresh = b.translate('Show the new window', { scoreScale: 4 });
+      assert.equal(fresh.encoderReused, false);
+      for (const key of ['alpha', 'scores', 'context', 'state', 'topIds', 'topProbs']) {
+        assert.deepEqual(sharp[key], fresh[key], key);
+      }
+      assert.equal(a.translate('Open the file', { scoreScale: 4 }).encoderReused, false);
+    });
+
+    test('typed arrays are copies', async () => {
+      const engine = await engineFor(variant, 'additive');
+      const r1 = engine.translate('Open the file');
+      const saved = r1.alpha.slice();
+      r1.alpha.fill(7);
+      r1.context.fill(7);
+      const r2 = engine.translate('Open the file');
+      assert.deepEqual(r2.alpha, saved, 'mutating a result does not reach the engine');
+      engine.translate('Delete the selected document!', { scoreScale: 0.25 });
+      assert.deepEqual(r2.alpha, saved, 'a later call does not change an earlier result');
+      for (const key of ['alpha', 'scores', 'context', 'state', 'topIds', 'topProbs']) {
+        assert.notEqual(r2[key].buffer, r1[key].buffer);
+        assert.ok(r2[key].buffer.byteLength < 1 << 20, `${key} is not a view of wasm memory`);
+      }
+    });
+
+    test('shapes, alpha rows sum to 1, kind none has no alpha and a constant context', async () => {
+      for (const kind of KINDS) {
+        const engine = await engineFor(variant, kind);
+        for (const text of SENTENCES) {
+          const r = engine.translate(text, { topK: 3 });
+          assert.equal(r.source.length, r.S);
+          assert.equal(r.target.length, r.T);
+          assert.equal(r.scores.length, r.T * r.S);
+          assert.equal(r.context.length, r.T * r.contextDim);
+          assert.equal(r.state.length, r.T * r.stateDim);
+          assert.equal(r.topIds.length, r.T * 3);
+          assert.equal(r.topTokens[0].length, 3);
+          assert.ok(r.T <= 2 * r.S + 10);
+          assert.equal(r.stoppedAtEos, r.target[r.T - 1].isEnd);
+          for (let t = 0; t < r.T; t++) {
+            assert.equal(r.topIds[t * 3], r.target[t].id, 'greedy = best candidate');
+            assert.ok(r.topProbs[t * 3] >= r.topProbs[t * 3 + 1]);
+          }
+          if (kind === 'none') {
+            assert.equal(r.alpha, null);
+            for (let t = 1; t < r.T; t++) {
+              assert.deepEqual(r.context.subarray(t * r.contextDim, (t + 1) * r.contextDim), r.context.subarray(0, r.contextDim));
+            }
+          } else {
+            for (let t = 0; t < r.T; t++) {
+              let sum = 0;
+              for (let j = 0; j < r.S; j++) sum += r.alpha[t * r.S + j];
+              assert.ok(Math.abs(sum - 1) < 1e-5, `row ${t} sums to ${sum}`);
+            }
+          }
+        }
+      }
+    });
+
+    test('error codes: empty input, too long, bad options, no model', async () => {
+      const engine = await createEngine({ variant });
+      expectError(() => engine.translate('hello'), 'AS_ERR_NULL_ARGUMENT');
+      const info = engine.load(modelBytes('additive'));
+      expectError(() => engine.translate(''), 'AS_ERR_EMPTY_INPUT');
+      expectError(() => engine.translate('  \t\n\u00a0 '), 'AS_ERR_EMPTY_INPUT');
+      const words = (n) => Array.from({ length: n }, (_, i) => (i % 2 ? 'file' : 'open')).join(' ');
+      assert.equal(engine.translate(words(info.maxSourceTokens)).S, info.maxSourceTokens);
+      expectError(() => engine.translate(words(info.maxSourceTokens + 1)), 'AS_ERR_INPUT_TOO_LONG');
+      expectError(() => engine.translate('Open the file', { topK: 17 }), 'AS_ERR_BAD_OPTION');
+      expectError(() => engine.translate('Open the file', { topK: -1 }), 'AS_ERR_BAD_OPTION');
+      expectError(() => engine.translate('Open the file', { scoreScale: NaN }), 'AS_ERR_BAD_OPTION');
+      expectError(() => engine.translate('Open the file', { scoreScale: Infinity }), 'AS_ERR_BAD_OPTION');
+      assert.equal(engine.translate('Open the file', { scoreScale: 0 }).scoreScale, info.trainedScoreScale);
+      assert.equal(engine.translate('Open the file', { maxTargetTokens: 1 }).T, 1);
+      assert.equal(engine.translate('Open the file', { topK: 0 }).topIds.length, 0);
+    });
+
+    test('<unk> outputs show the most attended source word', async () => {
+      const engine = await createEngine({ variant });
+      engine.load(unkModel('additive'));
+      const text = 'Print the Zorglub page';
+      const r = engine.translate(text);
+      assert.equal(r.stoppedAtEos, false);
+      assert.equal(r.T, 2 * r.S + 10);
+      const words = [];
+      for (let t = 0; t < r.T; t++) {
+        assert.equal(r.target[t].id, 1);
+        assert.equal(r.target[t].token, '<unk>');
+        let best = 0;
+        for (let j = 1; j < r.S; j++) if (r.alpha[t * r.S + j] > r.alpha[t * r.S + best]) best = j;
+        assert.equal(r.target[t].copiedFrom, best);
+        assert.equal(r.target[t].text.toLowerCase(), r.source[best].text.toLowerCase());
+        words.push(r.source[best].text);
+      }
+      let expected = words.join(' ');
+      expected = expected[0].toUpperCase() + expected.slice(1);
+      assert.equal(r.translation, expected);
+      // kind none has no alignment to copy from: <unk> stays
+      engine.load(unkModel('none'));
+      const n = engine.translate(text);
+      assert.ok(n.target.every((t) => t.copiedFrom === -1 && t.text === '<unk>'));
+    });
+
+    test('display text: detokenised, capitalised like the source, spans in UTF-16', async () => {
+      const engine = await engineFor(variant, 'dot');
+      const upper = engine.translate('Open the file');
+      const lower = engine.translate('open the file');
+      assert.equal(upper.translation.toLowerCase(), lower.translation.toLowerCase());
+      assert.equal(upper.translation[0], upper.translation[0].toUpperCase());
+      assert.equal(lower.translation[0], lower.translation[0].toLowerCase());
+      assert.equal(upper.target.filter((t) => !t.isEnd).map((t) => t.text).join(' ').toLowerCase(), lower.translation.toLowerCase());
+      const text = '« Ça » 😀 open\u00a0the FILE…';
+      const r = engine.translate(text);
+      for (const s of r.source) assert.equal(text.slice(s.start, s.end), s.text);
+      assert.deepEqual(r.source.map((s) => s.token), ['"', 'ça', '"', '😀', 'open', 'the', 'file', '.', '.', '.']);
+      assert.deepEqual(r.source.map((s) => s.unknown), r.source.map((s) => s.id === 1));
+      assert.equal(r.source[4].id, engine.translate('open').source[0].id);
+    });
+
+    test('a second model replaces the first', async () => {
+      const engine = await engineFor(variant, 'dot');
+      const fresh = await engineFor(variant, 'general');
+      assert.equal(engine.load(modelBytes('general')).attention, 'general');
+      const r = engine.translate('Show the new window');
+      assert.equal(r.encoderReused, false, 'no encoder result survives a model change');
+      assert.deepEqual(r.alpha, fresh.translate('Show the new window').alpha);
+    });
+
+    test('memory does not grow over 500 translations after warm-up', async () => {
+      const engine = await engineFor(variant, 'additive');
+      const texts = [...SENTENCES, 'open '.repeat(100).trim(), 'x', 'Zorglub Zorglub'];
+      const round = (i) => {
+        const text = texts[i % texts.length];
+        engine.translate(text, { scoreScale: 0.5 + (i % 4), topK: i % 6 });
+        engine.tokenize(text);
+        try { engine.translate(''); } catch { /* expected */ }
+      };
+      for (let i = 0; i < 50; i++) round(i);
+      const before = engine.memoryBytes();
+      for (let i = 0; i < 500; i++) round(i);
+      assert.equal(engine.memoryBytes(), before);
+      // reloading models does not leak either
+      for (let i = 0; i < 20; i++) engine.load(modelBytes(KINDS[i % KINDS.length]));
+      const afterLoads = engine.memoryBytes();
+      for (let i = 0; i < 40; i++) engine.load(modelBytes(KINDS[i % KINDS.length]));
+      assert.equal(engine.memoryBytes(), afterLoads);
+    });
+
+    test('dispose', async () => {
+      const engine = await engineFor(variant, 'additive');
+      engine.dispose();
+      engine.dispose(); // twice is fine
+      assert.throws(() => engine.translate('Open the file'), /disposed/);
+      assert.throws(() => engine.load(modelBytes('additive')), /disposed/);
+    });
+  });
+}
+
+test('simd and scalar builds agree on every test model', async () => {
+  for (const kind of KINDS) {
+    const simd = await engineFor('simd', kind);
+    const scalar = await engineFor('scalar', kind);
+    for (const text of SENTENCES) {
+      const a = simd.translate(text), b = scalar.translate(text);
+      assert.deepEqual(a.target.map((t) => t.id), b.target.map((t) => t.id), `${kind}: ${text}`);
+      assert.equal(a.translation, b.translation);
+      if (a.alpha) for (let i = 0; i < a.alpha.length; i++) assert.ok(Math.abs(a.alpha[i] - b.alpha[i]) < 1e-5);
+    }
+  }
+});
+
+test('createEngine accepts wasmBytes and rejects unknown variants', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { ROOT } = await import('./support/alsc.mjs');
+  const bytes = readFileSync(join(ROOT, 'web', 'gen', 'alignscope-scalar.wasm'));
+  const engine = await createEngine({ variant: 'scalar', wasmBytes: new Uint8Array(bytes) });
+  assert.equal(engine.isa, 'scalar');
+  await assert.rejects(createEngine({ variant: 'avx' }), TypeError);
+});
+
+async function engineFor(variant, kind) {
+  const engine = await createEngine({ variant });
+  engine.load(modelBytes(kind));
+  return engine;
+}

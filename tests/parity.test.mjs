@@ -1,0 +1,114 @@
+// The C engine reproduces PyTorch: same source ids, same greedy output, alpha
+// within 1e-4, raw scores within 1e-3 (relative to max(1,|x|)), context within
+// 1e-4 (same), same top-5 candidates with probabilities within 1e-4. Checked
+// on the simd and scalar wasm builds and the native CLI (--json).
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+
+import { VARIANTS, createEngine, fixtureFiles, requireBuilt, runNative } from './support/alsc.mjs';
+
+requireBuilt();
+const TOL = { alpha: 1e-4, scores: 1e-3, context: 1e-4, probs: 1e-4 };
+const worst = {}; // build -> max |alpha - alpha_torch|
+
+function compareCase(label, want, got, stats) {
+  assert.deepEqual(got.sourceIds, want.source_ids, `${label}: source ids`);
+  assert.deepEqual(got.targetIds, want.target_ids,
+    `${label}: greedy output ${JSON.stringify(got.targetIds)} vs torch ${JSON.stringify(want.target_ids)} (${want.target_tokens.join(' ')})`);
+  const T = want.target_ids.length, S = want.source_ids.length;
+  for (let t = 0; t < T; t++) {
+    if (want.alpha.length) {
+      for (let j = 0; j < S; j++) {
+        const da = Math.abs(got.alpha[t][j] - want.alpha[t][j]);
+        stats.alpha = Math.max(stats.alpha, da);
+        assert.ok(da <= TOL.alpha, `${label}: alpha[${t}][${j}] ${got.alpha[t][j]} vs ${want.alpha[t][j]}`);
+        const x = want.scores[t][j];
+        const ds = Math.abs(got.scores[t][j] - x) / Math.max(1, Math.abs(x));
+        stats.scores = Math.max(stats.scores, ds);
+        assert.ok(ds <= TOL.scores, `${label}: scores[${t}][${j}] ${got.scores[t][j]} vs ${x}`);
+      }
+    } else {
+      assert.equal(got.alpha, null, `${label}: kind none has no alpha`);
+    }
+    want.context_head[t].forEach((x, i) => {
+      const dc = Math.abs(got.context[t][i] - x) / Math.max(1, Math.abs(x));
+      stats.context = Math.max(stats.context, dc);
+      assert.ok(dc <= TOL.context, `${label}: context[${t}][${i}] ${got.context[t][i]} vs ${x}`);
+    });
+    assert.deepEqual(got.top[t].ids, want.top[t].ids, `${label}: top-5 ids at step ${t}`);
+    want.top[t].probs.forEach((p, k) => {
+      const dp = Math.abs(got.top[t].probs[k] - p);
+      stats.probs = Math.max(stats.probs, dp);
+      assert.ok(dp <= TOL.probs, `${label}: top prob ${k} at step ${t}: ${got.top[t].probs[k]} vs ${p}`);
+    });
+  }
+}
+
+// engine.translate() result -> the comparable shape
+function fromEngine(r) {
+  const rows = (a, n, m) => (a ? Array.from({ length: n }, (_, t) => Array.from(a.subarray(t * m, (t + 1) * m))) : null);
+  return {
+    sourceIds: r.source.map((s) => s.id), targetIds: r.target.map((t) => t.id),
+    alpha: rows(r.alpha, r.T, r.S), scores: rows(r.scores, r.T, r.S), context: rows(r.context, r.T, r.contextDim),
+    top: Array.from({ length: r.T }, (_, t) => ({
+      ids: Array.from(r.topIds.subarray(t * r.topK, (t + 1) * r.topK)),
+      probs: Array.from(r.topProbs.subarray(t * r.topK, (t + 1) * r.topK)),
+    })),
+  };
+}
+
+// CLI --json line -> the comparable shape
+function fromNative(j) {
+  return { sourceIds: j.source_ids, targetIds: j.target_ids, alpha: j.alpha, scores: j.scores, context: j.context, top: j.top };
+}
+
+for (const { name, fixture, model } of fixtureFiles()) {
+  describe(`parity ${name}`, () => {
+    const present = existsSync(fixture) && existsSync(model);
+    if (!present) {
+      test(`skipped: ${existsSync(fixture) ? model : fixture} not present`, { skip: `${model} not present (the real model appears after training)` }, () => {});
+      return;
+    }
+    const fx = JSON.parse(readFileSync(fixture, 'utf8'));
+    const bytes = new Uint8Array(readFileSync(model));
+
+    for (const variant of VARIANTS) {
+      test(`${variant} wasm`, async () => {
+        const engine = await createEngine({ variant });
+        const info = engine.load(bytes);
+        assert.equal(info.attention, fx.attention);
+        assert.ok(Math.abs(info.trainedScoreScale - fx.trained_score_scale) < 1e-6);
+        const stats = { alpha: 0, scores: 0, context: 0, probs: 0 };
+        fx.cases.forEach((c, i) => {
+          const r = engine.translate(c.text, { scoreScale: c.score_scale, topK: 5 });
+          compareCase(`${name} ${variant} case ${i} "${c.text}" scale ${c.score_scale}`, c, fromEngine(r), stats);
+        });
+        worst[`${variant}`] = Math.max(worst[variant] ?? 0, stats.alpha);
+        console.log(`# ${name} ${variant}: ${fx.cases.length} cases, max |dalpha|=${stats.alpha.toExponential(2)} ` +
+          `max dscore=${stats.scores.toExponential(2)} max dcontext=${stats.context.toExponential(2)} max dprob=${stats.probs.toExponential(2)}`);
+        engine.dispose();
+      });
+    }
+
+    test('native CLI --json', () => {
+      const stats = { alpha: 0, scores: 0, context: 0, probs: 0 };
+      const scales = [...new Set(fx.cases.map((c) => c.score_scale))];
+      for (const scale of scales) {
+        const cases = fx.cases.filter((c) => c.score_scale === scale);
+        const r = runNative(['--model', model, '--json', '--top-k', '5', '--scale', String(scale), '--', ...cases.map((c) => c.text)]);
+        assert.equal(r.status, 0, r.stderr);
+        const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+        assert.equal(lines.length, cases.length);
+        cases.forEach((c, i) => compareCase(`${name} native "${c.text}" scale ${scale}`, c, fromNative(lines[i]), stats));
+      }
+      worst.native = Math.max(worst.native ?? 0, stats.alpha);
+      console.log(`# ${name} native: ${fx.cases.length} cases, max |dalpha|=${stats.alpha.toExponential(2)} ` +
+        `max dscore=${stats.scores.toExponential(2)} max dcontext=${stats.context.toExponential(2)} max dprob=${stats.probs.toExponential(2)}`);
+    });
+  });
+}
+
+test('parity summary', () => {
+  console.log(`# max |alpha - alpha_torch| per build: ${JSON.stringify(Object.fromEntries(Object.entries(worst).map(([k, v]) => [k, v.toExponential(2)])))}`);
+});
