@@ -25,7 +25,7 @@ FP_FLAGS=(-ffp-contract=off)
 # Keeps the scalar twin truly scalar even in a -msimd128 build.
 NO_AUTOVEC=(-fno-vectorize -fno-slp-vectorize)
 # What engine.js calls (src/wasm_api.c), plus the allocator it uses.
-WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens
+WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count
 
 TEST_MODELS=build/test-models
 PYTHON=/usr/bin/python3

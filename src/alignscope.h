@@ -72,8 +72,14 @@ const char *as_model_target_token(const as_model *model, int32_t id, size_t *len
 as_status as_session_create(const as_model *model, as_session **session_out);
 void as_session_free(as_session *session);
 
+/* The largest score_scale a caller may pass. Far beyond any useful value
+ * (alpha is one-hot long before), and small enough that scale * score stays
+ * finite for any trained model's scores, so softmax never sees inf - inf. */
+#define AS_MAX_SCORE_SCALE 1e6f
+
 typedef struct {
-    float score_scale;      /* multiplier before the softmax; <= 0 means trained value */
+    float score_scale;      /* multiplier before the softmax; <= 0 means trained value;
+                               NaN, inf or > AS_MAX_SCORE_SCALE: AS_ERR_BAD_OPTION */
     int32_t top_k;          /* candidates recorded per step, 0..16 (default 5) */
     int32_t max_target_tokens; /* 0 = model's rule min(2S+10, max_target_tokens) */
 } as_options;
@@ -120,6 +126,12 @@ typedef struct {
  * (reused if the tokens equal the previous call's) and greedy decoding. */
 as_status as_translate(as_session *session, const char *text, size_t length,
                        const as_options *options, const as_trace **trace_out);
+
+/* Source tokens in the text of the session's last as_translate call, also
+ * when it was refused with AS_ERR_INPUT_TOO_LONG (so a message can say "150
+ * words, at most 100") or AS_ERR_EMPTY_INPUT; 0 if it failed before
+ * tokenising (bad option) or no call was made yet. */
+int32_t as_session_source_count(const as_session *session);
 
 /* Tokenisation alone (models/FORMAT.md section 5): fills up to `capacity`
  * tokens' ids and byte spans; *count_out gets the total (may exceed capacity). */

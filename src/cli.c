@@ -238,7 +238,11 @@ static int translate_one(as_session *session, const as_model *model, const char 
     const as_trace *tr;
     as_status st = as_translate(session, text, len, opt, &tr);
     if (st != AS_OK) {
-        fprintf(stderr, "alignscope: \"%.*s\": %s\n", (int)(len > 200 ? 200 : len), text, as_status_message(st));
+        fprintf(stderr, "alignscope: \"%.*s\": %s", (int)(len > 200 ? 200 : len), text, as_status_message(st));
+        if (st == AS_ERR_INPUT_TOO_LONG)
+            fprintf(stderr, " (%d tokens; this model accepts at most %u)", (int)as_session_source_count(session),
+                    (unsigned)as_model_get_info(model)->max_source_tokens);
+        fputc('\n', stderr);
         return 1;
     }
     if (json) print_json(model, text, len, tr);

@@ -21,6 +21,7 @@ struct as_session {
     int32_t max_s, max_t;
 
     /* tokenisation of the current text */
+    int32_t source_count;    /* tokens in the last text, also when it was refused */
     int32_t *source_ids;     /* (max_s) */
     int32_t *source_spans;   /* (max_s, 2) */
     char *source_tokens;     /* (max_s, AS_TOKEN_TEXT_STRIDE) */
@@ -374,6 +375,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
                        const as_options *options, const as_trace **trace_out) {
     if (!s || !trace_out) return AS_ERR_NULL_ARGUMENT;
     *trace_out = NULL;
+    s->source_count = 0;
     if (!text && length > 0) return AS_ERR_NULL_ARGUMENT;
     as_options opt;
     as_options_default(&opt);
@@ -382,6 +384,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     uint32_t scale_bits;
     memcpy(&scale_bits, &opt.score_scale, sizeof scale_bits);
     if (((scale_bits >> 23) & 0xFFu) == 0xFFu) return AS_ERR_BAD_OPTION; /* inf / NaN */
+    if (opt.score_scale > AS_MAX_SCORE_SCALE) return AS_ERR_BAD_OPTION;  /* would overflow */
     if (opt.top_k < 0 || opt.top_k > AS_TOP_K_MAX || opt.max_target_tokens < 0) return AS_ERR_BAD_OPTION;
     const float scale = opt.score_scale > 0.0f ? opt.score_scale : in->trained_score_scale;
 
@@ -389,6 +392,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     as_status st = as_tokenize_internal(s->model, text, length, s->source_ids, s->source_spans,
                                         s->source_tokens, s->max_s, &count);
     if (st != AS_OK) return st;
+    s->source_count = count;
     if (count == 0) return AS_ERR_EMPTY_INPUT;
     if (count > s->max_s) return AS_ERR_INPUT_TOO_LONG;
 
@@ -447,4 +451,8 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     tr->translation_spans = s->translation_spans;
     *trace_out = tr;
     return AS_OK;
+}
+
+int32_t as_session_source_count(const as_session *s) {
+    return s ? s->source_count : 0;
 }

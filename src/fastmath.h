@@ -78,6 +78,9 @@ static inline float as_floor_scalar(float x) {
 }
 
 static inline float as_exp_scalar(float x) {
+    /* NaN in, NaN out (as the SIMD twin gives): converting it to int below
+     * would be undefined behaviour (found by tests/fuzz/fuzz_tokenize.c). */
+    if (x != x) return x;
     if (x > AS_EXP_HI) x = AS_EXP_HI;
     if (x < AS_EXP_LO) x = AS_EXP_LO;
     float n = as_floor_scalar(x * AS_EXP_LOG2E + 0.5f);

@@ -136,6 +136,10 @@ ASW_EXPORT uintptr_t asw_trace(int field) {
     }
 }
 
+/* Source tokens in the last translate call's text, also when it was refused
+ * as too long (engine.js puts the count and the limit in its message). */
+ASW_EXPORT int32_t asw_source_count(void) { return as_session_source_count(current_session); }
+
 ASW_EXPORT float asw_trace_score_scale(void) { return current_trace ? current_trace->score_scale : 0.0f; }
 
 /* ---- tokenisation alone (the page's live token preview, tokeniser tests) */

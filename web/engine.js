@@ -21,6 +21,7 @@ const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16'];
 const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
 const UNK = 1;
+const INPUT_TOO_LONG = 13; // AS_ERR_INPUT_TOO_LONG
 const EOS = 3;
 
 // Field numbers of asw_info() and asw_trace() (src/wasm_api.c).
@@ -201,6 +202,7 @@ class Engine {
     const status = this.#withBytes(bytes, (ptr, len) =>
       this.#x.asw_translate(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0, maxTargetTokens | 0));
     const elapsedMs = (globalThis.performance ?? Date).now() - t0;
+    if (status === INPUT_TOO_LONG) this.#tooLong();
     this.#check(status);
     return this.#readTrace(text, bytes, elapsedMs);
   }
@@ -230,6 +232,19 @@ class Engine {
       });
     }
     return tokens;
+  }
+
+  // AS_ERR_INPUT_TOO_LONG with the numbers a user needs: how many tokens the
+  // text has and how many the model accepts (err.tokenCount, err.maxSourceTokens).
+  #tooLong() {
+    const count = this.#x.asw_source_count?.() ?? 0;
+    const max = this.#info.maxSourceTokens;
+    const err = new AlignscopeError(INPUT_TOO_LONG,
+      `${this.#string(this.#x.asw_status_message(INPUT_TOO_LONG))}: the text has ${count} tokens ` +
+      `(words and punctuation marks); this model accepts at most ${max}`);
+    err.tokenCount = count;
+    err.maxSourceTokens = max;
+    throw err;
   }
 
   #readTrace(text, bytes, elapsedMs) {

@@ -129,3 +129,29 @@ test('single-file worker bundle: imports and exports become plain scopes', async
   assert.equal(m['worker.js'].w, 3);
   assert.equal(typeof m['lib/x.js'].K, 'function');
 });
+
+test('page sources: no HTML parsing of strings, no eval, strict CSP in every page', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const web = new URL('../../web/', import.meta.url).pathname;
+  const files = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory() && !['tools', 'gen', 'models'].includes(e.name)) walk(p);
+      else if (e.isFile()) files.push(p);
+    }
+  };
+  walk(web);
+  for (const f of files.filter((x) => x.endsWith('.js'))) {
+    const src = fs.readFileSync(f, 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    assert.ok(!/\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write|\beval\(|new Function\b|setTimeout\(\s*['"`]/.test(src), `${f} parses strings as code or HTML`);
+  }
+  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self';";
+  for (const f of files.filter((x) => x.endsWith('.html'))) {
+    const html = fs.readFileSync(f, 'utf8');
+    assert.ok(html.includes(`content="${csp}`), `${f} has the strict CSP`);
+    assert.ok(!/<script(?![^>]*\bsrc=)[^>]*>/i.test(html), `${f} has an inline script`);
+    assert.ok(!/<style|\sstyle="|\son[a-z]+=/i.test(html), `${f} has inline style or an inline handler`);
+  }
+});

@@ -44,12 +44,11 @@ function copyTree(src, dst, skip) {
 }
 
 /** Every module reachable from the entries, as { 'views/heatmap.js': source }. */
-export function collectModules(entries = ENTRY_MODULES, { devEngine = false } = {}) {
+export function collectModules(entries = ENTRY_MODULES) {
   const out = {};
   const visit = (rel) => {
     if (out[rel] !== undefined) return;
-    let file = path.join(WEB, rel);
-    if (devEngine && rel === 'engine.js' && !fs.existsSync(file)) file = path.join(HERE, 'dev-engine.js');
+    const file = path.join(WEB, rel);
     if (!fs.existsSync(file)) throw new Error(`dist: ${rel} is missing (build the engine first: ./build.sh wasm)`);
     const src = fs.readFileSync(file, 'utf8');
     out[rel] = src;
@@ -138,10 +137,10 @@ import(blobUrl('app.js')).catch((err) => {
 });
 `.trim();
 
-export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, devEngine = false } = {}) {
+export function buildDist({ out = path.join(REPO, 'dist'), quiet = false } = {}) {
   const log = quiet ? () => {} : (m) => console.log(m);
   const index = assemble({ quiet });
-  for (const f of [...(devEngine ? [] : ['engine.js']), 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
+  for (const f of ['engine.js', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
     if (!fs.existsSync(path.join(WEB, f))) throw new Error(`dist: web/${f} is missing (run ./build.sh wasm)`);
   }
   fs.rmSync(out, { recursive: true, force: true });
@@ -149,7 +148,7 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, devEng
   log(`dist: ${path.relative(REPO, out)}/ (static site)`);
 
   // ---- single file ----
-  const modules = collectModules(ENTRY_MODULES, { devEngine });
+  const modules = collectModules(ENTRY_MODULES);
   modules['worker.classic.js'] = bundleClassic('worker.js', modules);
   delete modules['worker.js'];
   const def = index.models.find((m) => m.id === index.default) ?? index.models[0];
@@ -187,7 +186,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const args = process.argv.slice(2);
   const i = args.indexOf('--out');
   try {
-    buildDist({ out: i >= 0 ? path.resolve(args[i + 1]) : undefined, devEngine: args.includes('--dev-engine') });
+    buildDist({ out: i >= 0 ? path.resolve(args[i + 1]) : undefined });
   } catch (err) {
     console.error(err.message);
     process.exit(1);

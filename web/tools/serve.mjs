@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // serve.mjs - a tiny static server for web/ (or dist/) on 127.0.0.1.
 //
-//   node web/tools/serve.mjs [--root DIR] [--port N] [--dev-engine]
+//   node web/tools/serve.mjs [--root DIR] [--port N]
 //
 // Correct MIME types (application/wasm for streaming compilation), no
 // directory listings, no paths outside the root. Port 0 picks a free one.
-// --dev-engine: while web/engine.js does not exist yet, answer /engine.js
-// with tools/dev-engine.js (a plain-JS stand-in) so the page can be worked on.
+// stats counts the bytes served (the browser tests report page weight).
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -24,7 +23,7 @@ const MIME = {
 };
 
 /** Start serving `root`. Resolves with { server, url, port, stats, close() }. */
-export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', devEngine = false, quiet = true } = {}) {
+export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', quiet = true } = {}) {
   const absRoot = path.resolve(root);
   const stats = { requests: 0, bytes: 0, byPath: new Map() };
   const server = http.createServer((req, res) => {
@@ -37,12 +36,11 @@ export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', 
       return;
     }
     if (rel.endsWith('/')) rel += 'index.html';
-    let file = path.resolve(absRoot, `.${rel}`);
+    const file = path.resolve(absRoot, `.${rel}`);
     if (file !== absRoot && !file.startsWith(absRoot + path.sep)) {
       res.writeHead(403).end('forbidden');
       return;
     }
-    if (devEngine && rel === '/engine.js' && !fs.existsSync(file)) file = path.join(HERE, 'dev-engine.js');
     fs.stat(file, (err, st) => {
       if (err || !st.isFile()) {
         res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`not found: ${rel}`);
@@ -82,15 +80,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : dflt; };
   const root = opt('--root', WEB_ROOT);
   const port = Number(opt('--port', process.env.PORT ?? 8000));
-  const devEngine = args.includes('--dev-engine');
-  const s = await startServer({ root, port, devEngine, quiet: false }).catch(async (err) => {
+  const s = await startServer({ root, port, quiet: false }).catch(async (err) => {
     if (err.code === 'EADDRINUSE') {
       console.error(`port ${port} is busy; using a free one`);
-      return startServer({ root, port: 0, devEngine, quiet: false });
+      return startServer({ root, port: 0, quiet: false });
     }
     throw err;
   });
   console.log(`alignscope: serving ${path.relative(process.cwd(), root) || '.'} at ${s.url}`);
-  if (devEngine && !fs.existsSync(path.join(root, 'engine.js'))) console.log('  (web/engine.js missing: serving the plain-JS dev engine as /engine.js)');
   console.log('  press Ctrl+C to stop');
 }

@@ -14,7 +14,7 @@ export function render(container, { captionId } = {}) {
       wrap.replaceChildren();
       body = null;
       if (!vm || vm.message) return;
-      const caption = h('caption', { id: captionId }, `Attention weights α: each row is one target word and sums to 1 over the ${vm.S} source words.`);
+      const caption = h('caption', { id: captionId }, `Attention weights α for “${vm.trace?.text ?? vm.colLabels.join(' ')}” → “${vm.trace?.translation ?? ''}”: each row is one target word and sums to 1 over the ${vm.S} source words.`);
       const headRow = h('tr', null, h('th', { scope: 'col' }, 'target ↓ / source →'), vm.colLabels.map((w) => h('th', { scope: 'col' }, w)), h('th', { scope: 'col' }, 'entropy (bits)'));
       body = h('tbody');
       for (let t = 0; t < vm.T; t++) {

@@ -1,0 +1,101 @@
+// kernels_bench.mjs - micro-benchmarks of the kernels in V8 (Node), from
+// build/bench/kernels_bench.wasm (tests/bench/kernels_bench.c, both twins).
+//
+//   node tests/bench/kernels_bench.mjs [--quick]      prints JSON
+//
+// - attention core (additive scores + softmax + context, A = 256, D = 512)
+//   for source lengths 8 ... 512, SIMD twin against scalar twin;
+// - the 8000 x 256 output projection matvec in GFLOP/s (2 flops per weight),
+//   against the V8 SIMD128 arithmetic peak measured here (f32x4 mul + add
+//   chains, no memory traffic) and the streaming read bandwidth over the
+//   same 8 MB matrix.
+// Every figure is the minimum and the median over repetitions after warm-up;
+// GFLOP/s use the minimum time (the kernel's capability, not the noise).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const KERNELS_WASM = join(ROOT, 'build', 'bench', 'kernels_bench.wasm');
+
+export const ATTENTION_LENGTHS = [8, 16, 32, 64, 128, 256, 512];
+const A = 256, D = 512, ROWS = 8000, COLS = 256;
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
+
+/** Times fn(iters) `reps` times after `warm` calls; per-iteration ms. */
+function time(fn, iters, reps, warm = 3) {
+  for (let i = 0; i < warm; i++) fn(iters);
+  const samples = [];
+  for (let r = 0; r < reps; r++) {
+    const t0 = performance.now();
+    fn(iters);
+    samples.push((performance.now() - t0) / iters);
+  }
+  return { min: Math.min(...samples), median: median(samples) };
+}
+
+export async function runKernelBench({ quick = false } = {}) {
+  const { instance } = await WebAssembly.instantiate(readFileSync(KERNELS_WASM), {
+    env: { emscripten_notify_memory_growth() {} },
+  });
+  const k = instance.exports;
+  k._initialize?.();
+  if (k.kb_setup(512, A, D, ROWS, COLS) !== 0) throw new Error('kernels_bench: out of memory');
+  const reps = quick ? 3 : 15;
+
+  // peak: 8 flops per chain per iteration
+  const peakIters = quick ? 200_000 : 2_000_000;
+  const peaks = [[8, k.kb_peak8], [12, k.kb_peak12]].map(([chains, fn]) => {
+    const t = time(fn, peakIters, reps);
+    return { chains, gflops: (8 * chains) / (t.min * 1e6), gflopsMedian: (8 * chains) / (t.median * 1e6) };
+  });
+  const peak = Math.max(...peaks.map((p) => p.gflops));
+
+  const streamT = time(k.kb_stream, 1, reps * 2);
+  const streamGBs = (4 * ROWS * COLS) / (streamT.min * 1e6);
+
+  const matvec = {};
+  for (const [name, simd] of [['simd', 1], ['scalar', 0]]) {
+    const t = time((n) => k.kb_matvec(simd, ROWS, n), quick ? 2 : 10, reps * 2);
+    matvec[name] = {
+      minMs: t.min, medianMs: t.median,
+      gflops: (2 * ROWS * COLS) / (t.min * 1e6), gflopsMedian: (2 * ROWS * COLS) / (t.median * 1e6),
+    };
+  }
+  // The same kernel on a matrix that fits in L2 (256 x 256, 256 KB): the
+  // arithmetic capability with the memory roof out of the way.
+  const small = {};
+  for (const [name, simd] of [['simd', 1], ['scalar', 0]]) {
+    const t = time((n) => k.kb_matvec(simd, 256, n), quick ? 50 : 500, reps * 2);
+    small[name] = { minMs: t.min, gflops: (2 * 256 * COLS) / (t.min * 1e6) };
+  }
+
+  const attention = [];
+  for (const s of quick ? [8, 32, 512] : ATTENTION_LENGTHS) {
+    const iters = Math.max(4, Math.round((quick ? 2000 : 20000) / s));
+    const simd = time((n) => k.kb_attention(1, s, n), iters, reps);
+    const scalar = time((n) => k.kb_attention(0, s, n), iters, reps);
+    const parts = {};
+    for (const [p, name] of ['scores', 'softmax', 'context'].entries()) {
+      const ps = time((n) => k.kb_attention_part(1, p, s, n), iters, reps);
+      const pc = time((n) => k.kb_attention_part(0, p, s, n), iters, reps);
+      parts[name] = { simdUs: ps.min * 1e3, scalarUs: pc.min * 1e3, speedup: pc.min / ps.min };
+    }
+    attention.push({
+      S: s, simdUs: simd.min * 1e3, simdMedianUs: simd.median * 1e3, scalarUs: scalar.min * 1e3,
+      scalarMedianUs: scalar.median * 1e3, speedup: scalar.min / simd.min, parts,
+    });
+  }
+  return {
+    peak: { gflops: peak, chains: peaks },
+    stream: { GBs: streamGBs, bytes: 4 * ROWS * COLS, roofGflops: streamGBs / 2 },
+    matvec: { rows: ROWS, cols: COLS, ...matvec, fractionOfPeak: matvec.simd.gflops / peak, l2Resident256x256: small },
+    attention,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await runKernelBench({ quick: process.argv.includes('--quick') });
+  console.log(JSON.stringify(r, null, 1));
+}

@@ -1,0 +1,87 @@
+/* fuzz_common.h - what both libFuzzer harnesses share: a failed check is a
+ * crash (abort with a message), and the invariants every trace must keep.
+ * Built only by `./build.sh fuzz` (clang, -fsanitize=fuzzer,address,undefined).
+ */
+#ifndef ALIGNSCOPE_FUZZ_COMMON_H
+#define ALIGNSCOPE_FUZZ_COMMON_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/alignscope.h"
+
+/* A broken invariant is a finding like any sanitizer report. */
+#define FUZZ_CHECK(cond)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+            abort();                                                                       \
+        }                                                                                  \
+    } while (0)
+
+/* Every rule of a successful trace (src/alignscope.h) for a text of `length`
+ * bytes; all arrays are read in full so ASan sees any short allocation.
+ * `strict` (a trained model): probabilities and alpha must also be finite;
+ * a fuzzed model's finite-but-huge weights may legitimately overflow. */
+static void fuzz_check_trace(const as_model *model, const as_trace *tr, size_t length,
+                             const as_options *opt, int strict) {
+    const as_model_info *in = as_model_get_info(model);
+    const int32_t S = tr->source_len, T = tr->target_len, K = tr->top_k;
+    FUZZ_CHECK(S >= 1 && (uint32_t)S <= in->max_source_tokens);
+    int32_t cap = 2 * S + 10;
+    if ((uint32_t)cap > in->max_target_tokens) cap = (int32_t)in->max_target_tokens;
+    if (opt->max_target_tokens > 0 && opt->max_target_tokens < cap) cap = opt->max_target_tokens;
+    FUZZ_CHECK(T >= 1 && T <= cap);
+    FUZZ_CHECK(K == opt->top_k);
+    FUZZ_CHECK(tr->context_dim == (int32_t)(2 * in->encoder_hidden));
+    FUZZ_CHECK(tr->state_dim == (int32_t)in->decoder_hidden);
+    int32_t prev_start = 0, prev_end = 0;
+    for (int32_t j = 0; j < S; j++) {
+        FUZZ_CHECK(tr->source_ids[j] >= 0 && (uint32_t)tr->source_ids[j] < in->src_vocab_size);
+        const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
+        /* in order and disjoint, except "..." from one U+2026: three tokens, one span */
+        FUZZ_CHECK((a >= prev_end || (a == prev_start && b == prev_end)) && a < b && (size_t)b <= length);
+        prev_start = a;
+        prev_end = b;
+        const char *tok = tr->source_tokens + (size_t)j * AS_TOKEN_TEXT_STRIDE;
+        FUZZ_CHECK(memchr(tok, '\0', AS_TOKEN_TEXT_STRIDE) != NULL);
+    }
+    const size_t out_len = strlen(tr->translation);
+    for (int32_t t = 0; t < T; t++) {
+        FUZZ_CHECK(tr->target_ids[t] >= 0 && (uint32_t)tr->target_ids[t] < in->tgt_vocab_size);
+        FUZZ_CHECK(tr->target_copy_source[t] >= -1 && tr->target_copy_source[t] < S);
+        const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
+        FUZZ_CHECK(a >= 0 && a <= b && (size_t)b <= out_len);
+        for (int32_t k = 0; k < K; k++) {
+            const int32_t id = tr->top_ids[(size_t)t * K + k];
+            const float p = tr->top_probs[(size_t)t * K + k];
+            FUZZ_CHECK(id >= 0 && (uint32_t)id < in->tgt_vocab_size);
+            FUZZ_CHECK(!(p < 0.0f) && !(p > 1.0001f));
+            if (strict) FUZZ_CHECK(isfinite(p));
+        }
+        if (K > 0) FUZZ_CHECK(tr->top_ids[(size_t)t * K] == tr->target_ids[t]);
+        float sum = 0.0f;
+        int finite = 1;
+        for (int32_t j = 0; j < S; j++) {
+            const float e = tr->scores[(size_t)t * S + j];
+            finite &= isfinite(e);
+            if (tr->alpha) {
+                const float a2 = tr->alpha[(size_t)t * S + j];
+                FUZZ_CHECK(!(a2 < 0.0f) && !(a2 > 1.0001f));
+                if (strict) FUZZ_CHECK(isfinite(a2));
+                sum += a2;
+            }
+        }
+        /* Finite scores at a finite scale give a distribution. */
+        if (tr->alpha && finite && isfinite(tr->score_scale)) FUZZ_CHECK(fabsf(sum - 1.0f) < 1e-3f);
+        volatile float touch = 0.0f;
+        for (int32_t i = 0; i < tr->context_dim; i++) touch += tr->context[(size_t)t * tr->context_dim + i];
+        for (int32_t i = 0; i < tr->state_dim; i++) touch += tr->state[(size_t)t * tr->state_dim + i];
+        (void)touch;
+    }
+    FUZZ_CHECK(tr->stopped_at_eos == (tr->target_ids[T - 1] == 3));
+}
+
+#endif
