@@ -7,6 +7,7 @@
 #   ./build.sh test     deps -> native -> wasm -> test models -> node --test tests/
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
+#   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
 #
 # Builds are skipped when the outputs are newer than every source (and this
 # script); FORCE=1 rebuilds anyway. Add a mode: write mode_NAME and a case line.
@@ -179,6 +180,34 @@ mode_dist() {
     node web/tools/dist.mjs
 }
 
+# ---- model -----------------------------------------------------------------
+# The whole recipe for a committed model, one command:
+#   ./build.sh model                      en-fr, additive attention (the default model)
+#   LANG_PAIR=de ATTENTION=dot ./build.sh model
+# corpus (apt-get download of the pinned packages, cleaning, split) -> training
+# (TRAIN_MINUTES of wall clock, 2 cores) -> export (f16) + parity fixtures ->
+# model card -> models/index.json. Needs network access to Debian's archive.
+mode_model() {
+    local lang=${LANG_PAIR:-fr} kind=${ATTENTION:-additive}
+    local id="en-$lang" run="models/train/runs/en-$lang-$kind"
+    [[ $kind != additive ]] && id="en-$lang-$kind"
+    "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
+    log "model $id: corpus"
+    "$PYTHON" models/train/corpus.py --lang "$lang"
+    log "model $id: training (${TRAIN_MINUTES:-50} min budget)"
+    OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
+        --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 96 --lr 2e-3
+    log "model $id: export + parity fixtures"
+    mkdir -p models/fixtures
+    "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --languages "en,$lang" \
+        --fixtures "models/fixtures/$id.parity.json" --sentences models/train/fixture_sentences.en.txt
+    cp "$run/metrics.json" "models/$id.metrics.json"
+    "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" \
+        --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
+        --out "models/$id.md"
+    "$PYTHON" models/train/catalogue.py
+}
+
 # ---- test ------------------------------------------------------------------
 mode_test() {
     mode_deps
@@ -198,5 +227,6 @@ case "$mode" in
     test) mode_test ;;
     serve) mode_serve ;;
     dist) mode_dist ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist}" >&2; exit 2 ;;
+    model) mode_model ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model}" >&2; exit 2 ;;
 esac
