@@ -8,6 +8,10 @@
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
+#   ./build.sh bench    wasm + bench programs -> tests/bench/results.{json,md} (args: --quick --no-browser)
+#   ./build.sh fuzz     libFuzzer harnesses (clang, ASan + UBSan), FUZZ_SECONDS each (default 120)
+#   ./build.sh sanitize tests/c programs under ASan + UBSan and valgrind memcheck
+#   ./build.sh soak     SOAK_N translations (default 100000) in one wasm instance: memory before/after
 #
 # Builds are skipped when the outputs are newer than every source (and this
 # script); FORCE=1 rebuilds anyway. Add a mode: write mode_NAME and a case line.
@@ -26,7 +30,7 @@ FP_FLAGS=(-ffp-contract=off)
 # Keeps the scalar twin truly scalar even in a -msimd128 build.
 NO_AUTOVEC=(-fno-vectorize -fno-slp-vectorize)
 # What engine.js calls (src/wasm_api.c), plus the allocator it uses.
-WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count
+WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes
 
 TEST_MODELS=build/test-models
 PYTHON=/usr/bin/python3
@@ -46,7 +50,7 @@ stale() {
 
 # ---- deps ------------------------------------------------------------------
 mode_deps() {
-    local packages=(emscripten python3-torch libopenblas0-pthread chromium chromium-driver gcc clang)
+    local packages=(emscripten python3-torch libopenblas0-pthread chromium chromium-driver gcc clang libclang-rt-dev valgrind)
     local missing=()
     if command -v dpkg-query >/dev/null 2>&1; then
         local p
@@ -208,6 +212,166 @@ mode_model() {
     "$PYTHON" models/train/catalogue.py
 }
 
+# ---- bench -----------------------------------------------------------------
+# tests/bench/: our wasm (SIMD, scalar) and native builds against
+# onnxruntime-web and PyTorch eager on the same weights (build/bench/: the
+# trained checkpoint when present, else random weights of the same shape),
+# interleaved in one process tree; kernel micro-benchmarks; Chromium timings.
+# Arguments go to tests/bench/bench.mjs (--quick, --no-browser, --out FILE);
+# --build-only stops after building.
+BENCH_CHECKPOINT=models/train/runs/en-fr-additive/checkpoint.pt
+mode_bench() {
+    mode_deps
+    mode_wasm
+    mkdir -p build/bench
+    if stale build/bench/native_bench tests/bench/native_bench.c "${LIB_SOURCES[@]}" "${HEADERS[@]}"; then
+        log "bench: build/bench/native_bench (gcc -O3 -march=native)"
+        gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -march=native -o build/bench/native_bench \
+            tests/bench/native_bench.c "${LIB_SOURCES[@]}" -lm
+    fi
+    if stale build/bench/kernels_bench.wasm tests/bench/kernels_bench.c src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
+        log "bench: build/bench/kernels_bench.wasm (both twins)"
+        mkdir -p build/bench/kb
+        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 "${NO_AUTOVEC[@]}" -c src/kernels_scalar.c -o build/bench/kb/kernels_scalar.o
+        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c src/kernels_wasmsimd.c -o build/bench/kb/kernels_wasmsimd.o
+        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c tests/bench/kernels_bench.c -o build/bench/kb/kernels_bench.o
+        emcc -O3 -msimd128 -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
+            -sEXPORTED_FUNCTIONS=_kb_setup,_kb_attention,_kb_attention_part,_kb_matvec,_kb_softmax,_kb_peak8,_kb_peak12,_kb_stream \
+            -o build/bench/kernels_bench.wasm build/bench/kb/kernels_scalar.o build/bench/kb/kernels_wasmsimd.o build/bench/kb/kernels_bench.o
+    fi
+    local random=()
+    [[ -e $BENCH_CHECKPOINT ]] || random=(--random)
+    if STALE_SELF=0 stale build/bench/models.json tests/bench/make_models.py tests/bench/sentences.txt \
+        models/train/model.py models/train/export.py "$BENCH_CHECKPOINT"; then
+        log "bench: build/bench/ model.alsc, model.pt, encoder.onnx, decoder_step.onnx (${random[*]:-checkpoint})"
+        OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/bench/make_models.py build/bench "${random[@]}"
+    fi
+    [[ ${1:-} == --build-only ]] && return 0
+    node tests/bench/bench.mjs "$@"
+}
+
+# ---- fuzzing, sanitizers, soak --------------------------------------------
+# Native clang builds of the library sources (scalar kernels), for finding
+# what the ordinary tests do not:
+#   fuzz          libFuzzer harnesses tests/fuzz/fuzz_*.c with ASan + UBSan, seeded
+#                 from our model files (tests/fuzz/make_corpus.mjs -> build/fuzz/corpus).
+#                 FUZZ_SECONDS per harness (default 120). Inputs that once crashed
+#                 (tests/fuzz/regressions/NAME/) are replayed first. A crash stops its
+#                 harness, its input lands in build/fuzz/crashes/NAME/, the mode fails.
+#   sanitize      tests/c/{kernels,engine}_test under ASan + UBSan + LeakSanitizer and
+#                 under valgrind memcheck (tests/sanitizers.test.mjs).
+#   soak          SOAK_N translations (default 100000) in one wasm instance, printing
+#                 its memory size before and after (tests/support/soak.mjs).
+SAN_FLAGS=(-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all)
+# float-cast-overflow is not in clang's "undefined" group, and a NaN reaching
+# an int conversion is exactly the kind of thing we look for.
+ASAN_UBSAN=(-fsanitize=address,undefined,float-cast-overflow)
+FUZZ_HARNESSES=(model_load tokenize)
+
+# Fails, saying what to install, when clang cannot link libFuzzer + ASan.
+need_libfuzzer() {
+    command -v clang >/dev/null || { log "clang not found: run ./build.sh deps (packages clang, libclang-rt-dev)"; return 1; }
+    mkdir -p build/fuzz
+    printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; return (int)(n & 0); }\n' >build/fuzz/probe.c
+    if ! clang -fsanitize=fuzzer,address,undefined -o build/fuzz/probe build/fuzz/probe.c >build/fuzz/probe.log 2>&1; then
+        log "clang cannot link -fsanitize=fuzzer,address,undefined (libFuzzer/ASan runtime missing):"
+        sed 's/^/    /' build/fuzz/probe.log | tail -5
+        log "run ./build.sh deps (package libclang-rt-dev, or libclang-rt-N-dev matching clang N)"
+        return 1
+    fi
+}
+
+mode_fuzz_build() {
+    mode_models
+    local name out
+    for name in "${FUZZ_HARNESSES[@]}"; do
+        out=build/fuzz/fuzz_$name
+        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h "${LIB_SOURCES[@]}" "${HEADERS[@]}" || continue
+        need_libfuzzer
+        log "fuzz: $out (clang, libFuzzer + ASan + UBSan)"
+        clang "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" "${SAN_FLAGS[@]}" -fsanitize=fuzzer,address,undefined,float-cast-overflow \
+            -DFUZZ_MODEL_DIR="\"$ROOT/$TEST_MODELS\"" -o "$out" "tests/fuzz/fuzz_$name.c" "${LIB_SOURCES[@]}" -lm
+    done
+    if STALE_SELF=0 stale build/fuzz/corpus/tokenize.dict tests/fuzz/make_corpus.mjs $TEST_MODELS/*.alsc models/en-fr.alsc; then
+        node tests/fuzz/make_corpus.mjs build/fuzz/corpus
+    fi
+}
+
+mode_fuzz() {
+    mode_fuzz_build
+    local seconds=${FUZZ_SECONDS:-120} name bin logf status execs crashed=()
+    ((seconds >= 1)) || seconds=1 # 0 would mean "forever" to libFuzzer
+    mkdir -p build/fuzz/logs
+    for name in "${FUZZ_HARNESSES[@]}"; do
+        bin=build/fuzz/fuzz_$name
+        logf=build/fuzz/logs/$name.log
+        local regs=(tests/fuzz/regressions/"$name"/*)
+        if [[ -e ${regs[0]} ]]; then
+            if ! "$bin" "${regs[@]}" >"build/fuzz/logs/$name.regressions.log" 2>&1; then
+                grep -E 'ERROR|runtime error|fuzz check failed|Running:' "build/fuzz/logs/$name.regressions.log" | tail -5 >&2 || true
+                log "fuzz: $name: regressions: ${#regs[@]} inputs replayed, 1 crashes (build/fuzz/logs/$name.regressions.log)"
+                crashed+=("$name")
+                continue
+            fi
+            log "fuzz: $name: regressions: ${#regs[@]} inputs replayed, 0 crashes"
+        fi
+        mkdir -p "build/fuzz/work/$name" "build/fuzz/crashes/$name"
+        local extra=()
+        [[ $name == tokenize ]] && extra=(-dict=build/fuzz/corpus/tokenize.dict -max_len=4096)
+        status=0
+        "$bin" -max_total_time="$seconds" -timeout=30 -print_final_stats=1 "${extra[@]}" \
+            -artifact_prefix="build/fuzz/crashes/$name/" "build/fuzz/work/$name" "build/fuzz/corpus/$name" >"$logf" 2>&1 || status=$?
+        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logf" | tail -1)
+        if ((status)); then
+            grep -E 'ERROR|runtime error|fuzz check failed|Test unit written|SUMMARY' "$logf" | head -8 >&2 || true
+            log "fuzz: $name: ${execs:-?} executions in $seconds s, 1 crashes ($logf)"
+            crashed+=("$name")
+        else
+            log "fuzz: $name: ${execs:-?} executions in $seconds s, 0 crashes"
+        fi
+    done
+    if ((${#crashed[@]})); then
+        log "fuzz: crashed: ${crashed[*]}; fix it in src/ and copy the input to tests/fuzz/regressions/NAME/"
+        return 1
+    fi
+}
+
+mode_sanitize_build() {
+    mode_models
+    mkdir -p build/sanitize/asan build/sanitize/valgrind
+    local name
+    for name in kernels_test engine_test; do
+        local sources=(tests/c/kernels_test.c src/kernels_scalar.c) deps=() extra=()
+        if [[ $name == engine_test ]]; then
+            sources=(tests/c/engine_test.c "${LIB_SOURCES[@]}")
+            deps=(tests/fuzz/fuzz_common.h)
+            # allocation-failure injection: engine_test fails each malloc in turn
+            extra=(-DENGINE_TEST_FAIL_ALLOC -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc)
+        fi
+        if stale "build/sanitize/asan/$name" "${sources[@]}" "${deps[@]}" "${HEADERS[@]}"; then
+            command -v clang >/dev/null || { log "clang not found: run ./build.sh deps"; return 1; }
+            log "sanitize: build/sanitize/asan/$name (clang, ASan + UBSan)"
+            clang "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" "${SAN_FLAGS[@]}" "${ASAN_UBSAN[@]}" "${extra[@]}" \
+                -o "build/sanitize/asan/$name" "${sources[@]}" -lm
+        fi
+        if stale "build/sanitize/valgrind/$name" "${sources[@]}" "${deps[@]}" "${HEADERS[@]}"; then
+            log "sanitize: build/sanitize/valgrind/$name (gcc -O1 -g, for valgrind)"
+            gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O1 -g "${extra[@]}" -o "build/sanitize/valgrind/$name" "${sources[@]}" -lm
+        fi
+    done
+}
+
+mode_sanitize() {
+    mode_sanitize_build
+    node --test tests/sanitizers.test.mjs
+}
+
+mode_soak() {
+    mode_wasm
+    mode_models
+    node tests/support/soak.mjs "${SOAK_N:-100000}"
+}
+
 # ---- test ------------------------------------------------------------------
 mode_test() {
     mode_deps
@@ -228,5 +392,11 @@ case "$mode" in
     serve) mode_serve ;;
     dist) mode_dist ;;
     model) mode_model ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model}" >&2; exit 2 ;;
+    bench) shift; mode_bench "$@" ;;
+    fuzz) mode_fuzz ;;
+    fuzz-build) mode_fuzz_build ;;
+    sanitize) mode_sanitize ;;
+    sanitize-build) mode_sanitize_build ;;
+    soak) mode_soak ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastmath.h"
 #include "kernels.h"
 #include "model_internal.h"
 
@@ -45,7 +46,6 @@ struct as_session {
     float *out_in;           /* (Hd + 2He + E) [state ; context ; embedding] */
     float *features;         /* (O) */
     float *logits;           /* (Vt) */
-    float *probs;            /* (Vt) */
 
     /* the trace */
     int32_t *target_ids;     /* (max_t) */
@@ -103,7 +103,6 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->out_in = alloc_array(hd + 2 * he + e, sizeof(float), &failed);
     s->features = alloc_array(o, sizeof(float), &failed);
     s->logits = alloc_array(vt, sizeof(float), &failed);
-    s->probs = alloc_array(vt, sizeof(float), &failed);
     s->target_ids = alloc_array(mt, sizeof(int32_t), &failed);
     s->copy_source = alloc_array(mt, sizeof(int32_t), &failed);
     s->scores = alloc_array(mt * ms, sizeof(float), &failed);
@@ -129,7 +128,7 @@ void as_session_free(as_session *s) {
     void *buffers[] = {
         s->source_ids, s->source_spans, s->source_tokens, s->cached_ids, s->enc_gi, s->enc_gh,
         s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->state, s->query, s->dec_in,
-        s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->probs, s->target_ids,
+        s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
         s->translation_spans, s->translation};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
@@ -141,6 +140,32 @@ void as_options_default(as_options *options) {
     options->score_scale = 0.0f;
     options->top_k = AS_TOP_K_DEFAULT;
     options->max_target_tokens = 0;
+}
+
+/* ---- weight layout ----------------------------------------------------- */
+
+/* Every weight matrix the engine multiplies goes into the p24 layout
+ * (kernels.h) once, when the model is loaded; the row-major originals are not
+ * kept (the repacking is in place, in the buffer the model owns). */
+as_status as_model_pack_weights(as_model *m) {
+    const as_model_info *in = &m->info;
+    const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
+    const size_t o = in->output_dim, vt = in->tgt_vocab_size;
+    const struct { const float *w; size_t rows, cols; } matrices[] = {
+        {m->enc_w_ih[0], 3 * he, e}, {m->enc_w_ih[1], 3 * he, e},
+        {m->enc_w_hh[0], 3 * he, he}, {m->enc_w_hh[1], 3 * he, he},
+        {m->init_w, hd, he},
+        {m->attn_query_w, in->attention_dim, hd},   /* additive only */
+        {m->attn_key_w, in->key_dim, 2 * he},       /* additive and general */
+        {m->dec_w_ih, 3 * hd, e + 2 * he}, {m->dec_w_hh, 3 * hd, hd},
+        {m->out_w, o, hd + 2 * he + e}, {m->proj_w, vt, o},
+    };
+    for (size_t i = 0; i < sizeof matrices / sizeof matrices[0]; i++) {
+        /* the views are const for the engine; the loader owns the buffer */
+        if (matrices[i].w && as_f32_pack_p24(matrices[i].rows, matrices[i].cols, (float *)matrices[i].w) != 0)
+            return AS_ERR_OUT_OF_MEMORY;
+    }
+    return AS_OK;
 }
 
 /* ---- encoder ----------------------------------------------------------- */
@@ -155,22 +180,22 @@ static void run_encoder(as_session *s, int32_t len) {
     const size_t n = (size_t)len;
     for (int dir = 0; dir < 2; dir++) {
         for (size_t j = 0; j < n; j++)
-            as_f32_matvec(3 * he, e, m->enc_w_ih[dir], m->src_embedding + (size_t)s->source_ids[j] * e,
+            as_f32_matvec_p24(3 * he, e, m->enc_w_ih[dir], m->src_embedding + (size_t)s->source_ids[j] * e,
                           m->enc_b_ih[dir], s->enc_gi + j * 3 * he);
         memset(s->enc_h, 0, he * sizeof(float));
         for (size_t step = 0; step < n; step++) {
             const size_t j = dir == 0 ? step : n - 1 - step;
-            as_f32_matvec(3 * he, he, m->enc_w_hh[dir], s->enc_h, m->enc_b_hh[dir], s->enc_gh);
+            as_f32_matvec_p24(3 * he, he, m->enc_w_hh[dir], s->enc_h, m->enc_b_hh[dir], s->enc_gh);
             as_f32_gru_update(he, s->enc_gi + j * 3 * he, s->enc_gh, s->enc_h);
             memcpy(s->annotations + j * 2 * he + (size_t)dir * he, s->enc_h, he * sizeof(float));
         }
     }
     const float *backward_first = s->annotations + he; /* <-h_1 */
-    as_f32_matvec(hd, he, m->init_w, backward_first, m->init_b, s->s0);
+    as_f32_matvec_p24(hd, he, m->init_w, backward_first, m->init_b, s->s0);
     as_f32_tanh(hd, s->s0, s->s0);
     if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL) {
         for (size_t j = 0; j < n; j++)
-            as_f32_matvec(in->key_dim, 2 * he, m->attn_key_w, s->annotations + j * 2 * he, NULL,
+            as_f32_matvec_p24(in->key_dim, 2 * he, m->attn_key_w, s->annotations + j * 2 * he, NULL,
                           s->keys + j * in->key_dim);
     }
     memcpy(s->summary, s->annotations + (n - 1) * 2 * he, he * sizeof(float)); /* ->h_S */
@@ -178,22 +203,6 @@ static void run_encoder(as_session *s, int32_t len) {
 }
 
 /* ---- decoder ----------------------------------------------------------- */
-
-/* The best k logits (best first; ties to the lower id), k >= 1, by insertion
- * into a short sorted list: Vt x k compares at worst, nothing to allocate. */
-static void top_candidates(const float *logits, size_t vt, int32_t k, int32_t *ids) {
-    int32_t have = 0;
-    for (size_t i = 0; i < vt; i++) {
-        const float v = logits[i];
-        if (have == k && !(v > logits[ids[k - 1]])) continue;
-        int32_t at = have < k ? have++ : k - 1;
-        while (at > 0 && v > logits[ids[at - 1]]) {
-            ids[at] = ids[at - 1];
-            at--;
-        }
-        ids[at] = (int32_t)i;
-    }
-}
 
 /* One step t: reads s->state (s_{t-1}) and prev, writes every trace row t. */
 static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, float scale, int32_t top_k) {
@@ -209,7 +218,7 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
 
     switch (in->attention_kind) {
     case AS_ATTENTION_ADDITIVE:
-        as_f32_matvec(in->attention_dim, hd, m->attn_query_w, s->state, NULL, s->query);
+        as_f32_matvec_p24(in->attention_dim, hd, m->attn_query_w, s->state, NULL, s->query);
         as_f32_additive_scores(n, in->attention_dim, s->keys, s->query, m->attn_v, scores);
         break;
     case AS_ATTENTION_GENERAL:
@@ -232,8 +241,8 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     /* s_t = GRUCell([emb ; c_t], s_{t-1}) */
     memcpy(s->dec_in, embedding, e * sizeof(float));
     memcpy(s->dec_in + e, context, ctx_dim * sizeof(float));
-    as_f32_matvec(3 * hd, e + ctx_dim, m->dec_w_ih, s->dec_in, m->dec_b_ih, s->dec_gi);
-    as_f32_matvec(3 * hd, hd, m->dec_w_hh, s->state, m->dec_b_hh, s->dec_gh);
+    as_f32_matvec_p24(3 * hd, e + ctx_dim, m->dec_w_ih, s->dec_in, m->dec_b_ih, s->dec_gi);
+    as_f32_matvec_p24(3 * hd, hd, m->dec_w_hh, s->state, m->dec_b_hh, s->dec_gh);
     as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
     memcpy(s->states + (size_t)t * hd, s->state, hd * sizeof(float));
 
@@ -241,16 +250,20 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     memcpy(s->out_in, s->state, hd * sizeof(float));
     memcpy(s->out_in + hd, context, ctx_dim * sizeof(float));
     memcpy(s->out_in + hd + ctx_dim, embedding, e * sizeof(float));
-    as_f32_matvec(o, hd + ctx_dim + e, m->out_w, s->out_in, m->out_b, s->features);
+    as_f32_matvec_p24(o, hd + ctx_dim + e, m->out_w, s->out_in, m->out_b, s->features);
     as_f32_tanh(o, s->features, s->features);
-    as_f32_matvec(vt, o, m->proj_w, s->features, m->proj_b, s->logits);
-    as_f32_softmax(vt, s->logits, 1.0f, s->probs);
+    as_f32_matvec_p24(vt, o, m->proj_w, s->features, m->proj_b, s->logits);
 
     /* The argmax comes from the logits (exact order); top_ids row t holds at
-     * least the winner even when the caller asked for no candidates. */
+     * least the winner even when the caller asked for no candidates. The
+     * candidates' probabilities need only the softmax normaliser, taken
+     * around the best logit: softmax_i = exp(l_i - l_max) / sum_j exp(l_j - l_max). */
     int32_t *top = s->top_ids + (size_t)t * AS_TOP_K_MAX;
-    top_candidates(s->logits, vt, top_k > 0 ? top_k : 1, top);
-    for (int32_t i = 0; i < top_k; i++) s->top_probs[(size_t)t * AS_TOP_K_MAX + i] = s->probs[top[i]];
+    as_f32_top_k(vt, s->logits, top_k > 0 ? top_k : 1, top);
+    const float best = s->logits[top[0]];
+    const float inv_sum = 1.0f / as_f32_sum_exp(vt, s->logits, best);
+    for (int32_t i = 0; i < top_k; i++)
+        s->top_probs[(size_t)t * AS_TOP_K_MAX + i] = as_exp_scalar(s->logits[top[i]] - best) * inv_sum;
     s->target_ids[t] = top[0];
 }
 

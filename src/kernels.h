@@ -13,10 +13,13 @@
 #define ALIGNSCOPE_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* W (rows,cols) @ x (cols) + b (rows, may be NULL) -> y (rows). */
 typedef void (*as_f32_matvec_fn)(size_t rows, size_t cols, const float *w,
                                  const float *x, const float *b, float *y);
+/* The same product with W packed by as_f32_pack_p24 (below). */
+typedef as_f32_matvec_fn as_f32_matvec_p24_fn;
 /* Additive (Bahdanau) scores: keys (S,A), q (A), v (A) -> e (S),
  * e_j = v . tanh(q + k_j). */
 typedef void (*as_f32_additive_scores_fn)(size_t s, size_t a, const float *keys,
@@ -29,6 +32,13 @@ typedef void (*as_f32_softmax_fn)(size_t n, const float *x, float scale, float *
 /* alpha (S), h (S,D) -> c (D) = sum_j alpha_j h_j. */
 typedef void (*as_f32_context_fn)(size_t s, size_t d, const float *alpha,
                                   const float *h, float *c);
+/* The k best of x (n): their indices in ids (min(k, n) of them), best
+ * first, ties to the lower index; NaNs never outrank a number once k are held.
+ * A greedy decoder's argmax and its candidate list in one pass. k >= 1. */
+typedef void (*as_f32_top_k_fn)(size_t n, const float *x, int32_t k, int32_t *ids);
+/* sum_i exp(x_i - m), n >= 1: the softmax normaliser without the softmax
+ * (m = max x keeps every term <= 1). */
+typedef float (*as_f32_sum_exp_fn)(size_t n, const float *x, float m);
 /* y (n) = tanh(x (n)); y may alias x. */
 typedef void (*as_f32_tanh_fn)(size_t n, const float *x, float *y);
 /* GRU update, PyTorch gate order (r, z, n):
@@ -37,9 +47,28 @@ typedef void (*as_f32_tanh_fn)(size_t n, const float *x, float *y);
  *   h = (1 - z) * n + z * h. */
 typedef void (*as_f32_gru_update_fn)(size_t h_dim, const float *gi, const float *gh, float *h);
 
+/* ---- the p24 weight layout ------------------------------------------------
+ * Weight matrices the engine multiplies every step are repacked once, at
+ * model load, so that the SIMD matvec keeps 6 f32x4 accumulators (24 rows)
+ * live and reads W sequentially. Rows are grouped in panels of 24 (the last
+ * panel has the remaining rows % 24, if any); inside a panel of n rows the n
+ * values of one column are contiguous:
+ *   element (r, c) at w[p * 24 * cols + c * n + (r - 24 p)],  p = r / 24
+ * Same size as row-major, so the repacking is in place. Why 24: V8 keeps
+ * about 15 v128 values in registers; 6 accumulators + 6 loaded W vectors + one
+ * broadcast x fit, and 6 independent add chains cover the add latency.
+ * Both twins sum each row in the same order (bias first, then the columns in
+ * order, no FMA), so they agree bit for bit. */
+#define AS_P24_ROWS 24
+/* Repacks w (rows, cols), row-major, into the p24 layout in place.
+ * Returns 0, or -1 if the scratch (24 x cols floats) cannot be allocated. */
+int as_f32_pack_p24(size_t rows, size_t cols, float *w);
+
 /* ---- scalar twins (kernels_scalar.c) ---------------------------------- */
 void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,
                            const float *x, const float *b, float *y);
+void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
+                               const float *x, const float *b, float *y);
 void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
                                     const float *q, const float *v, float *e);
 void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
@@ -47,6 +76,8 @@ void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
 void as_f32_softmax__scalar(size_t n, const float *x, float scale, float *y);
 void as_f32_context__scalar(size_t s, size_t d, const float *alpha,
                             const float *h, float *c);
+void as_f32_top_k__scalar(size_t n, const float *x, int32_t k, int32_t *ids);
+float as_f32_sum_exp__scalar(size_t n, const float *x, float m);
 void as_f32_tanh__scalar(size_t n, const float *x, float *y);
 void as_f32_gru_update__scalar(size_t h_dim, const float *gi, const float *gh, float *h);
 /* exp of each element; only for tests of the shared approximation. */
@@ -57,6 +88,9 @@ void as_f32_exp__scalar(size_t n, const float *x, float *y);
 /* r4: panels of 4 rows, 8 columns per iteration (8 f32x4 accumulators). */
 void as_f32_matvec__wasmsimd_r4(size_t rows, size_t cols, const float *w,
                                 const float *x, const float *b, float *y);
+/* p24: W in the p24 layout; one column of a panel per iteration. */
+void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
+                                 const float *x, const float *b, float *y);
 void as_f32_additive_scores__wasmsimd(size_t s, size_t a, const float *keys,
                                       const float *q, const float *v, float *e);
 void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
@@ -64,6 +98,9 @@ void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
 void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y);
 void as_f32_context__wasmsimd(size_t s, size_t d, const float *alpha,
                               const float *h, float *c);
+/* top_k: skips 16 values at a time that cannot enter the list. */
+void as_f32_top_k__wasmsimd(size_t n, const float *x, int32_t k, int32_t *ids);
+float as_f32_sum_exp__wasmsimd(size_t n, const float *x, float m);
 void as_f32_tanh__wasmsimd(size_t n, const float *x, float *y);
 void as_f32_gru_update__wasmsimd(size_t h_dim, const float *gi, const float *gh, float *h);
 void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
@@ -73,19 +110,25 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #if defined(__wasm_simd128__)
 #define AS_KERNEL_ISA "wasmsimd"
 #define as_f32_matvec as_f32_matvec__wasmsimd_r4
+#define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
 #define as_f32_additive_scores as_f32_additive_scores__wasmsimd
 #define as_f32_dot_scores as_f32_dot_scores__wasmsimd
 #define as_f32_softmax as_f32_softmax__wasmsimd
 #define as_f32_context as_f32_context__wasmsimd
+#define as_f32_top_k as_f32_top_k__wasmsimd
+#define as_f32_sum_exp as_f32_sum_exp__wasmsimd
 #define as_f32_tanh as_f32_tanh__wasmsimd
 #define as_f32_gru_update as_f32_gru_update__wasmsimd
 #else /* scalar */
 #define AS_KERNEL_ISA "scalar"
 #define as_f32_matvec as_f32_matvec__scalar
+#define as_f32_matvec_p24 as_f32_matvec_p24__scalar
 #define as_f32_additive_scores as_f32_additive_scores__scalar
 #define as_f32_dot_scores as_f32_dot_scores__scalar
 #define as_f32_softmax as_f32_softmax__scalar
 #define as_f32_context as_f32_context__scalar
+#define as_f32_top_k as_f32_top_k__scalar
+#define as_f32_sum_exp as_f32_sum_exp__scalar
 #define as_f32_tanh as_f32_tanh__scalar
 #define as_f32_gru_update as_f32_gru_update__scalar
 #endif

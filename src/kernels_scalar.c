@@ -4,6 +4,9 @@
  * the scalar wasm build runs. It is compiled with -fno-vectorize
  * -fno-slp-vectorize in the wasm builds so that it stays truly scalar.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "kernels.h"
 #include "fastmath.h"
 
@@ -24,6 +27,58 @@ void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,
         for (; c < cols; c++) s0 += row[c] * x[c];
         float sum = (s0 + s1) + (s2 + s3);
         y[r] = b ? sum + b[r] : sum;
+    }
+}
+
+/* Row-major w (rows, cols) -> the p24 layout (kernels.h), one panel at a
+ * time through a scratch copy of the panel's rows. A layout change, not a
+ * numeric kernel: both builds use this one. */
+int as_f32_pack_p24(size_t rows, size_t cols, float *w) {
+    if (rows == 0 || cols == 0) return 0;
+    const size_t panel_rows = rows < AS_P24_ROWS ? rows : AS_P24_ROWS;
+    if (cols > (size_t)-1 / sizeof(float) / panel_rows) return -1;
+    float *scratch = malloc(panel_rows * cols * sizeof(float));
+    if (!scratch) return -1;
+    for (size_t r0 = 0; r0 < rows; r0 += AS_P24_ROWS) {
+        const size_t n = rows - r0 < AS_P24_ROWS ? rows - r0 : AS_P24_ROWS;
+        float *panel = w + r0 * cols;
+        memcpy(scratch, panel, n * cols * sizeof(float));
+        for (size_t c = 0; c < cols; c++)
+            for (size_t i = 0; i < n; i++) panel[c * n + i] = scratch[i * cols + c];
+    }
+    free(scratch);
+    return 0;
+}
+
+/* W (rows, cols) in the p24 layout @ x + b -> y. Each row is summed from its
+ * bias through the columns in order, 4 rows of a panel at a time. */
+void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
+                               const float *x, const float *b, float *y) {
+    for (size_t r0 = 0; r0 < rows; r0 += AS_P24_ROWS) {
+        const size_t n = rows - r0 < AS_P24_ROWS ? rows - r0 : AS_P24_ROWS;
+        const float *panel = w + r0 * cols;
+        size_t g = 0;
+        for (; g + 4 <= n; g += 4) {
+            float s0 = b ? b[r0 + g] : 0.0f, s1 = b ? b[r0 + g + 1] : 0.0f;
+            float s2 = b ? b[r0 + g + 2] : 0.0f, s3 = b ? b[r0 + g + 3] : 0.0f;
+            const float *p = panel + g;
+            for (size_t c = 0; c < cols; c++, p += n) {
+                const float xc = x[c];
+                s0 += p[0] * xc;
+                s1 += p[1] * xc;
+                s2 += p[2] * xc;
+                s3 += p[3] * xc;
+            }
+            y[r0 + g] = s0;
+            y[r0 + g + 1] = s1;
+            y[r0 + g + 2] = s2;
+            y[r0 + g + 3] = s3;
+        }
+        for (; g < n; g++) {
+            float s = b ? b[r0 + g] : 0.0f;
+            for (size_t c = 0; c < cols; c++) s += panel[c * n + g] * x[c];
+            y[r0 + g] = s;
+        }
     }
 }
 
@@ -71,6 +126,40 @@ void as_f32_context__scalar(size_t s, size_t d, const float *alpha,
         const float *row = h + j * d;
         for (size_t i = 0; i < d; i++) c[i] += a * row[i];
     }
+}
+
+/* x[i] into the sorted list ids[0..*have) of at most k (insertion; the
+ * SIMD twin has the same function, so both lists come out identical). */
+static void top_k_insert(const float *x, size_t i, int32_t k, int32_t *ids, int32_t *have) {
+    const float v = x[i];
+    if (*have == k && !(v > x[ids[k - 1]])) return;
+    int32_t at = *have < k ? (*have)++ : k - 1;
+    while (at > 0 && v > x[ids[at - 1]]) {
+        ids[at] = ids[at - 1];
+        at--;
+    }
+    ids[at] = (int32_t)i;
+}
+
+/* The best k of x, best first: n x k compares at worst, nothing allocated. */
+void as_f32_top_k__scalar(size_t n, const float *x, int32_t k, int32_t *ids) {
+    int32_t have = 0;
+    for (size_t i = 0; i < n; i++) top_k_insert(x, i, k, ids, &have);
+}
+
+/* Four partial sums: a shorter add chain and a quarter of the rounding
+ * error of one running sum over the ~8000 terms of a vocabulary. */
+float as_f32_sum_exp__scalar(size_t n, const float *x, float m) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += as_exp_scalar(x[i] - m);
+        s1 += as_exp_scalar(x[i + 1] - m);
+        s2 += as_exp_scalar(x[i + 2] - m);
+        s3 += as_exp_scalar(x[i + 3] - m);
+    }
+    for (; i < n; i++) s0 += as_exp_scalar(x[i] - m);
+    return (s0 + s1) + (s2 + s3);
 }
 
 void as_f32_tanh__scalar(size_t n, const float *x, float *y) {

@@ -4,8 +4,15 @@
  * over 4-lane vectors and finish the leftovers with the scalar formulas from
  * fastmath.h, so every length works. Only compiled with -msimd128.
  *
- * V8 keeps about 15 v128 values in registers before spilling, which is why
- * the matvec holds 8 accumulators + 2 x vectors and no more.
+ * V8 keeps about 15 v128 values in registers before spilling (x64 has 16
+ * xmm registers, one is its scratch), and TurboFan tends to issue a loop
+ * body's loads before the arithmetic, so a kernel's accumulators plus the
+ * vectors one iteration loads must fit in ~15. The row-major r4 matvec (8
+ * accumulators + 10 loads) does not and spills; the weight matrices therefore
+ * use the p24 kernel (6 + 6 + 1), and r4 is left for the dot scores, whose
+ * "matrix" is the per-sentence keys. Other V8 costs avoided here: f32x4.min /
+ * max (about 7 instructions each; pmin/pmax are one) and i32x4.trunc_sat
+ * (5). `wasm-dis` on the .wasm and `node --print-wasm-code` show the code.
  */
 #include <wasm_simd128.h>
 
@@ -15,11 +22,14 @@
 /* ---- vector forms of the fastmath.h approximations -------------------- */
 
 /* Same operation order as as_tanh_scalar (wasm has no FMA), so the lanes
- * agree with the scalar twin bit for bit. */
+ * agree with the scalar twin bit for bit. Clamps use pmin/pmax ("b < a ? b :
+ * a", exactly the scalar twin's `if (x > c) x = c`): each is one minps/maxps
+ * in V8, where f32x4.min/max (NaN- and signed-zero-exact) cost about seven
+ * instructions. */
 static inline v128_t tanh_f32x4(v128_t x) {
     const v128_t tiny = wasm_f32x4_lt(wasm_f32x4_abs(x), wasm_f32x4_splat(AS_TANH_TINY));
-    v128_t xc = wasm_f32x4_min(x, wasm_f32x4_splat(AS_TANH_CLAMP));
-    xc = wasm_f32x4_max(xc, wasm_f32x4_splat(-AS_TANH_CLAMP));
+    v128_t xc = wasm_f32x4_pmin(x, wasm_f32x4_splat(AS_TANH_CLAMP));
+    xc = wasm_f32x4_pmax(xc, wasm_f32x4_splat(-AS_TANH_CLAMP));
     const v128_t x2 = wasm_f32x4_mul(xc, xc);
     v128_t p = wasm_f32x4_add(wasm_f32x4_mul(x2, wasm_f32x4_splat(AS_TANH_A13)), wasm_f32x4_splat(AS_TANH_A11));
     p = wasm_f32x4_add(wasm_f32x4_mul(x2, p), wasm_f32x4_splat(AS_TANH_A9));
@@ -40,8 +50,8 @@ static inline v128_t sigmoid_f32x4(v128_t x) {
 }
 
 static inline v128_t exp_f32x4(v128_t x) {
-    x = wasm_f32x4_min(x, wasm_f32x4_splat(AS_EXP_HI));
-    x = wasm_f32x4_max(x, wasm_f32x4_splat(AS_EXP_LO));
+    x = wasm_f32x4_pmin(x, wasm_f32x4_splat(AS_EXP_HI));
+    x = wasm_f32x4_pmax(x, wasm_f32x4_splat(AS_EXP_LO));
     const v128_t n = wasm_f32x4_floor(wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(AS_EXP_LOG2E)),
                                                      wasm_f32x4_splat(0.5f)));
     v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(AS_EXP_C1)));
@@ -53,7 +63,11 @@ static inline v128_t exp_f32x4(v128_t x) {
     y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(AS_EXP_P4));
     y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(AS_EXP_P5));
     y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y, wasm_f32x4_mul(r, r)), r), wasm_f32x4_splat(1.0f));
-    const v128_t bits = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+    /* 2^n: n + 127 is an integer in [1, 254]; added to 1.5 * 2^23 it sits in
+     * the low mantissa bits, and the shift drops everything above them (the
+     * scalar twin's (int)n + 127 << 23, without V8's 5-instruction trunc_sat).
+     * A NaN lane gives scale 0 and stays NaN. */
+    const v128_t bits = wasm_i32x4_shl(wasm_f32x4_add(n, wasm_f32x4_splat(12582912.0f + 127.0f)), 23);
     return wasm_f32x4_mul(y, bits);
 }
 
@@ -129,6 +143,99 @@ void as_f32_matvec__wasmsimd_r4(size_t rows, size_t cols, const float *w,
     }
 }
 
+/* W (rows, cols) in the p24 layout @ x + b -> y. Per column of a 24-row
+ * panel: one broadcast of x[c], six sequential W vectors, six independent
+ * accumulators (rows 4k..4k+3 each), started from the bias. No horizontal
+ * sums. TurboFan keeps this loop free of spills: 6 + 6 + 1 live v128 values.
+ * Unrolling would double the loaded vectors and spill, hence the pragma. */
+#define P24_MADD(k) acc##k = wasm_f32x4_add(acc##k, wasm_f32x4_mul(wasm_v128_load(p + 4 * k), xc))
+
+static inline v128_t bias_or_zero(const float *b, size_t at) {
+    return b ? wasm_v128_load(b + at) : wasm_f32x4_splat(0.0f);
+}
+
+/* The last panel, n < 24 rows: its n / 4 vectors of rows in one pass, the
+ * n % 4 leftover rows in the scalar twin's order. */
+static void matvec_p24_tail(size_t n, size_t cols, const float *panel, const float *x,
+                            const float *b, float *y) {
+    const size_t nv = n / 4;
+    v128_t acc0 = nv > 0 ? bias_or_zero(b, 0) : wasm_f32x4_splat(0.0f), acc1 = nv > 1 ? bias_or_zero(b, 4) : acc0;
+    v128_t acc2 = nv > 2 ? bias_or_zero(b, 8) : acc0, acc3 = nv > 3 ? bias_or_zero(b, 12) : acc0;
+    v128_t acc4 = nv > 4 ? bias_or_zero(b, 16) : acc0;
+    const float *p = panel;
+    switch (nv) {
+    case 5:
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += n) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3); P24_MADD(4);
+        }
+        break;
+    case 4:
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += n) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3);
+        }
+        break;
+    case 3:
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += n) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            P24_MADD(0); P24_MADD(1); P24_MADD(2);
+        }
+        break;
+    case 2:
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += n) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            P24_MADD(0); P24_MADD(1);
+        }
+        break;
+    case 1:
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += n) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            P24_MADD(0);
+        }
+        break;
+    default:
+        break;
+    }
+    const v128_t acc[5] = {acc0, acc1, acc2, acc3, acc4};
+    for (size_t k = 0; k < nv; k++) wasm_v128_store(y + 4 * k, acc[k]);
+    for (size_t g = 4 * nv; g < n; g++) {
+        float s = b ? b[g] : 0.0f;
+        for (size_t c = 0; c < cols; c++) s += panel[c * n + g] * x[c];
+        y[g] = s;
+    }
+}
+
+void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
+                                 const float *x, const float *b, float *y) {
+    const size_t panels = rows / AS_P24_ROWS;
+    for (size_t q = 0; q < panels; q++) {
+        const size_t r0 = q * AS_P24_ROWS;
+        v128_t acc0 = bias_or_zero(b, r0), acc1 = bias_or_zero(b, r0 + 4), acc2 = bias_or_zero(b, r0 + 8);
+        v128_t acc3 = bias_or_zero(b, r0 + 12), acc4 = bias_or_zero(b, r0 + 16), acc5 = bias_or_zero(b, r0 + 20);
+        const float *p = w + r0 * cols;
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += AS_P24_ROWS) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3); P24_MADD(4); P24_MADD(5);
+        }
+        wasm_v128_store(y + r0, acc0);
+        wasm_v128_store(y + r0 + 4, acc1);
+        wasm_v128_store(y + r0 + 8, acc2);
+        wasm_v128_store(y + r0 + 12, acc3);
+        wasm_v128_store(y + r0 + 16, acc4);
+        wasm_v128_store(y + r0 + 20, acc5);
+    }
+    const size_t r0 = panels * AS_P24_ROWS;
+    if (r0 < rows) matvec_p24_tail(rows - r0, cols, w + r0 * cols, x, b ? b + r0 : NULL, y + r0);
+}
+#undef P24_MADD
+
 /* ---- attention core ---------------------------------------------------- */
 
 /* keys (S,A), q (A), v (A) -> e (S), e_j = v . tanh(q + k_j). */
@@ -167,7 +274,7 @@ void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y) {
     size_t i = 0;
     if (n >= 4) {
         v128_t vm = wasm_f32x4_mul(vscale, wasm_v128_load(x));
-        for (i = 4; i + 4 <= n; i += 4) vm = wasm_f32x4_max(vm, wasm_f32x4_mul(vscale, wasm_v128_load(x + i)));
+        for (i = 4; i + 4 <= n; i += 4) vm = wasm_f32x4_pmax(vm, wasm_f32x4_mul(vscale, wasm_v128_load(x + i)));
         float lanes[4];
         wasm_v128_store(lanes, vm);
         for (size_t l = 0; l < 4; l++) if (lanes[l] > m) m = lanes[l];
@@ -224,6 +331,54 @@ void as_f32_context__wasmsimd(size_t s, size_t d, const float *alpha,
         for (size_t j = 0; j < s; j++) sum += alpha[j] * h[j * d + i];
         c[i] = sum;
     }
+}
+
+/* ---- the vocabulary: top-k and the softmax normaliser -------------------- */
+
+/* As the scalar twin's top_k_insert. */
+static void top_k_insert(const float *x, size_t i, int32_t k, int32_t *ids, int32_t *have) {
+    const float v = x[i];
+    if (*have == k && !(v > x[ids[k - 1]])) return;
+    int32_t at = *have < k ? (*have)++ : k - 1;
+    while (at > 0 && v > x[ids[at - 1]]) {
+        ids[at] = ids[at - 1];
+        at--;
+    }
+    ids[at] = (int32_t)i;
+}
+
+/* Once the list is full, a block of 16 with no value above the k-th best
+ * cannot change it (the threshold only rises), so it is skipped with four
+ * compares; other blocks go through the scalar insertion in order, which
+ * keeps the result identical to the scalar twin's. */
+void as_f32_top_k__wasmsimd(size_t n, const float *x, int32_t k, int32_t *ids) {
+    int32_t have = 0;
+    size_t i = 0;
+    for (; i < n && have < k; i++) top_k_insert(x, i, k, ids, &have);
+    while (i + 16 <= n) {
+        const v128_t thr = wasm_f32x4_splat(x[ids[k - 1]]);
+        const v128_t hit = wasm_v128_or(
+            wasm_v128_or(wasm_f32x4_gt(wasm_v128_load(x + i), thr), wasm_f32x4_gt(wasm_v128_load(x + i + 4), thr)),
+            wasm_v128_or(wasm_f32x4_gt(wasm_v128_load(x + i + 8), thr), wasm_f32x4_gt(wasm_v128_load(x + i + 12), thr)));
+        if (wasm_v128_any_true(hit)) {
+            for (const size_t end = i + 16; i < end; i++) top_k_insert(x, i, k, ids, &have);
+        } else {
+            i += 16;
+        }
+    }
+    for (; i < n; i++) top_k_insert(x, i, k, ids, &have);
+}
+
+/* sum_i exp(x_i - m): one exp vector per iteration (its 13 constants and
+ * temporaries already fill V8's 15 v128 registers). */
+float as_f32_sum_exp__wasmsimd(size_t n, const float *x, float m) {
+    const v128_t vm = wasm_f32x4_splat(m);
+    v128_t acc = wasm_f32x4_splat(0.0f);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) acc = wasm_f32x4_add(acc, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + i), vm)));
+    float sum = hsum_f32x4(acc);
+    for (; i < n; i++) sum += as_exp_scalar(x[i] - m);
+    return sum;
 }
 
 /* ---- elementwise ------------------------------------------------------- */

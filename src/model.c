@@ -367,6 +367,7 @@ as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_ou
         if (bytes[i] != 0) st = AS_ERR_BAD_VOCABULARY;
     if (st == AS_OK) st = build_source_hash(model);
     if (st == AS_OK) st = widen_weights(model, bytes + (size_t)tensor_offset);
+    if (st == AS_OK) st = as_model_pack_weights(model);
     if (st != AS_OK) {
         as_model_free(model);
         return st;

@@ -25,7 +25,9 @@ struct as_model {
     uint32_t src_hash_mask;
     float *weights;                          /* every tensor, widened to f32 */
     const float *tensor[AS_TENSOR_COUNT];    /* into weights; NULL if absent */
-    /* Named views of tensor[] (shapes as in alignscope_format.h). */
+    /* Named views of tensor[] (shapes as in alignscope_format.h). The weight
+     * matrices (enc_w_*, init_w, attn_*_w, dec_w_*, out_w, proj_w) are in the
+     * p24 layout of kernels.h once the model is loaded, not row-major. */
     const float *src_embedding;  /* (Vs, E) */
     const float *enc_w_ih[2];    /* (3He, E)   [0] forward, [1] backward */
     const float *enc_w_hh[2];    /* (3He, He) */
@@ -46,6 +48,10 @@ struct as_model {
     const float *proj_w;         /* (Vt, O) */
     const float *proj_b;         /* (Vt) */
 };
+
+/* Repacks the weight matrices into the layout the engine's kernels read
+ * (engine.c); the loader calls it once, last. */
+as_status as_model_pack_weights(as_model *model);
 
 /* FNV-1a over a token's bytes; the loader and the lookup must agree. */
 uint32_t as_token_hash(const char *bytes, size_t length);

@@ -18,7 +18,9 @@ const char *as_status_message(as_status status) {
     case AS_ERR_OUT_OF_MEMORY: return "out of memory";
     case AS_ERR_EMPTY_INPUT: return "the input has no words to translate";
     case AS_ERR_INPUT_TOO_LONG: return "the input has more words than this model accepts";
-    case AS_ERR_BAD_OPTION: return "an option is out of range";
+    case AS_ERR_BAD_OPTION:
+        return "an option is out of range (score scale: finite and at most 1e6, 0 = trained value; "
+               "top-k: 0 to 16; max target tokens: 0 or more)";
     case AS_STATUS_COUNT: break;
     }
     return "unknown status code";

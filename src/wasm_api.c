@@ -5,6 +5,7 @@
  * function returns plain numbers: statuses, pointers into linear memory and
  * lengths; engine.js copies what it needs out before the next call.
  */
+#include <malloc.h> /* mallinfo(): emscripten's default allocator is dlmalloc */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,11 @@ static const as_trace *current_trace;
 
 ASW_EXPORT void *asw_malloc(size_t n) { return malloc(n ? n : 1); }
 ASW_EXPORT void asw_free(void *p) { free(p); }
+
+/* Heap bytes in use (allocated, not yet freed). The soak test checks that it
+ * returns to the same value after thousands of calls: a leak smaller than
+ * the 16 MB initial memory would never show in memory.buffer.byteLength. */
+ASW_EXPORT int32_t asw_heap_bytes(void) { return (int32_t)mallinfo().uordblks; }
 
 ASW_EXPORT const char *asw_status_message(int status) { return as_status_message((as_status)status); }
 
@@ -165,6 +171,9 @@ ASW_EXPORT int32_t asw_tokenize(const char *text, size_t length) {
     as_status st = as_tokenize_internal(current_model, text, length, NULL, NULL, NULL, 0, &count);
     if (st != AS_OK) return -(int32_t)st;
     const size_t n = count ? (size_t)count : 1;
+    /* wasm32's size_t is 32 bits: from 16.7 M tokens (a 33 MB text) on,
+     * n * AS_TOKEN_TEXT_STRIDE would wrap, and the buffer come out too small. */
+    if (n > SIZE_MAX / AS_TOKEN_TEXT_STRIDE) return -(int32_t)AS_ERR_OUT_OF_MEMORY;
     tok_ids = malloc(n * sizeof(int32_t));
     tok_spans = malloc(n * 2 * sizeof(int32_t));
     tok_text = malloc(n * AS_TOKEN_TEXT_STRIDE);

@@ -33,5 +33,5 @@ export const CONFIG = Object.freeze({
   requestTimeoutMs: 30_000,
 });
 
-/** URL/attribute state keys and their meaning (documented in README-embed.md). */
+/** URL/attribute state keys and their meaning (documented in the README, "Embedding"). */
 export const VIEWS = Object.freeze(['full', 'heatmap', 'steps']);

@@ -312,6 +312,9 @@ class Engine {
   /** Bytes of wasm linear memory in use by this engine (it only grows). */
   memoryBytes() { return this.#x.memory.buffer.byteLength; }
 
+  /** Bytes allocated on the engine's heap right now (-1 if the build cannot say): leak tests. */
+  heapBytes() { return this.#x.asw_heap_bytes?.() ?? -1; }
+
   /** Frees the model; the engine cannot be used afterwards. */
   dispose() {
     if (this.#disposed) return;

@@ -8,6 +8,11 @@ import argparse
 import json
 import os
 
+LANGUAGES = {"fr": "French", "de": "German", "es": "Spanish"}
+ATTENTION_NAMES = {"additive": "additive attention", "dot": "Luong dot attention",
+                   "general": "Luong general attention", "scaled_dot": "scaled dot-product attention",
+                   "none": "no attention (fixed summary context)"}
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -23,12 +28,17 @@ def main():
     size = os.path.getsize(args.model)
     a = m["args"]
     splits = stats.get("splits", {})
+    phases = m.get("phases") or [{"seconds": m["train_seconds"], "args": a}]
+    phase_lines = "\n".join(
+        f"{i}. {p['seconds'] / 60:.1f} min: batch {p['args']['batch']}, Adam lr {p['args']['lr']}"
+        f"{' (continued from phase ' + str(i - 1) + ')' if p['args'].get('resume') else ''}"
+        for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
                      for label, v in m["test_bleu_by_source_length"].items())
     text = f"""# Model card: `{os.path.basename(args.model)}` ({args.id})
 
-A {m['attention']}-attention GRU encoder-decoder (Bahdanau, Cho & Bengio 2015),
-English → {args.id.split('-')[1]}, trained by this repository's scripts.
+A GRU encoder-decoder with {ATTENTION_NAMES[m['attention']]} (Bahdanau, Cho &
+Bengio 2015), English → {LANGUAGES.get(args.id.split('-')[1], args.id.split('-')[1])}, trained by this repository's scripts.
 
 | | |
 |---|---|
@@ -39,7 +49,7 @@ English → {args.id.split('-')[1]}, trained by this repository's scripts.
 | dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} tokens each side) |
 | dev / test pairs | {m['dev_pairs']:,} / {m['test_pairs']:,} |
-| training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at epoch {m['best'].get('epoch')} |
+| training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at phase {m['best'].get('phase', 1)}, epoch {m['best'].get('epoch')} |
 | training time | {m['train_seconds'] / 60:.1f} min on this machine's CPU ({a['threads']} torch thread) |
 | **test BLEU** | **{m['test_bleu']:.2f}** |
 
@@ -48,6 +58,12 @@ reference), computed by `models/train/bleu.py` on lower-cased tokens from
 `models/train/tokenize_text.py` (the model's own tokenisation, FORMAT.md §5),
 after greedy decoding with `<unk>` replaced by the most-attended source word.
 It is not comparable to sacreBLEU figures on detokenised, cased text.
+
+## Training phases
+
+{phase_lines}
+
+The best checkpoint by dev BLEU (600 dev sentences) is the one exported.
 
 ## BLEU by source length (test split)
 

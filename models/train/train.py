@@ -147,6 +147,8 @@ def main():
     ap.add_argument("--dev-sentences", type=int, default=600)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--resume", action="store_true",
+                    help="continue from OUT/checkpoint.pt (same vocabularies), adding to OUT/metrics.json's time")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -171,6 +173,13 @@ def main():
 
     src_vocab, src_counts = build_vocab([p[0] for p in train_pairs], args.src_vocab)
     tgt_vocab, tgt_counts = build_vocab([p[1] for p in train_pairs], args.tgt_vocab)
+    previous = None
+    if args.resume:
+        previous = torch.load(os.path.join(args.out, "checkpoint.pt"))
+        if previous["src_vocab"] != src_vocab or previous["tgt_vocab"] != tgt_vocab:
+            raise SystemExit("--resume: the checkpoint's vocabularies differ from this data's")
+        with open(os.path.join(args.out, "metrics.json"), encoding="utf-8") as f:
+            previous_metrics = json.load(f)
     src_index = {w: i for i, w in enumerate(src_vocab)}
     tgt_index = {w: i for i, w in enumerate(tgt_vocab)}
     log(f"pairs train={len(train_pairs)} dev={len(dev_pairs)} test={len(test_pairs)}; "
@@ -185,12 +194,21 @@ def main():
                          decoder_hidden=args.decoder_hidden, attention_dim=args.attention_dim,
                          output_dim=args.output_dim, dropout=args.dropout)
     model = Seq2SeqAttention(config)
+    if previous:
+        model.load_state_dict(previous["state_dict"])
     params = sum(p.numel() for p in model.parameters())
     log(f"model {model.config} parameters={params}")
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
 
     best = {"dev_bleu": -1.0}
     step = 0
+    phases = []
+    if previous:
+        best = dict(previous_metrics["best"])
+        step = previous_metrics["updates"]
+        phases = previous_metrics.get("phases") or [{"seconds": previous_metrics["train_seconds"],
+                                                     "args": previous_metrics["args"]}]
+        log(f"resuming at update {step}, best dev BLEU so far {best['dev_bleu']:.2f}")
     deadline = started + args.minutes * 60
     out_of_time = False
     for epoch in range(1, args.epochs + 1):
@@ -220,7 +238,7 @@ def main():
         log(f"epoch {epoch} done: train loss/token {epoch_loss / max(epoch_tokens, 1):.3f}, "
             f"dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences), {time.time() - t0:.0f}s")
         if dev_bleu > best["dev_bleu"]:
-            best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step}
+            best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step, "phase": len(phases) + 1}
             torch.save({"config": model.config.__dict__, "state_dict": model.state_dict(),
                         "src_vocab": src_vocab, "tgt_vocab": tgt_vocab}, os.path.join(args.out, "checkpoint.pt"))
         if out_of_time:
@@ -229,7 +247,8 @@ def main():
             for group in optimiser.param_groups:
                 group["lr"] *= 0.7
 
-    train_seconds = time.time() - started
+    phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
+    train_seconds = sum(p["seconds"] for p in phases)
     checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"))
     model.load_state_dict(checkpoint["state_dict"])
     test_bleu, by_bucket, hyps = evaluate_bleu(model, test_pairs, src_index, tgt_vocab)
@@ -239,7 +258,7 @@ def main():
         "src_vocab": len(src_vocab), "tgt_vocab": len(tgt_vocab),
         "src_token_coverage": round(coverage(src_counts, src_vocab), 4),
         "tgt_token_coverage": round(coverage(tgt_counts, tgt_vocab), 4),
-        "best": best, "updates": step, "train_seconds": round(train_seconds, 1),
+        "best": best, "updates": step, "train_seconds": round(train_seconds, 1), "phases": phases,
         "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
         "args": vars(args),
     }

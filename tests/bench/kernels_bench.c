@@ -17,8 +17,9 @@
 /* The attention core of one decoder step, as engine.c runs it (additive):
  * keys (S,A), annotations (S,D), query q (A), v (A). */
 static float *keys, *annotations, *q, *v, *scores, *alpha, *context;
-/* A matvec: w (rows,cols), x (cols), b (rows) -> y (rows). */
-static float *w, *x, *b, *y;
+/* A matvec: w (rows,cols) row-major and wp the same in the p24 layout,
+ * x (cols), b (rows) -> y (rows). */
+static float *w, *wp, *x, *b, *y;
 static size_t max_s, attn_a, attn_d, mv_rows, mv_cols;
 
 static uint32_t rng = 0x12345678u;
@@ -49,7 +50,10 @@ KB_EXPORT int kb_setup(int s, int a, int d, int rows, int cols) {
     x = filled(mv_cols, -1.0f, 1.0f);
     b = filled(mv_rows, -0.1f, 0.1f);
     y = filled(mv_rows, 0.0f, 0.0f);
-    return keys && annotations && q && v && scores && alpha && context && w && x && b && y ? 0 : 1;
+    wp = filled(mv_rows * mv_cols, 0.0f, 0.0f);
+    if (!(keys && annotations && q && v && scores && alpha && context && w && wp && x && b && y)) return 1;
+    for (size_t i = 0; i < mv_rows * mv_cols; i++) wp[i] = w[i];
+    return as_f32_pack_p24(mv_rows, mv_cols, wp) == 0 ? 0 : 1;
 }
 
 /* Scores, softmax, context for source length s; simd selects the twin. */
@@ -93,14 +97,30 @@ KB_EXPORT float kb_attention_part(int simd, int part, int s, int iters) {
     return check;
 }
 
-/* y = W x + b over the first `rows` rows of the setup matrix. */
-KB_EXPORT float kb_matvec(int simd, int rows, int iters) {
+/* y = W x + b over the first `rows` rows of the setup matrix (a multiple of
+ * 24, so the p24 panels of the first rows are those of the whole matrix).
+ * layout 0: p24, the kernels the engine uses; 1: row-major (the r4 SIMD
+ * kernel and the plain scalar one, which the engine used before p24). */
+KB_EXPORT float kb_matvec(int simd, int layout, int rows, int iters) {
     float check = 0.0f;
     for (int it = 0; it < iters; it++) {
-        if (simd) as_f32_matvec__wasmsimd_r4((size_t)rows, mv_cols, w, x, b, y);
+        if (layout == 0 && simd) as_f32_matvec_p24__wasmsimd((size_t)rows, mv_cols, wp, x, b, y);
+        else if (layout == 0) as_f32_matvec_p24__scalar((size_t)rows, mv_cols, wp, x, b, y);
+        else if (simd) as_f32_matvec__wasmsimd_r4((size_t)rows, mv_cols, w, x, b, y);
         else as_f32_matvec__scalar((size_t)rows, mv_cols, w, x, b, y);
         check += y[(size_t)it % (size_t)rows];
         x[it % mv_cols] += 1e-7f; /* a new x each time, as in a decoder */
+    }
+    return check;
+}
+
+/* Softmax over the matvec's output (the vocabulary softmax of a decoder step). */
+KB_EXPORT float kb_softmax(int simd, int n, int iters) {
+    float check = 0.0f;
+    for (int it = 0; it < iters; it++) {
+        if (simd) as_f32_softmax__wasmsimd((size_t)n, b, 1.0f, y);
+        else as_f32_softmax__scalar((size_t)n, b, 1.0f, y);
+        check += y[(size_t)it % (size_t)n];
     }
     return check;
 }
@@ -143,18 +163,19 @@ KB_EXPORT float kb_peak12(int iters) {
 }
 
 /* Streaming read bandwidth over the matvec's matrix (bytes = 4*rows*cols*iters):
- * the memory roof a matvec of that size cannot beat. */
-KB_EXPORT float kb_stream(int iters) {
+ * the memory roof a matvec of that size cannot beat. Integer ORs (1-cycle
+ * latency) so that the loads, not an add chain, set the pace. */
+KB_EXPORT int kb_stream(int iters) {
     const size_t n = mv_rows * mv_cols;
-    v128_t s0 = wasm_f32x4_splat(0.0f), s1 = s0, s2 = s0, s3 = s0;
+    v128_t s0 = wasm_i32x4_splat(0), s1 = s0, s2 = s0, s3 = s0;
     for (int it = 0; it < iters; it++) {
         for (size_t i = 0; i + 16 <= n; i += 16) {
-            s0 = wasm_f32x4_add(s0, wasm_v128_load(w + i));
-            s1 = wasm_f32x4_add(s1, wasm_v128_load(w + i + 4));
-            s2 = wasm_f32x4_add(s2, wasm_v128_load(w + i + 8));
-            s3 = wasm_f32x4_add(s3, wasm_v128_load(w + i + 12));
+            s0 = wasm_v128_or(s0, wasm_v128_load(w + i));
+            s1 = wasm_v128_or(s1, wasm_v128_load(w + i + 4));
+            s2 = wasm_v128_or(s2, wasm_v128_load(w + i + 8));
+            s3 = wasm_v128_or(s3, wasm_v128_load(w + i + 12));
         }
     }
-    v128_t s = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
-    return wasm_f32x4_extract_lane(s, 0);
+    const v128_t s = wasm_v128_or(wasm_v128_or(s0, s1), wasm_v128_or(s2, s3));
+    return wasm_i32x4_extract_lane(s, 0) ^ wasm_i32x4_extract_lane(s, 3);
 }

@@ -91,16 +91,21 @@ typedef struct {
     as_f32_tanh_fn tanh_;
     as_f32_gru_update_fn gru_update;
     void (*exp_)(size_t, const float *, float *);
+    as_f32_matvec_p24_fn matvec_p24;
+    as_f32_top_k_fn top_k;
+    as_f32_sum_exp_fn sum_exp;
 } variant;
 
 static const variant variants[] = {
     {"scalar", as_f32_matvec__scalar, as_f32_additive_scores__scalar, as_f32_dot_scores__scalar,
      as_f32_softmax__scalar, as_f32_context__scalar, as_f32_tanh__scalar, as_f32_gru_update__scalar,
-     as_f32_exp__scalar},
+     as_f32_exp__scalar, as_f32_matvec_p24__scalar,
+     as_f32_top_k__scalar, as_f32_sum_exp__scalar},
 #if defined(__wasm_simd128__)
     {"wasmsimd", as_f32_matvec__wasmsimd_r4, as_f32_additive_scores__wasmsimd, as_f32_dot_scores__wasmsimd,
      as_f32_softmax__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
-     as_f32_exp__wasmsimd},
+     as_f32_exp__wasmsimd, as_f32_matvec_p24__wasmsimd,
+     as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd},
 #endif
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
@@ -134,6 +139,108 @@ static void test_matvec(const variant *v, int dot_form) {
             }
             free(w); free(x); free(b); free(y);
         }
+    }
+    finish(&r);
+}
+
+/* The p24 matvec: W packed by as_f32_pack_p24, checked against the
+ * row-major original. Row counts around the panel height (24) and its
+ * multiples, and tails of every width 1..23. */
+static const size_t p24_rows[] = {1, 3, 4, 5, 8, 16, 20, 23, 24, 25, 28, 47, 48, 49, 71, 72, 73, 100, 256, 257};
+#define N_P24_ROWS (sizeof p24_rows / sizeof p24_rows[0])
+
+static float *packed_copy(const float *w, size_t rows, size_t cols) {
+    float *p = malloc((rows * cols > 0 ? rows * cols : 1) * sizeof(float));
+    if (!p || (memcpy(p, w, rows * cols * sizeof(float)), as_f32_pack_p24(rows, cols, p)) != 0) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static void test_matvec_p24(const variant *v) {
+    report r = {"matvec_p24", v->name, 0, 2e-6, 0, 0};
+    for (size_t ri = 0; ri < N_P24_ROWS; ri++) {
+        for (size_t ci = 0; ci < N_LENGTHS; ci += 2) {
+            const size_t rows = p24_rows[ri], cols = lengths[ci];
+            float *w = malloc(rows * cols * sizeof(float)), *x = malloc(cols * sizeof(float));
+            float *b = malloc(rows * sizeof(float));
+            float *y = out_buffer(rows);
+            fill(w, rows * cols, -1, 1);
+            fill(x, cols, -2, 2);
+            fill(b, rows, -1, 1);
+            const int with_bias = (ri + ci) % 2 == 0;
+            float *packed = packed_copy(w, rows, cols);
+            v->matvec_p24(rows, cols, packed, x, with_bias ? b : NULL, y);
+            note_canary(&r, y, rows);
+            for (size_t i = 0; i < rows; i++) {
+                double ref = with_bias ? b[i] : 0.0, mag = with_bias ? fabs(b[i]) : 0.0;
+                for (size_t c = 0; c < cols; c++) {
+                    ref += (double)w[i * cols + c] * x[c];
+                    mag += fabs((double)w[i * cols + c] * x[c]);
+                }
+                note(&r, fabs(y[i] - ref) / (mag + 1e-30));
+            }
+            free(w); free(x); free(b); free(y); free(packed);
+        }
+    }
+    finish(&r);
+}
+
+/* top_k against a selection by the definition (value desc, index asc), on
+ * values with many ties (a coarse grid) and on distinct ones; the list is
+ * written in place, so canaries guard ids[k..]. Error = count of wrong ids. */
+static void test_top_k(const variant *v) {
+    report r = {"top_k", v->name, 0, 0.0, 0, 0};
+    static const int32_t ks[] = {1, 2, 5, 16};
+    static const size_t ns[] = {1, 3, 5, 15, 16, 17, 31, 33, 64, 100, 257, 8000};
+    for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+        const size_t n = ns[ni];
+        float *x = malloc(n * sizeof(float));
+        for (int ties = 0; ties < 2; ties++) {
+            fill(x, n, -10, 10);
+            if (ties) for (size_t i = 0; i < n; i++) x[i] = (float)(int)(x[i] * 0.3f); /* few distinct values */
+            if (n > 40 && !ties) x[n - 1] = 11.0f, x[n / 2] = 11.0f; /* a late winner, tied */
+            for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+                const int32_t k = ks[ki];
+                const size_t held = (size_t)k < n ? (size_t)k : n;
+                int32_t *ids = malloc((held + CANARY_COUNT) * sizeof(int32_t));
+                for (size_t i = 0; i < held + CANARY_COUNT; i++) memcpy(ids + i, &CANARY_BITS, 4);
+                v->top_k(n, x, k, ids);
+                for (size_t i = held; i < held + CANARY_COUNT; i++)
+                    if (memcmp(ids + i, &CANARY_BITS, 4) != 0) r.canary_failures++;
+                /* the reference: repeatedly the best not yet taken */
+                unsigned char *taken = calloc(n, 1);
+                for (size_t j = 0; j < held; j++) {
+                    size_t best = n;
+                    for (size_t i = 0; i < n; i++)
+                        if (!taken[i] && (best == n || x[i] > x[best])) best = i;
+                    taken[best] = 1;
+                    note(&r, ids[j] == (int32_t)best ? 0.0 : 1.0);
+                }
+                free(taken);
+                free(ids);
+            }
+        }
+        free(x);
+    }
+    finish(&r);
+}
+
+static void test_sum_exp(const variant *v) {
+    /* f32 running sums over up to ~8000 terms: n * eps / 4 per partial sum */
+    report r = {"sum_exp", v->name, 0, 2e-6, 0, 0};
+    for (size_t li = 0; li < N_LENGTHS; li++) {
+        const size_t n = lengths[li] * 31 + 1; /* up to ~8000, the vocabulary */
+        float *x = malloc(n * sizeof(float));
+        fill(x, n, -30, 30);
+        float m = x[0];
+        for (size_t i = 1; i < n; i++) if (x[i] > m) m = x[i];
+        const float got = v->sum_exp(n, x, m);
+        double ref = 0;
+        for (size_t i = 0; i < n; i++) ref += exp((double)x[i] - m);
+        note(&r, fabs(got - ref) / ref);
+        free(x);
     }
     finish(&r);
 }
@@ -339,6 +446,23 @@ static void test_twins(void) {
     }
     finish(&m);
     finish(&e);
+
+    /* p24: the same summation order in both twins, so exactly equal */
+    report p = {"twin:matvec_p24", "simd-scal", 0, 0.0, 0, 0};
+    for (size_t ri = 0; ri < N_P24_ROWS; ri++) {
+        const size_t rows = p24_rows[ri], cols = lengths[(ri * 7) % N_LENGTHS];
+        float *w = malloc(rows * cols * sizeof(float)), *x = malloc(cols * sizeof(float));
+        float *bias = malloc(rows * sizeof(float)), *y1 = out_buffer(rows), *y2 = out_buffer(rows);
+        fill(w, rows * cols, -1, 1);
+        fill(x, cols, -1, 1);
+        fill(bias, rows, -1, 1);
+        float *packed = packed_copy(w, rows, cols);
+        a->matvec_p24(rows, cols, packed, x, ri % 2 ? bias : NULL, y1);
+        b->matvec_p24(rows, cols, packed, x, ri % 2 ? bias : NULL, y2);
+        for (size_t i = 0; i < rows; i++) note(&p, y1[i] == y2[i] ? 0.0 : 1.0);
+        free(w); free(x); free(bias); free(y1); free(y2); free(packed);
+    }
+    finish(&p);
 #endif
 }
 
@@ -350,6 +474,9 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < N_VARIANTS; i++) {
         test_matvec(&variants[i], 0);
         test_matvec(&variants[i], 1);
+        test_matvec_p24(&variants[i]);
+        test_top_k(&variants[i]);
+        test_sum_exp(&variants[i]);
         test_additive(&variants[i]);
         test_softmax(&variants[i]);
         test_context(&variants[i]);

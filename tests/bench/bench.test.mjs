@@ -1,0 +1,50 @@
+// The benchmark keeps working (no timing is asserted: timings belong to
+// `./build.sh bench`, not to tests). A quick run of tests/bench/bench.mjs on
+// our own backends (simd, scalar wasm; native) and of the kernel
+// micro-benchmarks must produce well-formed JSON. Skipped when the bench
+// artefacts have not been built (`./build.sh bench --build-only`).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const NEEDED = ['build/bench/model.alsc', 'build/bench/models.json', 'build/bench/native_bench', 'build/bench/kernels_bench.wasm',
+  'web/gen/alignscope-simd.wasm', 'web/gen/alignscope-scalar.wasm'];
+const missing = NEEDED.filter((f) => !existsSync(join(ROOT, f)));
+const skip = missing.length ? `not built (${missing[0]}): run ./build.sh bench --build-only` : false;
+
+test('bench.mjs --quick on our backends writes well-formed results', { skip, timeout: 180_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'alignscope-bench-'));
+  try {
+    const out = join(dir, 'results.json');
+    const r = spawnSync(process.execPath, [join(ROOT, 'tests', 'bench', 'bench.mjs'), '--quick', '--no-kernels',
+      '--only', 'simd,scalar,native', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const res = JSON.parse(readFileSync(out, 'utf8'));
+    assert.deepEqual(Object.keys(res.stats).sort(), ['native', 'scalar', 'simd']);
+    for (const [name, s] of Object.entries(res.stats)) {
+      assert.equal(s.sentences.length, res.sentences.length, name);
+      for (const p of s.sentences) {
+        assert.ok(p.wholeMedianMs > 0 && p.stepMedianMs > 0 && p.steps >= 1, `${name}: ${JSON.stringify(p)}`);
+      }
+      assert.equal(res.tokens[name].length, res.sentences.length);
+    }
+    assert.equal(res.agreement.scalar.perSentence.length, res.sentences.length);
+    assert.match(r.stdout, /\| backend \|/, 'the Markdown table');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('kernels_bench.mjs --quick reports every kernel', { skip, timeout: 120_000 }, () => {
+  const r = spawnSync(process.execPath, [join(ROOT, 'tests', 'bench', 'kernels_bench.mjs'), '--quick'], { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const k = JSON.parse(r.stdout);
+  assert.ok(k.peak.gflops > 0 && k.stream.GBs > 0);
+  for (const v of ['simd', 'scalar']) assert.ok(k.matvec[v].gflops > 0 && k.matvec.rowMajor[v].gflops > 0 && k.vocabSoftmax[v].minUs > 0);
+  assert.ok(k.attention.length >= 3 && k.attention.every((a) => a.simdUs > 0 && a.scalarUs > 0));
+});

@@ -1,0 +1,378 @@
+/* engine_test.c - the engine end to end in native code, for the sanitizers.
+ *
+ *   engine_test MODEL.alsc ... [--sentences FILE]
+ *
+ * For each model: load it, translate every sentence (the parity sentences of
+ * build/test-models/sentences.txt and the built-in ones below) at several
+ * score scales, check every trace's rules, then feed it bad text. With the
+ * first model it also makes bad files (every truncation of the header, cuts
+ * into the body, flipped bytes with and without the CRC fixed, another
+ * version, other file types) and checks each is refused with the right code,
+ * or, for damage the CRC fix makes legal, loads and translates. Built with
+ * -DENGINE_TEST_FAIL_ALLOC (and ld's --wrap), it also fails each allocation
+ * of load + session + translate in turn. Everything allocated is freed, so
+ * ASan's leak check and valgrind see zero leaks.
+ * tests/sanitizers.test.mjs runs it under ASan+UBSan and valgrind memcheck.
+ *
+ * Output: one line per model, then "RESULT PASS" (exit 0) or "RESULT FAIL".
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../fuzz/fuzz_common.h" /* fuzz_check_trace: the rules of a trace */
+
+static int failures;
+static long translations, bad_files, bad_texts;
+
+#define EXPECT(cond, ...)                                   \
+    do {                                                    \
+        if (!(cond)) {                                      \
+            failures++;                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+            fprintf(stderr, __VA_ARGS__);                   \
+            fputc('\n', stderr);                            \
+        }                                                   \
+    } while (0)
+
+static uint8_t *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    uint8_t *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL &&
+        fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *len = n < 0 ? 0 : (size_t)n;
+    return buf;
+}
+
+static uint32_t crc32_zlib(const uint8_t *p, size_t n) {
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++) crc = (crc & 1u) ? 0xEDB88320u ^ (crc >> 1) : crc >> 1;
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
+static void put_u32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static void fix_crc(uint8_t *b, size_t n) { put_u32(b + 72, crc32_zlib(b + 96, n - 96)); }
+
+/* ---- good text ----------------------------------------------------------- */
+
+static const char *const builtin_sentences[] = {
+    "Open the file", "Show the new window", "Print the Zorglub page", "Delete the selected document!",
+    "save   the LAST   menu", "\xc2\xab \xc3\x87\x61 \xc2\xbb \xf0\x9f\x98\x80 open\xc2\xa0the FILE\xe2\x80\xa6",
+};
+
+static void translate_ok(as_session *session, const as_model *model, const char *text, size_t len,
+                         float scale, int32_t top_k) {
+    as_options opt;
+    as_options_default(&opt);
+    opt.score_scale = scale;
+    opt.top_k = top_k;
+    const as_trace *tr = NULL;
+    as_status st = as_translate(session, text, len, &opt, &tr);
+    EXPECT(st == AS_OK && tr, "translate \"%.*s\": %s", (int)len, text, as_status_message(st));
+    if (st != AS_OK) return;
+    fuzz_check_trace(model, tr, len, &opt, 1);
+    translations++;
+}
+
+/* ---- bad text -------------------------------------------------------------- */
+
+static void bad_text(as_session *session, const as_model *model) {
+    const as_model_info *in = as_model_get_info(model);
+    const as_trace *tr = (const as_trace *)&tr; /* must become NULL on refusal */
+    /* empty and only spaces/controls: no tokens */
+    static const char *const empty[] = {"", "   ", "\t\r\n", "\xc2\xa0\xe2\x80\x8b", "\x01\x02\x7f"};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+        EXPECT(as_translate(session, empty[i], strlen(empty[i]), NULL, &tr) == AS_ERR_EMPTY_INPUT && !tr,
+               "empty text %zu not refused", i);
+        EXPECT(as_session_source_count(session) == 0, "empty text count");
+        bad_texts++;
+    }
+    /* NUL bytes only: length says 3, all of them are control characters */
+    EXPECT(as_translate(session, "\0\0\0", 3, NULL, &tr) == AS_ERR_EMPTY_INPUT, "NULs");
+    EXPECT(as_translate(session, NULL, 0, NULL, &tr) == AS_ERR_EMPTY_INPUT, "NULL, 0");
+    EXPECT(as_translate(session, NULL, 5, NULL, &tr) == AS_ERR_NULL_ARGUMENT, "NULL, 5");
+    EXPECT(as_translate(session, "x", 1, NULL, NULL) == AS_ERR_NULL_ARGUMENT, "NULL trace_out");
+    EXPECT(as_translate(NULL, "x", 1, NULL, &tr) == AS_ERR_NULL_ARGUMENT, "NULL session");
+    bad_texts += 5;
+    /* 10,000 characters: refused with the count, in one pass, nothing written past max_s */
+    char *big = malloc(10000);
+    EXPECT(big != NULL, "malloc");
+    if (!big) return;
+    for (size_t i = 0; i < 10000; i++) big[i] = (i % 5 == 4) ? ' ' : "open"[i % 5];
+    EXPECT(as_translate(session, big, 10000, NULL, &tr) == AS_ERR_INPUT_TOO_LONG && !tr, "10,000 chars");
+    EXPECT(as_session_source_count(session) == 2000, "10,000 chars: count %d", as_session_source_count(session));
+    memset(big, 'a', 10000); /* one 10,000-byte word: one token, kept to 255 bytes, <unk> */
+    translate_ok(session, model, big, 10000, 0.0f, 5);
+    EXPECT(as_session_source_count(session) == 1, "one long word");
+    bad_texts += 2;
+    /* exactly at the limit, and one past it */
+    const size_t max = in->max_source_tokens;
+    for (size_t i = 0; i < 2 * max + 2; i++) big[i] = i % 2 ? ' ' : '!';
+    translate_ok(session, model, big, 2 * max - 1, 0.0f, 5); /* max tokens "!" */
+    EXPECT(as_translate(session, big, 2 * max + 1, NULL, &tr) == AS_ERR_INPUT_TOO_LONG, "max + 1 tokens");
+    EXPECT(as_session_source_count(session) == (int32_t)max + 1, "max + 1 count");
+    bad_texts += 2;
+    free(big);
+    /* odd but valid or invalid text: translated, never refused */
+    static const char *const odd[] = {
+        "!!! ??? ...",                                      /* punctuation only */
+        "\xf0\x9f\x98\x80\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd",  /* emoji, skin tone modifier */
+        "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d \xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7", /* Hebrew, Arabic */
+        "\xe2\x80\xae open the file \xe2\x80\xac",          /* RTL override */
+        "e\xcc\x81 a\xcc\x88 \xcc\x81\xcc\x81",             /* combining marks, also alone */
+        "open\0the\0file",                                  /* NULs inside */
+        "\xed\xa0\x80 \xed\xb0\x80 open",                   /* CESU surrogates: invalid UTF-8 */
+        "\xff\xfe\xfd \xc3\x28 \xe2\x82 \xf0\x9f\x98",      /* invalid and truncated sequences */
+        "\xef\xbf\xbd",                                     /* U+FFFD as JS sends lone surrogates */
+        "Zorglub Xyzzy Qwertyuiop",                         /* words never seen in training */
+    };
+    static const size_t odd_len[] = {0, 0, 0, 0, 0, 13, 0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        translate_ok(session, model, odd[i], odd_len[i] ? odd_len[i] : strlen(odd[i]), 0.0f, 3);
+        bad_texts++;
+    }
+    /* options out of range */
+    as_options opt;
+    as_options_default(&opt);
+    opt.top_k = 17;
+    EXPECT(as_translate(session, "open", 4, &opt, &tr) == AS_ERR_BAD_OPTION, "top_k 17");
+    opt.top_k = 5;
+    opt.score_scale = 2e6f;
+    EXPECT(as_translate(session, "open", 4, &opt, &tr) == AS_ERR_BAD_OPTION, "scale 2e6");
+    opt.score_scale = AS_MAX_SCORE_SCALE; /* allowed: alpha one-hot, still finite */
+    translate_ok(session, model, "Print the Zorglub page", 22, AS_MAX_SCORE_SCALE, 5);
+    bad_texts += 3;
+    /* tokenize's own argument checks */
+    int32_t count;
+    EXPECT(as_tokenize(NULL, "x", 1, NULL, NULL, 0, &count) == AS_ERR_NULL_ARGUMENT, "tokenize NULL model");
+    EXPECT(as_tokenize(model, "x", 1, NULL, NULL, 0, NULL) == AS_ERR_NULL_ARGUMENT, "tokenize NULL count");
+    EXPECT(as_tokenize(model, "x", 1, NULL, NULL, -1, &count) == AS_ERR_BAD_OPTION, "tokenize capacity -1");
+}
+
+/* ---- bad files ------------------------------------------------------------- */
+
+/* Loads bytes (a fresh allocation of exactly n bytes, so reads past the end
+ * are seen); `want` AS_OK means "either loads and translates, or is refused". */
+static void load_expect(const uint8_t *bytes, size_t n, as_status want, const char *what) {
+    uint8_t *copy = malloc(n ? n : 1);
+    if (!copy) return;
+    if (n) memcpy(copy, bytes, n);
+    as_model *model = (as_model *)(uintptr_t)1;
+    as_status st = as_model_load(copy, n, &model);
+    free(copy); /* the model must not keep pointers into the caller's bytes */
+    bad_files++;
+    if (want != AS_OK) EXPECT(st == want, "%s: got \"%s\", want \"%s\"", what, as_status_message(st), as_status_message(want));
+    if (st != AS_OK) {
+        EXPECT(model == NULL, "%s: model not NULL after a refusal", what);
+        return;
+    }
+    as_session *session;
+    if (as_session_create(model, &session) == AS_OK) {
+        const as_trace *tr;
+        as_status ts = as_translate(session, "Open the file", 13, NULL, &tr);
+        EXPECT(ts == AS_OK || ts == AS_ERR_INPUT_TOO_LONG, "%s: translate: %s", what, as_status_message(ts));
+        if (ts == AS_OK) {
+            as_options opt;
+            as_options_default(&opt);
+            fuzz_check_trace(model, tr, 13, &opt, 0);
+        }
+        as_session_free(session);
+    }
+    as_model_free(model);
+}
+
+static void bad_files_from(const uint8_t *good, size_t n) {
+    uint8_t *b = malloc(n + 8);
+    if (!b) return;
+    char what[96];
+    for (size_t cut = 0; cut < 96; cut++) {
+        snprintf(what, sizeof what, "cut at %zu", cut);
+        load_expect(good, cut, AS_ERR_TOO_SHORT, what);
+    }
+    for (size_t cut = 96; cut < n; cut += 997) {
+        snprintf(what, sizeof what, "cut at %zu", cut);
+        load_expect(good, cut, AS_ERR_SIZE_MISMATCH, what);
+    }
+    memcpy(b, good, n);
+    memset(b + n, 0, 8);
+    load_expect(b, n + 3, AS_ERR_SIZE_MISMATCH, "3 extra bytes");
+    /* flipped bytes after the header: the CRC catches them; with the CRC fixed
+     * the loader's own checks must (or the file is still a valid model) */
+    for (size_t at = 96; at < n; at += 1231) {
+        memcpy(b, good, n);
+        b[at] ^= 0x5A;
+        snprintf(what, sizeof what, "byte %zu flipped", at);
+        load_expect(b, n, AS_ERR_CHECKSUM, what);
+        fix_crc(b, n);
+        snprintf(what, sizeof what, "byte %zu flipped, CRC fixed", at);
+        load_expect(b, n, AS_OK, what);
+    }
+    /* a corrupted vocabulary with a fixed-up CRC: each token length byte in turn */
+    memcpy(b, good, n);
+    for (size_t at = 96, id = 0; id < 40 && at < n; id++) {
+        const uint8_t len = good[at];
+        memcpy(b, good, n);
+        b[at] = (uint8_t)(len + 1);
+        fix_crc(b, n);
+        snprintf(what, sizeof what, "token %zu length + 1, CRC fixed", id);
+        load_expect(b, n, AS_ERR_BAD_VOCABULARY, what);
+        at += 1u + len;
+    }
+    memcpy(b, good, n);
+    put_u32(b + 8, 2);
+    load_expect(b, n, AS_ERR_VERSION_TOO_NEW, "format version 2");
+    put_u32(b + 8, 0);
+    load_expect(b, n, AS_ERR_VERSION_UNSUPPORTED, "format version 0");
+    static const uint8_t png[64] = {0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52};
+    load_expect(png, sizeof png, AS_ERR_BAD_MAGIC, "PNG");
+    static const char text[] = "Open the file\nShow the new window\n";
+    load_expect((const uint8_t *)text, sizeof text - 1, AS_ERR_BAD_MAGIC, "text file");
+    load_expect(good, 0, AS_ERR_TOO_SHORT, "empty");
+    as_model *m;
+    EXPECT(as_model_load(NULL, 10, &m) == AS_ERR_NULL_ARGUMENT, "NULL bytes");
+    EXPECT(as_model_load(good, n, NULL) == AS_ERR_NULL_ARGUMENT, "NULL model_out");
+    EXPECT(as_session_create(NULL, NULL) == AS_ERR_NULL_ARGUMENT, "NULL session args");
+    as_model_free(NULL);
+    as_session_free(NULL);
+    free(b);
+}
+
+/* ---- out of memory ----------------------------------------------------------- */
+
+#ifdef ENGINE_TEST_FAIL_ALLOC
+/* Linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc (build.sh): the
+ * allocation `alloc_countdown` calls from now fails, once. */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *p, size_t n);
+static long alloc_countdown = -1; /* -1: nothing fails */
+static int alloc_fails(void) { return alloc_countdown >= 0 && alloc_countdown-- == 0; }
+void *__wrap_malloc(size_t n) { return alloc_fails() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t count, size_t size) { return alloc_fails() ? NULL : __real_calloc(count, size); }
+void *__wrap_realloc(void *p, size_t n) { return alloc_fails() ? NULL : __real_realloc(p, n); }
+
+/* Fails each allocation of load + session + translate in turn: every one must
+ * end in AS_ERR_OUT_OF_MEMORY with everything freed (the leak checkers see
+ * the rest), and the next attempt must work. Returns how many were failed. */
+static long out_of_memory(const uint8_t *good, size_t n) {
+    long k;
+    for (k = 0;; k++) {
+        alloc_countdown = k;
+        as_model *model = NULL;
+        as_session *session = NULL;
+        const as_trace *tr = NULL;
+        as_status st = as_model_load(good, n, &model);
+        if (st == AS_OK) st = as_session_create(model, &session);
+        if (st == AS_OK) st = as_translate(session, "Open the Zorglub file", 21, NULL, &tr);
+        const int failed_one = alloc_countdown < 0;
+        alloc_countdown = -1;
+        if (failed_one) {
+            EXPECT(st == AS_ERR_OUT_OF_MEMORY, "allocation %ld failed: got \"%s\"", k, as_status_message(st));
+            if (st == AS_ERR_OUT_OF_MEMORY) EXPECT(tr == NULL, "allocation %ld: a trace after a failure", k);
+            if (!model) EXPECT(session == NULL, "allocation %ld", k);
+        } else {
+            EXPECT(st == AS_OK, "no allocation failed, yet \"%s\"", as_status_message(st));
+        }
+        as_session_free(session);
+        as_model_free(model);
+        if (!failed_one) break; /* all k allocations have been failed once */
+    }
+    return k;
+}
+#else
+static long out_of_memory(const uint8_t *good, size_t n) {
+    (void)good;
+    (void)n;
+    return 0;
+}
+#endif
+
+/* ---- main ---------------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+    const char *sentences_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--sentences") == 0 && i + 1 < argc) {
+            sentences_path = argv[++i];
+        }
+    }
+    size_t sentences_len = 0;
+    char *sentences = sentences_path ? (char *)read_file(sentences_path, &sentences_len) : NULL;
+    if (sentences_path && !sentences) {
+        fprintf(stderr, "engine_test: cannot read %s\n", sentences_path);
+        return 2;
+    }
+    int models = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--sentences") == 0) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint8_t *bytes = read_file(argv[i], &len);
+        if (!bytes) {
+            fprintf(stderr, "engine_test: cannot read %s\n", argv[i]);
+            return 2;
+        }
+        as_model *model;
+        as_session *session;
+        as_status st = as_model_load(bytes, len, &model);
+        EXPECT(st == AS_OK, "%s: %s", argv[i], as_status_message(st));
+        if (st != AS_OK) {
+            free(bytes);
+            continue;
+        }
+        st = as_session_create(model, &session);
+        EXPECT(st == AS_OK, "%s: session: %s", argv[i], as_status_message(st));
+        if (st == AS_OK) {
+            const long before = translations;
+            static const float scales[] = {0.0f, 0.25f, 4.0f};
+            for (size_t k = 0; k < 3; k++) {
+                for (size_t s = 0; s < sizeof builtin_sentences / sizeof builtin_sentences[0]; s++)
+                    translate_ok(session, model, builtin_sentences[s], strlen(builtin_sentences[s]), scales[k],
+                                 (int32_t)(s % 17));
+                for (size_t at = 0; sentences && at < sentences_len;) { /* one per line */
+                    size_t end = at;
+                    while (end < sentences_len && sentences[end] != '\n') end++;
+                    if (end > at) translate_ok(session, model, sentences + at, end - at, scales[k], 5);
+                    at = end + 1;
+                }
+            }
+            bad_text(session, model);
+            printf("%s: %s attention, %ld translations ok, bad text refused or translated\n", argv[i],
+                   (const char *[]){"none", "additive", "dot", "general", "scaled_dot"}[as_model_get_info(model)->attention_kind],
+                   translations - before);
+            as_session_free(session);
+        }
+        if (models == 0) {
+            bad_files_from(bytes, len);
+            const long failed = out_of_memory(bytes, len);
+            printf("%s: %ld allocations failed in turn (load, session, translate), each refused cleanly\n", argv[i], failed);
+        }
+        as_model_free(model);
+        free(bytes);
+        models++;
+    }
+    free(sentences);
+    printf("engine_test: %d models, %ld translations, %ld bad files, %ld bad texts, %d failures\n", models,
+           translations, bad_files, bad_texts, failures);
+    printf(failures || models == 0 ? "RESULT FAIL\n" : "RESULT PASS\n");
+    return failures || models == 0 ? 1 : 0;
+}
