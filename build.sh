@@ -198,9 +198,16 @@ mode_model() {
     "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
     log "model $id: corpus"
     "$PYTHON" models/train/corpus.py --lang "$lang"
-    log "model $id: training (${TRAIN_MINUTES:-50} min budget)"
+    # Two phases, as the committed model was made: a fast start at lr 2e-3,
+    # then a continuation at lr 1e-3 halved after every epoch.
+    log "model $id: training phase 1 (${TRAIN_MINUTES:-50} min budget)"
+    rm -rf "$run"
     OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
         --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 96 --lr 2e-3
+    log "model $id: training phase 2 (${FINETUNE_MINUTES:-55} min budget)"
+    OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
+        --out "$run" --attention "$kind" --minutes "${FINETUNE_MINUTES:-55}" --batch 96 --lr 1e-3 \
+        --decay-from-epoch 1 --decay 0.5 --resume
     log "model $id: export + parity fixtures"
     mkdir -p models/fixtures
     "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --languages "en,$lang" \

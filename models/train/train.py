@@ -145,6 +145,9 @@ def main():
     ap.add_argument("--max-train-pairs", type=int, default=0)
     ap.add_argument("--max-tokens", type=int, default=50, help="drop training pairs longer than this")
     ap.add_argument("--dev-sentences", type=int, default=600)
+    ap.add_argument("--decay-from-epoch", type=int, default=3,
+                    help="multiply the learning rate by --decay after this epoch and every later one")
+    ap.add_argument("--decay", type=float, default=0.7)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--resume", action="store_true",
@@ -243,9 +246,9 @@ def main():
                         "src_vocab": src_vocab, "tgt_vocab": tgt_vocab}, os.path.join(args.out, "checkpoint.pt"))
         if out_of_time:
             break
-        if epoch >= 3:  # simple decay once the fast early progress is over
+        if epoch >= args.decay_from_epoch:  # simple decay once the fast early progress is over
             for group in optimiser.param_groups:
-                group["lr"] *= 0.7
+                group["lr"] *= args.decay
 
     phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
     train_seconds = sum(p["seconds"] for p in phases)

@@ -30,7 +30,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { createEngine } from '../../web/engine.js';
-import { runKernelBench } from './kernels_bench.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -237,7 +236,9 @@ async function browserBench() {
     // performance mark), fresh context each time.
     try {
       const { assemble } = await import('../../web/tools/assemble.mjs');
-      assemble({ quiet: true });
+      const catalog = assemble({ quiet: true });
+      const def = catalog.models.find((m) => m.id === catalog.default) ?? catalog.models[0];
+      const defBytes = existsSync(join(ROOT, 'web', 'models', def.file)) ? readFileSync(join(ROOT, 'web', 'models', def.file)).length : null;
       const web = await startServer({ root: join(ROOT, 'web'), port: 0 });
       try {
         const times = [];
@@ -249,7 +250,8 @@ async function browserBench() {
           times.push(await page.evaluate(() => performance.getEntriesByName('alignscope:first-heatmap')[0].startTime));
           await ctx.close();
         }
-        result.navigationToFirstHeatmap = { runs: times.length, minMs: Math.min(...times), medianMs: median(times), model: 'the page default (web/models)' };
+        result.navigationToFirstHeatmap = { runs: times.length, minMs: Math.min(...times), medianMs: median(times),
+          model: `${def.file} (${defBytes} bytes, the page's default)` };
       } finally {
         await web.close();
       }
@@ -326,8 +328,18 @@ async function main() {
 
   let kernels = null;
   if (!NO_KERNELS) {
-    log('kernel micro-benchmarks');
-    kernels = await runKernelBench({ quick: QUICK });
+    // A child process with --no-liftoff: the kernels' steady-state (TurboFan)
+    // code from the first call, not V8's baseline code during the warm-up.
+    log('kernel micro-benchmarks (node --no-liftoff tests/bench/kernels_bench.mjs)');
+    const child = await new Promise((resolve) => {
+      const p = spawn(process.execPath, ['--no-liftoff', join(HERE, 'kernels_bench.mjs'), ...(QUICK ? ['--quick'] : [])], { cwd: ROOT });
+      let out = '', err = '';
+      p.stdout.on('data', (d) => { out += d; });
+      p.stderr.on('data', (d) => { err += d; });
+      p.on('close', (code) => resolve({ code, out, err }));
+    });
+    if (child.code !== 0) throw new Error(`kernels_bench.mjs failed: ${child.err}`);
+    kernels = JSON.parse(child.out);
   }
 
   let browser = null;
@@ -403,7 +415,7 @@ function markdown(r) {
     lines.push('### In Chromium', '');
     if (b.error) lines.push(`unavailable: ${b.error}`, '');
     if (b.sliderRedecode) lines.push(`One slider event (re-decode, encoder reused), ${b.sliderRedecode.words}-word sentence (${b.sliderRedecode.steps} steps): median ${f(b.sliderRedecode.medianMs)} ms, min ${f(b.sliderRedecode.minMs)} ms, p90 ${f(b.sliderRedecode.p90Ms)} ms (engine.js on the main thread, ${b.chromium}).`, '');
-    if (b.navigationToFirstHeatmap) lines.push(b.navigationToFirstHeatmap.error ? `Navigation → first heatmap: unavailable (${b.navigationToFirstHeatmap.error}).` : `Navigation → first heatmap on the real page: median ${f(b.navigationToFirstHeatmap.medianMs, 0)} ms, min ${f(b.navigationToFirstHeatmap.minMs, 0)} ms (${b.navigationToFirstHeatmap.runs} fresh loads).`, '');
+    if (b.navigationToFirstHeatmap) lines.push(b.navigationToFirstHeatmap.error ? `Navigation → first heatmap: unavailable (${b.navigationToFirstHeatmap.error}).` : `Navigation → first heatmap on the real page: median ${f(b.navigationToFirstHeatmap.medianMs, 0)} ms, min ${f(b.navigationToFirstHeatmap.minMs, 0)} ms (${b.navigationToFirstHeatmap.runs} fresh loads; model ${b.navigationToFirstHeatmap.model}).`, '');
     if (b.pageTestMetrics?.sliderRoundTripMedianMs != null) lines.push(`Page test (tests/artifacts/metrics.json): slider round trip through the worker, median ${b.pageTestMetrics.sliderRoundTripMedianMs} ms; navigation → first heatmap ${b.pageTestMetrics.navigationToFirstHeatmapMs} ms.`, '');
   }
   lines.push('### Targets', '', '| target | measured | goal | met |', '|---|---|---|---|');

@@ -1,7 +1,9 @@
 // kernels_bench.mjs - micro-benchmarks of the kernels in V8 (Node), from
 // build/bench/kernels_bench.wasm (tests/bench/kernels_bench.c, both twins).
 //
-//   node tests/bench/kernels_bench.mjs [--quick]      prints JSON
+//   node --no-liftoff tests/bench/kernels_bench.mjs [--quick]      prints JSON
+//   (bench.mjs runs it so: TurboFan code from the first call; without the
+//   flag the time-based warm-up below has to outlast V8's tier-up)
 //
 // - attention core (additive scores + softmax + context, A = 256, D = 512)
 //   for source lengths 8 ... 512, SIMD twin against scalar twin;
