@@ -46,6 +46,11 @@ def sentence_lengths_buckets(sources, edges=(10, 20, 30, 40, 50)):
     return labels
 
 
+def bucket_order(label):
+    """Sort key for the labels above: '1-10' < '11-20' < ... < '>50'."""
+    return int(label.lstrip(">").split("-")[0]) + (1 if label.startswith(">") else 0)
+
+
 if __name__ == "__main__":
     # Self-check against hand-computed values.
     assert abs(corpus_bleu([["a", "b", "c", "d"]], [["a", "b", "c", "d"]]) - 100.0) < 1e-9

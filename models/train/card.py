@@ -7,6 +7,10 @@
 import argparse
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bleu import bucket_order  # noqa: E402
 
 LANGUAGES = {"fr": "French", "de": "German", "es": "Spanish"}
 ATTENTION_NAMES = {"additive": "additive attention", "dot": "Luong dot attention",
@@ -34,7 +38,8 @@ def main():
         f"{' (continued from phase ' + str(i - 1) + ')' if p['args'].get('resume') else ''}"
         for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
-                     for label, v in m["test_bleu_by_source_length"].items())
+                     for label, v in sorted(m["test_bleu_by_source_length"].items(),
+                                            key=lambda kv: bucket_order(kv[0])))
     text = f"""# Model card: `{os.path.basename(args.model)}` ({args.id})
 
 A GRU encoder-decoder with {ATTENTION_NAMES[m['attention']]} (Bahdanau, Cho &
@@ -82,7 +87,8 @@ Short UI strings dominate; expect menu-and-dialog French, not literary French.
 ## Rebuild
 
 `{args.rebuild}` (corpus download + cleaning, training, export, parity
-fixtures, this card). Training flags: `{' '.join(f'--{k.replace("_", "-")} {v}' for k, v in a.items() if k not in ('data', 'out'))}`.
+fixtures, this card). Phase flags are in `models/{args.id}.metrics.json`
+(`phases[].args`).
 """
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)

@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bleu import corpus_bleu, sentence_lengths_buckets  # noqa: E402
+from bleu import bucket_order, corpus_bleu, sentence_lengths_buckets  # noqa: E402
 from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
                    Seq2SeqAttention, max_target_tokens)
 from tokenize_text import words  # noqa: E402
@@ -117,7 +117,7 @@ def evaluate_bleu(model, pairs, src_index, tgt_vocab):
     overall = corpus_bleu(hyps, refs)
     by_bucket = {}
     labels = sentence_lengths_buckets([p[0] for p in pairs])
-    for label in sorted(set(labels), key=lambda s: (len(s), s)):
+    for label in sorted(set(labels), key=bucket_order):
         idx = [i for i, lab in enumerate(labels) if lab == label]
         by_bucket[label] = {"sentences": len(idx),
                             "bleu": round(corpus_bleu([hyps[i] for i in idx], [refs[i] for i in idx]), 2)}
