@@ -1,0 +1,135 @@
+"""Unit checks of the corpus builder and BLEU (run by tests/corpus.test.mjs).
+
+Each check raises AssertionError with a message; exit status 0 means all passed.
+No network: a .mo file is written here from made-up strings.
+"""
+import os
+import struct
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models", "train"))
+import corpus  # noqa: E402
+from bleu import corpus_bleu  # noqa: E402
+
+CHECKS = []
+
+
+def check(fn):
+    CHECKS.append(fn)
+    return fn
+
+
+def write_mo(path, entries, big_endian=False):
+    """Minimal GNU .mo writer: entries are (msgid bytes, msgstr bytes)."""
+    e = ">" if big_endian else "<"
+    entries = sorted(entries)
+    n = len(entries)
+    ids_offset, strs_offset = 28, 28 + 8 * n
+    data_offset = 28 + 16 * n
+    blob, ids, strs = b"", [], []
+    for msgid, _ in entries:
+        ids.append((len(msgid), data_offset + len(blob)))
+        blob += msgid + b"\0"
+    for _, msgstr in entries:
+        strs.append((len(msgstr), data_offset + len(blob)))
+        blob += msgstr + b"\0"
+    header = struct.pack(e + "7I", 0x950412DE, 0, n, ids_offset, strs_offset, 0, 0)
+    table = b"".join(struct.pack(e + "2I", *x) for x in ids) + b"".join(struct.pack(e + "2I", *x) for x in strs)
+    with open(path, "wb") as f:
+        f.write(header + table + blob)
+
+
+@check
+def mo_parsing_handles_context_plural_and_endianness():
+    for big in (False, True):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "x.mo")
+            write_mo(path, [
+                (b"", b"Content-Type: text/plain; charset=UTF-8\n"),
+                (b"menu\x04Open", "Ouvrir".encode()),
+                (b"One file\x00%d files", "Un fichier\x00%d fichiers".encode()),
+            ], big_endian=big)
+            got = dict(corpus.catalogue_entries(path))
+            assert got == {"Open": "Ouvrir", "One file": "Un fichier"}, got
+
+
+@check
+def cleaning_rules():
+    cases = {
+        ("_Open", "_Ouvrir"): (None, ("Open", "Ouvrir")),
+        ("&Save file", "&Enregistrer le fichier"): (None, ("Save file", "Enregistrer le fichier")),
+        ("Delete %s", "Supprimer %s"): ("format_specifier", None),
+        ("Two\nlines", "Deux\nlignes"): ("multiline", None),
+        ("<b>Bold</b> text", "Texte <b>gras</b>"): ("markup", None),
+        ("Quit", "Quit"): ("identical", None),
+        ("Color", ""): ("empty_translation", None),
+        ("Really quit?", "Vraiment quitter\u00a0?"): (None, ("Really quit?", "Vraiment quitter ?")),
+        ("Loading\u2026", "Chargement\u2026"): (None, ("Loading...", "Chargement...")),
+        ("Name \u201cx\u201d", "Nom \u00ab\u00a0x\u00a0\u00bb"): (None, ('Name "x"', 'Nom "x"')),
+    }
+    for (src, tgt), expected in cases.items():
+        got = corpus.clean_pair(src, tgt)
+        assert got == expected, f"clean_pair({src!r}, {tgt!r}) = {got!r}, expected {expected!r}"
+
+
+@check
+def split_is_by_folded_source_and_order_free():
+    variants = ["Open File...", "open file", "Open file!", "OPEN  FILE"]
+    keys = {corpus.split_key(v) for v in variants}
+    assert len(keys) == 1, keys
+    names = {corpus.split_of(k) for k in keys}
+    assert len(names) == 1
+    # Roughly 2% / 2% / 96% over many keys.
+    counts = {"train": 0, "dev": 0, "test": 0}
+    for i in range(20000):
+        counts[corpus.split_of(f"sentence number {i}")] += 1
+    assert 300 < counts["test"] < 500 and 300 < counts["dev"] < 500, counts
+
+
+@check
+def write_splits_never_leaks():
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = {f"Open file {i}": f"Ouvrir le fichier {i}" for i in range(300)}
+        pairs.update({f"open FILE {i}!": f"ouvrir {i}" for i in range(300)})
+        sizes = corpus.write_splits(pairs, tmp)
+        assert sum(sizes.values()) == 600
+        seen = {}
+        for name in ("train", "dev", "test"):
+            with open(os.path.join(tmp, f"{name}.tsv"), encoding="utf-8") as f:
+                for line in f:
+                    key = corpus.split_key(line.split("\t")[0])
+                    assert seen.setdefault(key, name) == name, f"{key} in {seen[key]} and {name}"
+
+
+@check
+def translation_choice_is_deterministic():
+    chosen = corpus.choose_translations({"Open": {"Ouvrir": 3, "Ouvre": 3, "Ouvrez": 1}})
+    assert chosen == {"Open": "Ouvre"}, chosen
+
+
+@check
+def bleu_reference_values():
+    assert abs(corpus_bleu([["a", "b", "c", "d"]], [["a", "b", "c", "d"]]) - 100) < 1e-9
+    # Hand-computed: p1=5/6 p2=3/5 p3=1/4 p4=0 -> 0; with a longer match:
+    hyp = [["the", "cat", "sat", "on", "the", "mat"]]
+    ref = [["the", "cat", "sat", "on", "a", "mat"]]
+    # p1=5/6 p2=3/5 p3=2/4 p4=1/3, BP=1 -> (5/6*3/5*2/4*1/3)^(1/4)
+    expected = 100 * (5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25
+    got = corpus_bleu(hyp, ref)
+    assert abs(got - expected) < 1e-9, (got, expected)
+    short = corpus_bleu([["the", "cat", "sat", "on"]], [["the", "cat", "sat", "on", "the", "mat"]])
+    import math
+    assert abs(short - 100 * math.exp(1 - 6 / 4)) < 1e-9, short
+
+
+if __name__ == "__main__":
+    failed = 0
+    for fn in CHECKS:
+        try:
+            fn()
+            print(f"ok {fn.__name__}")
+        except AssertionError as err:
+            failed += 1
+            print(f"FAIL {fn.__name__}: {err}")
+    sys.exit(1 if failed else 0)
