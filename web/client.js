@@ -152,30 +152,92 @@ export class EngineClient {
   }
 }
 
-/** Fetch with progress: onProgress(loaded, total|0). Resolves with a Uint8Array. */
-export async function fetchWithProgress(url, onProgress, { signal } = {}) {
-  const res = await fetch(url, { signal });
-  if (!res.ok) throw new Error(`${res.status} ${res.statusText || 'error'} while fetching ${url}`);
-  const total = Number(res.headers.get('content-length')) || 0;
-  if (!res.body || !res.body.getReader) {
-    const buf = new Uint8Array(await res.arrayBuffer());
-    onProgress?.(buf.length, buf.length);
-    return buf;
+/** An error while downloading: `kind` is 'http', 'network', 'stalled' or 'truncated'. */
+export class DownloadError extends Error {
+  constructor(kind, message, { loaded = 0, total = 0, status = 0 } = {}) {
+    super(message);
+    this.name = 'DownloadError';
+    this.kind = kind;
+    this.loaded = loaded;
+    this.total = total;
+    this.status = status;
   }
-  const reader = res.body.getReader();
-  const chunks = [];
+}
+
+/** "3.2 MB" (decimal megabytes, as download sizes are usually given). */
+export function formatBytes(n) {
+  if (!(n >= 0)) return '?';
+  if (n < 1e6) return `${Math.round(n / 1e3)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+/**
+ * Fetch with progress: onProgress(loaded, total|0). Resolves with a Uint8Array.
+ * Never hangs: the download is aborted when no byte arrives for `stallMs`.
+ * A body shorter than its Content-Length (a connection closed early) is an
+ * error here, before the bytes reach the engine. Errors are DownloadErrors.
+ */
+export async function fetchWithProgress(url, onProgress, { signal, stallMs = CONFIG.downloadStallMs } = {}) {
+  const ctrl = new AbortController();
+  const onOuterAbort = () => ctrl.abort(signal.reason);
+  signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let stalled = false;
+  let timer = null;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => { stalled = true; ctrl.abort(); }, stallMs);
+  };
   let loaded = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.length;
-    onProgress?.(loaded, total);
+  let total = 0;
+  const stallError = () => new DownloadError('stalled',
+    `the download stalled: no data for ${Math.round(stallMs / 1000)} s${total ? ` after ${formatBytes(loaded)} of ${formatBytes(total)}` : ''}`, { loaded, total });
+  try {
+    arm();
+    let res;
+    try {
+      res = await fetch(url, { signal: ctrl.signal });
+    } catch (err) {
+      if (stalled) throw stallError();
+      throw new DownloadError('network', `the network request failed (${err.message}); you may be offline, or the server went away`);
+    }
+    if (!res.ok) throw new DownloadError('http', `the server answered ${res.status} ${res.statusText || 'error'} for ${new URL(url, location.href).pathname}`, { status: res.status });
+    // With a content encoding (gzip), Content-Length counts compressed bytes.
+    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    total = encoded ? 0 : Number(res.headers.get('content-length')) || 0;
+    onProgress?.(0, total);
+    const chunks = [];
+    if (!res.body || !res.body.getReader) {
+      const buf = new Uint8Array(await res.arrayBuffer());
+      chunks.push(buf);
+      loaded = buf.length;
+    } else {
+      const reader = res.body.getReader();
+      for (;;) {
+        let step;
+        try {
+          step = await reader.read();
+        } catch (err) {
+          if (stalled) throw stallError();
+          throw new DownloadError('network', `the connection broke after ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''} (${err.message})`, { loaded, total });
+        }
+        if (step.done) break;
+        arm();
+        chunks.push(step.value);
+        loaded += step.value.length;
+        onProgress?.(loaded, total);
+      }
+    }
+    if (total && loaded !== total) {
+      throw new DownloadError('truncated', `the download was cut short: ${loaded} of ${total} bytes arrived`, { loaded, total });
+    }
+    const out = new Uint8Array(loaded);
+    let off = 0;
+    for (const c of chunks) { out.set(c, off); off += c.length; }
+    return out;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onOuterAbort);
   }
-  const out = new Uint8Array(loaded);
-  let off = 0;
-  for (const c of chunks) { out.set(c, off); off += c.length; }
-  return out;
 }
 
 /** base64 → Uint8Array (for the single-file build's inlined bytes). */

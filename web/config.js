@@ -31,6 +31,8 @@ export const CONFIG = Object.freeze({
   // Engine / worker
   engineStartTimeoutMs: 30_000, // a worker that says nothing for this long has failed
   requestTimeoutMs: 30_000,
+  downloadStallMs: 20_000,      // a download with no new byte for this long is aborted
+  catalogTimeoutMs: 20_000,     // models/index.json must arrive within this
 });
 
 /** URL/attribute state keys and their meaning (documented in the README, "Embedding"). */

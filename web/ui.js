@@ -7,7 +7,7 @@ import { CONFIG } from './config.js';
 import { h, uid, download } from './lib/dom.js';
 import { rowEntropies, fmt } from './lib/math.js';
 import { createStore, defaultShareState, serializeShareState, parseShareString, scaleFor } from './state.js';
-import { EngineClient, fetchWithProgress, fromBase64 } from './client.js';
+import { EngineClient, fetchWithProgress, fromBase64, formatBytes, DownloadError } from './client.js';
 import * as heatmapView from './views/heatmap.js';
 import * as tableView from './views/table.js';
 import * as sliderView from './views/slider.js';
@@ -41,19 +41,28 @@ export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
   const base = opts.base ? new URL(opts.base, location.href) : MODULE_BASE;
   const shareBase = opts.shareBase ?? new URL('index.html', base).href;
+  // A model value that is not an id (a URL, a path) never reaches the store.
+  const { rejectedModel, ...initial } = opts.initial || {};
   const store = createStore({
     ...defaultShareState(),
-    ...(opts.initial || {}),
+    ...initial,
     // runtime state
     info: null, trace: null, catalog: null, status: 'starting', error: null,
   });
   const view = store.get().view;
 
   // ---------- DOM skeleton ----------
-  const ids = { input: uid('sentence'), model: uid('model'), tableCap: uid('tablecap'), hint: uid('hint'), link: uid('link') };
-  const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': ids.hint, autocomplete: 'off' });
+  const ids = { input: uid('sentence'), model: uid('model'), tableCap: uid('tablecap'), hint: uid('hint'), notice: uid('notice'), link: uid('link') };
+  const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', dir: 'auto', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': `${ids.hint} ${ids.notice}`, autocomplete: 'off' });
   const modelSelect = h('select', { id: ids.model, class: 'as-select' });
   const hint = h('p', { id: ids.hint, class: 'as-small as-muted' });
+  // Messages about the input (too long, cut, a refused model): one line each, by topic.
+  const notice = h('div', { id: ids.notice, class: 'as-notice as-small', role: 'status', 'aria-live': 'polite' });
+  const notices = new Map();
+  function setNotice(topic, text) {
+    if (text) notices.set(topic, text); else notices.delete(topic);
+    notice.replaceChildren(...[...notices].map(([k, v]) => h('p', { class: 'as-note', dataset: { topic: k } }, v)));
+  }
   const progress = h('progress', { class: 'as-progress', max: '1' });
   const statusText = h('span', { class: 'as-status-text' });
   const retry = h('button', { type: 'button', class: 'as-btn as-btn-small', hidden: true }, 'Retry');
@@ -65,7 +74,7 @@ export function mountAlignscope(root, opts = {}) {
     h('div', { class: 'as-input-row' },
       h('div', { class: 'as-field as-grow' }, h('label', { for: ids.input }, 'English sentence'), sentence),
       h('div', { class: 'as-field' }, h('label', { for: ids.model }, 'Model'), modelSelect)),
-    hint, status,
+    hint, notice, status,
     h('div', { class: 'as-translation-box' }, h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation),
     perf);
 
@@ -143,7 +152,11 @@ export function mountAlignscope(root, opts = {}) {
   function friendlyTranslateError(err) {
     const info = store.get().info;
     if (/long|INPUT_TOO_LONG/i.test(`${err.code} ${err.message}`)) return `This sentence has more than ${info?.maxSourceTokens ?? CONFIG.maxSourceTokens} source tokens, the most this model reads. Shorten it to see its alignment. (${err.message})`;
-    if (/empty|no tokens/i.test(`${err.code} ${err.message}`)) return 'Type a sentence to see how the model aligns it.';
+    if (/empty|no tokens/i.test(`${err.code} ${err.message}`)) {
+      return store.get().sentence.trim()
+        ? 'This text has no words the model can read (only invisible or control characters). Type a sentence to see how the model aligns it.'
+        : 'Type a sentence to see how the model aligns it.';
+    }
     return `The engine could not translate this: ${err.message}`;
   }
 
@@ -181,7 +194,14 @@ export function mountAlignscope(root, opts = {}) {
   async function loadCatalog() {
     if (inline?.index) return inline.index;
     const url = new URL('models/index.json', base);
-    const res = await fetch(url);
+    let res;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
+    } catch (err) {
+      throw new Error(err.name === 'TimeoutError'
+        ? `The model list (${url.pathname}) did not arrive within ${CONFIG.catalogTimeoutMs / 1000} s. Check your connection and press Retry.`
+        : `Could not download the model list (${url.pathname}): the network request failed; you may be offline. Press Retry when you are back online.`);
+    }
     if (!res.ok) throw new Error(`Could not load the model list (${res.status} from ${url.pathname}).`);
     const cat = await res.json();
     if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error('The model list is empty or malformed.');
@@ -190,40 +210,88 @@ export function mountAlignscope(root, opts = {}) {
 
   function fillModelSelect(cat) {
     modelSelect.replaceChildren(...cat.models.map((m) => h('option', { value: m.id }, m.label || m.id)));
-    let { model } = store.get();
-    if (!cat.models.some((m) => m.id === model)) model = cat.models.some((m) => m.id === cat.default) ? cat.default : cat.models[0].id;
-    modelSelect.value = model;
-    store.set({ model });
+    checkModel(store.get().model, pendingRejected);
+    pendingRejected = null;
   }
 
+  // Models are chosen only by id from this site's catalogue. Anything else
+  // (a URL, a path, an id that is not listed) is refused visibly, and the
+  // default model is shown instead.
+  let pendingRejected = rejectedModel ?? null;
+  function checkModel(model, rejected) {
+    const cat = store.get().catalog;
+    if (!cat) { pendingRejected = rejected ?? pendingRejected; return model; }
+    const fallback = cat.models.some((m) => m.id === cat.default) ? cat.default : cat.models[0].id;
+    const label = (id) => cat.models.find((m) => m.id === id)?.label || id;
+    let use = model;
+    if (rejected != null) {
+      setNotice('model', `The model “${clip(rejected)}” was not loaded: alignscope loads models only by their id from this site’s own list (models/index.json), never from a URL or a path. Showing “${label(model)}”.`);
+    } else if (!cat.models.some((m) => m.id === model)) {
+      use = fallback;
+      setNotice('model', `There is no model “${clip(model)}” in this site’s list; showing “${label(use)}” instead.`);
+    } else if (model !== store.get().model || rejected === undefined) setNotice('model', null);
+    modelSelect.value = use;
+    store.set({ model: use });
+    return use;
+  }
+  const clip = (text) => (Array.from(text).length > 80 ? `${Array.from(text).slice(0, 79).join('')}…` : text);
+
   let loadSeq = 0;
+  let loadAbort = null;
   async function loadModel() {
     const seq = ++loadSeq;
+    loadAbort?.abort();
+    loadAbort = new AbortController();
     const st = store.get();
     const entry = st.catalog.models.find((m) => m.id === st.model);
+    const name = entry?.label || st.model;
     store.set({ status: 'loading', info: null, trace: null, error: null });
     progress.value = 0;
+    let stage = 'download';
     try {
       let bytes;
       if (inline?.models?.[entry.id]) bytes = fromBase64(inline.models[entry.id]);
       else {
+        const expected = entry.bytes || 0;
+        statusText.textContent = `Downloading the model ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`;
         bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
           if (seq !== loadSeq) return;
-          const t = total || entry.bytes || 0;
-          if (t) progress.value = Math.min(1, loaded / t); else progress.removeAttribute('value');
-          statusText.textContent = `Loading model ${entry.label || entry.id}: ${Math.round(loaded / 1024)} KiB${t ? ` of ${Math.round(t / 1024)} KiB` : ''}…`;
-        });
+          const t = total || expected;
+          if (t) { progress.max = t; progress.value = Math.min(t, loaded); } else progress.removeAttribute('value');
+          const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
+          statusText.textContent = `Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`;
+          progress.setAttribute('aria-valuetext', statusText.textContent);
+        }, { signal: loadAbort.signal });
       }
       if (seq !== loadSeq) return;
-      statusText.textContent = 'Checking the model…';
+      stage = 'check';
+      progress.removeAttribute('value');
+      statusText.textContent = `Checking the model (size, checksum) and starting it…`;
       const info = await client.load(entry.id, bytes);
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready' });
       requestTranslation();
     } catch (err) {
       if (seq !== loadSeq) return;
-      store.set({ status: 'failed', error: { stage: 'load', message: `Could not load the model “${entry?.label || st.model}”: ${err.message}` } });
+      store.set({ status: 'failed', error: { stage: 'load', message: loadErrorMessage(name, stage, err) } });
     }
+  }
+
+  /** What went wrong while fetching or opening a model, in words, with what to do next. */
+  function loadErrorMessage(name, stage, err) {
+    const head = `Could not load the model “${name}”:`;
+    if (err instanceof DownloadError) {
+      const what = err.kind === 'http' ? `${err.message}.`
+        : err.kind === 'stalled' ? `${err.message}.`
+          : err.kind === 'truncated' ? `${err.message}; the file is incomplete.`
+            : `${err.message}.`;
+      return `${head} ${what} Press Retry to download it again.`;
+    }
+    if (stage === 'check' && err.code) {
+      const damaged = /SIZE_MISMATCH|TOO_SHORT|CHECKSUM|BAD_MAGIC|TRUNCATED/.test(err.code);
+      return `${head} ${damaged ? 'the downloaded file is damaged or incomplete' : 'the engine refused it'} (${err.message}). Press Retry to download it again.`;
+    }
+    return `${head} ${err.message}`;
   }
 
   // ---------- rendering from state ----------
@@ -285,6 +353,7 @@ export function mountAlignscope(root, opts = {}) {
         steps.update(null, 0);
         exportButtons.forEach((b) => { b.disabled = true; });
         if (st.error?.stage === 'translate') { translation.textContent = '—'; translation.classList.add('as-muted'); }
+        if (view === 'steps') steps.message?.(st.error?.stage === 'translate' ? st.error.message : null);
       }
       slider.update({ info: st.info, scale: st.scale, entropies: vm?.entropies, S: vm?.S });
     } else if (changed.has('scale')) {
@@ -311,7 +380,18 @@ export function mountAlignscope(root, opts = {}) {
   // ---------- inputs ----------
   let typingTimer = null;
   sentence.value = store.get().sentence;
+  const cutNotice = `The text was cut at ${CONFIG.maxSentenceChars} characters, the most alignscope takes; the model itself reads at most ${CONFIG.maxSourceTokens} words and punctuation marks.`;
+  // maxlength cuts a long paste silently: say so.
+  sentence.addEventListener('beforeinput', (e) => {
+    const inserted = e.data ?? e.dataTransfer?.getData('text/plain') ?? '';
+    const selected = Math.abs((sentence.selectionEnd ?? 0) - (sentence.selectionStart ?? 0));
+    if (sentence.value.length - selected + inserted.length > CONFIG.maxSentenceChars) setNotice('cut', cutNotice);
+  });
   sentence.addEventListener('input', () => {
+    if (sentence.value.length > CONFIG.maxSentenceChars) {
+      sentence.value = sentence.value.slice(0, CONFIG.maxSentenceChars); // set from script: maxlength does not apply
+      setNotice('cut', cutNotice);
+    } else if (sentence.value.length < CONFIG.maxSentenceChars) setNotice('cut', null);
     clearTimeout(typingTimer);
     typingTimer = setTimeout(() => {
       store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars) });
@@ -319,6 +399,7 @@ export function mountAlignscope(root, opts = {}) {
     }, CONFIG.typingPauseMs);
   });
   modelSelect.addEventListener('change', () => {
+    setNotice('model', null);
     store.set({ model: modelSelect.value });
     loadModel();
   });
@@ -388,11 +469,12 @@ export function mountAlignscope(root, opts = {}) {
     /** Apply a partial share state (attributes, a pasted link). */
     setState(patch) {
       const before = store.get();
+      if (patch.rejectedModel != null) checkModel(before.model, patch.rejectedModel);
       const next = {};
       for (const k of ['sentence', 'model', 'scale', 'step']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (!Object.keys(next).length) return;
       store.set(next);
-      if (next.model && before.catalog) loadModel();
+      if (next.model && before.catalog && checkModel(next.model) !== before.model) loadModel();
       else if (next.sentence !== undefined || next.scale !== undefined) requestTranslation();
     },
     step(delta) {
@@ -410,6 +492,7 @@ export function mountAlignscope(root, opts = {}) {
       client.stop();
       clearTimeout(typingTimer);
       clearTimeout(urlTimer);
+      loadAbort?.abort();
       if (opts.syncUrl) removeEventListener('hashchange', onHashChange);
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();

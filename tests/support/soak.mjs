@@ -68,7 +68,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let grew = false;
   const runs = [['test model additive', join(TEST_MODELS, 'additive.alsc'), n]];
   const real = join(ROOT, 'models', 'en-fr.alsc');
-  if (existsSync(real)) runs.push(['models/en-fr.alsc', real, Math.max(100, Math.round(n / 20))]);
+  if (existsSync(real)) runs.push(['models/en-fr.alsc', real, Math.max(100, Math.round(n / 100))]);
   for (const [label, file, count] of runs) {
     for (const variant of ['simd', 'scalar']) {
       const r = await soak({ variant, model: new Uint8Array(readFileSync(file)), n: count });

@@ -6,6 +6,9 @@
 // Correct MIME types (application/wasm for streaming compilation), no
 // directory listings, no paths outside the root. Port 0 picks a free one.
 // stats counts the bytes served (the browser tests report page weight).
+// Tests can also map a URL prefix to another folder (`mounts`, e.g. a test
+// model catalogue at /models/), add response headers (`headers(rel)`, e.g. a
+// Content-Security-Policy), or answer a request themselves (`intercept`).
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -22,9 +25,15 @@ const MIME = {
   '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json',
 };
 
-/** Start serving `root`. Resolves with { server, url, port, stats, close() }. */
-export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', quiet = true } = {}) {
+/**
+ * Start serving `root`. Resolves with { server, url, port, stats, close() }.
+ *   mounts:    { '/models/': '/some/dir' }: URL prefix → folder (instead of root)
+ *   headers:   (rel) => ({ name: value }) extra headers for a served file
+ *   intercept: (req, res, rel) => true if it answered the request itself
+ */
+export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', quiet = true, mounts = {}, headers = null, intercept = null } = {}) {
   const absRoot = path.resolve(root);
+  const absMounts = Object.entries(mounts).map(([prefix, dir]) => [prefix.endsWith('/') ? prefix : `${prefix}/`, path.resolve(dir)]);
   const stats = { requests: 0, bytes: 0, byPath: new Map() };
   const server = http.createServer((req, res) => {
     stats.requests += 1;
@@ -36,8 +45,11 @@ export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', 
       return;
     }
     if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.resolve(absRoot, `.${rel}`);
-    if (file !== absRoot && !file.startsWith(absRoot + path.sep)) {
+    if (intercept?.(req, res, rel)) return;
+    const mount = absMounts.find(([prefix]) => rel.startsWith(prefix));
+    const dir = mount ? mount[1] : absRoot;
+    const file = path.resolve(dir, `.${mount ? rel.slice(mount[0].length - 1) : rel}`);
+    if (file !== dir && !file.startsWith(dir + path.sep)) {
       res.writeHead(403).end('forbidden');
       return;
     }
@@ -53,6 +65,7 @@ export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', 
         'Content-Length': st.size,
         'Cache-Control': 'no-cache',
         'X-Content-Type-Options': 'nosniff',
+        ...(headers?.(rel) ?? {}),
       });
       if (req.method === 'HEAD') { res.end(); return; }
       const stream = fs.createReadStream(file);
