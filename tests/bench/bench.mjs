@@ -269,6 +269,7 @@ async function browserBench() {
 // ---- main --------------------------------------------------------------------
 
 async function main() {
+  const loadavgBefore = os.loadavg();
   const modelInfo = JSON.parse(readFileSync(join(ART, 'models.json'), 'utf8'));
   const modelBytes = new Uint8Array(readFileSync(join(ART, 'model.alsc')));
   log(`model: ${modelInfo.source}, ${modelInfo.parameters} parameters; ${sentences.length} sentences; ${QUICK ? 'quick' : 'full'} run`);
@@ -350,7 +351,7 @@ async function main() {
 
   const results = {
     date: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, repsPerRound: REPS,
-    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavg: os.loadavg() },
+    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, loadavgAfter: os.loadavg() },
     model: modelInfo, sentences, sourceIds,
     backends: Object.fromEntries(live.map((b) => [b.name, b.detail])), unavailable: failed,
     tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, kernels, browser,
@@ -388,6 +389,10 @@ function markdown(r) {
   const lines = [];
   lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32; ${r.machine.cpu}, 1 thread)`, '');
   lines.push('Median ms per whole translation (encoder + greedy decoding), and per decoder step; ×ORT = how many times faster than onnxruntime-web.', '');
+  const load = r.machine.loadavgBefore ?? r.machine.loadavg;
+  if (load[0] > 0.5 * r.machine.cores) {
+    lines.push(`**Contended run:** load average ${load[0].toFixed(2)} on ${r.machine.cores} cores when the bench started (another job was running); absolute times are pessimistic and memory-bound kernels suffer most. Re-run \`./build.sh bench\` on an idle machine.`, '');
+  }
   const head = ['backend', ...r.sentences.map((s, i) => `#${i + 1} (${s.split(/\s+/).length} w, ${r.stats[names[0]].sentences[i].steps} steps)`), 'step ms (min / med)', 'step ×ORT', 'sentence ×ORT (geomean)'];
   lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const n of names) {
