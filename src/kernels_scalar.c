@@ -102,14 +102,16 @@ void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
 /* y = softmax(scale * x). Subtracting the max keeps exp() in range for any
  * logits; the sum is at least 1 (the max term), so the division is safe. */
 void as_f32_softmax__scalar(size_t n, const float *x, float scale, float *y) {
-    float m = scale * x[0];
+    /* scale * (x - max x), not scale * x - max(scale * x): the difference is
+     * <= 0 and finite, so a huge scale or score underflows to exp = 0 instead
+     * of overflowing to inf - inf = NaN. scale > 0 keeps the argmax. */
+    float m = x[0];
     for (size_t i = 1; i < n; i++) {
-        float v = scale * x[i];
-        if (v > m) m = v;
+        if (x[i] > m) m = x[i];
     }
     float sum = 0.0f;
     for (size_t i = 0; i < n; i++) {
-        float e = as_exp_scalar(scale * x[i] - m);
+        float e = as_exp_scalar(scale * (x[i] - m));
         y[i] = e;
         sum += e;
     }

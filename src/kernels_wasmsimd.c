@@ -270,27 +270,28 @@ void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
 /* y = softmax(scale * x), max-subtracted. y may alias x. */
 void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y) {
     const v128_t vscale = wasm_f32x4_splat(scale);
-    float m = scale * x[0];
+    /* scale * (x - max x), as the scalar twin: finite for any scale > 0. */
+    float m = x[0];
     size_t i = 0;
     if (n >= 4) {
-        v128_t vm = wasm_f32x4_mul(vscale, wasm_v128_load(x));
-        for (i = 4; i + 4 <= n; i += 4) vm = wasm_f32x4_pmax(vm, wasm_f32x4_mul(vscale, wasm_v128_load(x + i)));
+        v128_t vm = wasm_v128_load(x);
+        for (i = 4; i + 4 <= n; i += 4) vm = wasm_f32x4_pmax(vm, wasm_v128_load(x + i));
         float lanes[4];
         wasm_v128_store(lanes, vm);
         for (size_t l = 0; l < 4; l++) if (lanes[l] > m) m = lanes[l];
     }
-    for (; i < n; i++) if (scale * x[i] > m) m = scale * x[i];
+    for (; i < n; i++) if (x[i] > m) m = x[i];
 
     const v128_t vmax = wasm_f32x4_splat(m);
     v128_t vsum = wasm_f32x4_splat(0.0f);
     for (i = 0; i + 4 <= n; i += 4) {
-        const v128_t ex = exp_f32x4(wasm_f32x4_sub(wasm_f32x4_mul(vscale, wasm_v128_load(x + i)), vmax));
+        const v128_t ex = exp_f32x4(wasm_f32x4_mul(vscale, wasm_f32x4_sub(wasm_v128_load(x + i), vmax)));
         wasm_v128_store(y + i, ex);
         vsum = wasm_f32x4_add(vsum, ex);
     }
     float sum = hsum_f32x4(vsum);
     for (; i < n; i++) {
-        const float ex = as_exp_scalar(scale * x[i] - m);
+        const float ex = as_exp_scalar(scale * (x[i] - m));
         y[i] = ex;
         sum += ex;
     }
