@@ -4,7 +4,7 @@
 #   ./build.sh deps     install what is missing (as root on Debian/Ubuntu), npm deps
 #   ./build.sh native   gcc: build/native/alignscope (CLI) and native C test programs
 #   ./build.sh wasm     emcc: web/gen/alignscope-{simd,scalar}.wasm, build/wasm/kernels_test.js
-#   ./build.sh test     deps -> native -> wasm -> test models -> node --test tests/
+#   ./build.sh test     deps -> native -> wasm -> test models -> bench build -> node --test tests/
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
@@ -229,6 +229,13 @@ mode_model() {
 BENCH_CHECKPOINT=models/train/runs/en-fr-additive/checkpoint.pt
 mode_bench() {
     mode_deps
+    bench_build
+    [[ ${1:-} == --build-only ]] && return 0
+    node tests/bench/bench.mjs "$@"
+}
+
+# Everything the benchmark runs, built (also by `test`: tests/bench/bench.test.mjs).
+bench_build() {
     mode_wasm
     mkdir -p build/bench
     if stale build/bench/native_bench tests/bench/native_bench.c "${LIB_SOURCES[@]}" "${HEADERS[@]}"; then
@@ -253,8 +260,6 @@ mode_bench() {
         log "bench: build/bench/ model.alsc, model.pt, encoder.onnx, decoder_step.onnx (${random[*]:-checkpoint})"
         OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/bench/make_models.py build/bench "${random[@]}"
     fi
-    [[ ${1:-} == --build-only ]] && return 0
-    node tests/bench/bench.mjs "$@"
 }
 
 # ---- fuzzing, sanitizers, soak --------------------------------------------
@@ -385,6 +390,7 @@ mode_test() {
     mode_native
     mode_wasm
     mode_models
+    bench_build
     log "node --test tests/"
     node --test tests/
 }
