@@ -200,7 +200,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
       if (stalled) throw stallError();
       throw new DownloadError('network', `the network request failed (${err.message}); you may be offline, or the server went away`);
     }
-    if (!res.ok) throw new DownloadError('http', `the server answered ${res.status} ${res.statusText || 'error'} for ${new URL(url, location.href).pathname}`, { status: res.status });
+    if (!res.ok) throw new DownloadError('http', `the server answered ${res.status} ${res.statusText || 'error'} for ${new URL(url, globalThis.location?.href).pathname}`, { status: res.status });
     // With a content encoding (gzip), Content-Length counts compressed bytes.
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
     total = encoded ? 0 : Number(res.headers.get('content-length')) || 0;

@@ -34,7 +34,10 @@ export function parseShareString(str) {
   const s = params.get('s');
   if (s !== null) out.sentence = s.slice(0, CONFIG.maxSentenceChars);
   const m = params.get('m');
+  // Only ids: a URL or a path is refused here and reported as rejectedModel
+  // (the page says so; it never fetches a model from anywhere but its own list).
   if (m !== null && MODEL_ID.test(m)) out.model = m;
+  else if (m !== null && m !== '') out.rejectedModel = m.slice(0, 200);
   const scale = parseScale(params.get('scale'));
   if (scale !== null) out.scale = scale;
   const step = parseStep(params.get('step'));

@@ -229,7 +229,7 @@ export function mountAlignscope(root, opts = {}) {
     } else if (!cat.models.some((m) => m.id === model)) {
       use = fallback;
       setNotice('model', `There is no model “${clip(model)}” in this site’s list; showing “${label(use)}” instead.`);
-    } else if (model !== store.get().model || rejected === undefined) setNotice('model', null);
+    } else setNotice('model', null);
     modelSelect.value = use;
     store.set({ model: use });
     return use;
@@ -353,9 +353,10 @@ export function mountAlignscope(root, opts = {}) {
         steps.update(null, 0);
         exportButtons.forEach((b) => { b.disabled = true; });
         if (st.error?.stage === 'translate') { translation.textContent = '—'; translation.classList.add('as-muted'); }
-        if (view === 'steps') steps.message?.(st.error?.stage === 'translate' ? st.error.message : null);
       }
       slider.update({ info: st.info, scale: st.scale, entropies: vm?.entropies, S: vm?.S });
+      // The step-only layout has no heatmap box to show why there is no picture.
+      if (view === 'steps') setNotice('translate', !st.trace && st.error?.stage === 'translate' ? st.error.message : null);
     } else if (changed.has('scale')) {
       slider.update({ info: st.info, scale: st.scale, entropies: vm?.entropies, S: vm?.S });
     }

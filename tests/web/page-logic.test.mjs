@@ -23,7 +23,8 @@ test('share state round-trips through the URL hash', () => {
 test('URL parsing is strict: unknown keys ignored, numbers range-checked, sentence capped', () => {
   const p = parseShareString('#s=' + 'a'.repeat(5000) + '&evil=1&scale=1e9&step=-1&m=../../etc&view=weird');
   assert.equal(p.sentence.length, 2000);
-  assert.deepEqual(Object.keys(p), ['sentence']);
+  assert.deepEqual(Object.keys(p), ['sentence', 'rejectedModel']);
+  assert.equal(p.rejectedModel, '../../etc', 'a refused model value is reported, not used');
   assert.equal(parseScale('0.0625'), 0.0625);
   assert.equal(parseScale('64'), 64);
   assert.equal(parseScale('65'), null);
@@ -37,6 +38,16 @@ test('URL parsing is strict: unknown keys ignored, numbers range-checked, senten
   assert.deepEqual(parseShareString('#%E0%A4%A'), {}); // malformed escapes: nothing, no throw
   assert.equal(parseShareString('?s=hi&view=steps').view, 'steps');
   assert.equal(defaultShareState().scale, 1);
+});
+
+test('a model is only ever an id: URLs and paths are refused and reported', () => {
+  for (const m of ['https://evil.example/m.alsc', '//evil.example/m.alsc', 'http:x', '/models/en-fr.alsc', '../en-fr', 'data:application/octet-stream;base64,AAAA', 'blob:http://x/1', 'en fr', 'a'.repeat(65)]) {
+    const p = parseShareString(`#m=${encodeURIComponent(m)}`);
+    assert.equal(p.model, undefined, m);
+    assert.equal(p.rejectedModel, m, m);
+  }
+  assert.deepEqual(parseShareString('#m=en-fr'), { model: 'en-fr' });
+  assert.deepEqual(parseShareString('#m='), {}, 'an empty value is simply absent');
 });
 
 test('scaleFor: divisor √d for scaled dot, 1 for additive; engine gets the multiplier', () => {

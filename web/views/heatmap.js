@@ -2,7 +2,9 @@
 // columns, colour = α (viridis). Canvas, drawn at devicePixelRatio. Hover or
 // keyboard-focus a cell to read its value and highlight the word pair; hover
 // a word to highlight its row or column. The current decoder step's row is
-// marked with ▶ and an outline.
+// marked with ▶ and an outline. When a long sentence makes the map scroll,
+// the word labels stay in view: three small canvases, stuck to the top and
+// left edges of the scroll box, repaint just the labels over the cells.
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
@@ -19,7 +21,10 @@ export function themeColors(el) {
 
 export function render(container, { onPickRow } = {}) {
   const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img' });
-  const scroller = h('div', { class: 'as-heatmap-scroll' }, canvas);
+  const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
+  const rowHead = h('canvas', { class: 'as-heat-sticky as-heat-rowhead', 'aria-hidden': 'true', hidden: true });
+  const corner = h('canvas', { class: 'as-heat-sticky as-heat-corner', 'aria-hidden': 'true', hidden: true });
+  const scroller = h('div', { class: 'as-heatmap-scroll' }, h('div', { class: 'as-heat-stack' }, canvas, colHead, rowHead, corner));
   const readout = h('p', { class: 'as-readout', 'aria-live': 'polite' }, '\u00a0');
   const empty = h('p', { class: 'as-empty', hidden: true });
   container.append(empty, scroller, readout);
@@ -38,20 +43,49 @@ export function render(container, { onPickRow } = {}) {
     L = layoutHeatmap(vm, measure, avail);
   }
 
+  function sizeCanvas(c, w, hgt, dpr) {
+    if (c.width !== Math.round(w * dpr) || c.height !== Math.round(hgt * dpr)) {
+      c.width = Math.round(w * dpr);
+      c.height = Math.round(hgt * dpr);
+      c.style.width = `${w}px`;
+      c.style.height = `${hgt}px`;
+    }
+    const ctx = c.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    return ctx;
+  }
+
+  // Which label strips must stay in view: those of a direction that scrolls.
+  let stickTop = false;
+  let stickLeft = false;
+  function updateSticky() {
+    stickTop = scroller.scrollHeight > scroller.clientHeight + 1;
+    stickLeft = scroller.scrollWidth > scroller.clientWidth + 1;
+    colHead.hidden = !stickTop;
+    rowHead.hidden = !stickLeft;
+    corner.hidden = !(stickTop && stickLeft);
+  }
+
   function draw() {
     if (!vm || !L) return;
     const dpr = window.devicePixelRatio || 1;
-    const w = L.width;
-    const hgt = L.height;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(hgt * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(hgt * dpr);
-      canvas.style.width = `${w}px`;
-      canvas.style.height = `${hgt}px`;
-    }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    paint(ctx, vm, L, themeColors(container), { hover, active, marked, focused: document.activeElement === canvas || canvas.getRootNode().activeElement === canvas });
+    const colors = themeColors(container);
+    const state = { hover, active, marked, focused: document.activeElement === canvas || canvas.getRootNode().activeElement === canvas };
+    paint(sizeCanvas(canvas, L.width, L.height, dpr), vm, L, colors, state);
+    if (stickTop) paint(sizeCanvas(colHead, L.width, L.gridY, dpr), vm, L, colors, { ...state, part: 'cols' });
+    if (stickLeft) paint(sizeCanvas(rowHead, L.gridX, L.height, dpr), vm, L, colors, { ...state, part: 'rows' });
+    if (stickTop && stickLeft) paint(sizeCanvas(corner, L.gridX, L.gridY, dpr), vm, L, colors, { ...state, part: 'corner' });
+  }
+
+  /** Pointer position in heatmap coordinates; over a stuck label strip, the label's. */
+  function pointAt(e) {
+    const r = canvas.getBoundingClientRect();
+    let x = e.clientX - r.left;
+    let y = e.clientY - r.top;
+    const sr = scroller.getBoundingClientRect();
+    if (stickTop && scroller.scrollTop > 0 && e.clientY - sr.top < L.gridY) y = e.clientY - sr.top;
+    if (stickLeft && scroller.scrollLeft > 0 && e.clientX - sr.left < L.gridX) x = e.clientX - sr.left;
+    return [x, y];
   }
 
   function describe(cur) {
@@ -76,8 +110,7 @@ export function render(container, { onPickRow } = {}) {
 
   canvas.addEventListener('pointermove', (e) => {
     if (!L) return;
-    const r = canvas.getBoundingClientRect();
-    const hit = hitTest(L, e.clientX - r.left, e.clientY - r.top);
+    const hit = hitTest(L, ...pointAt(e));
     if (JSON.stringify(hit) !== JSON.stringify(hover)) {
       hover = hit;
       canvas.style.cursor = hit && (hit.kind === 'cell' || hit.kind === 'row') ? 'pointer' : 'default';
@@ -87,8 +120,7 @@ export function render(container, { onPickRow } = {}) {
   });
   canvas.addEventListener('pointerleave', () => { hover = null; draw(); setReadout(active); });
   canvas.addEventListener('click', (e) => {
-    const r = canvas.getBoundingClientRect();
-    const hit = L && hitTest(L, e.clientX - r.left, e.clientY - r.top);
+    const hit = L && hitTest(L, ...pointAt(e));
     if (hit && hit.t != null) onPickRow?.(hit.t);
   });
   canvas.addEventListener('focus', () => { if (!active && vm) active = { kind: 'cell', t: Math.max(0, marked), j: 0 }; draw(); setReadout(active); });
@@ -110,16 +142,18 @@ export function render(container, { onPickRow } = {}) {
     }
   });
 
+  // The stuck label strips cover gridX px on the left and gridY px on top.
   function scrollCellIntoView({ t, j }) {
     const x = L.gridX + j * L.cell;
     const y = L.gridY + t * L.cell;
     if (x < scroller.scrollLeft + L.gridX) scroller.scrollLeft = Math.max(0, x - L.gridX);
     else if (x + L.cell > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + L.cell - scroller.clientWidth + 8;
     if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
-    else if (y < scroller.scrollTop) scroller.scrollTop = y;
+    else if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
   }
 
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { if (vm) { layout(); draw(); } }) : null;
+  const relayout = () => { layout(); sizeCanvas(canvas, L.width, L.height, window.devicePixelRatio || 1); updateSticky(); draw(); };
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { if (vm) relayout(); }) : null;
   ro?.observe(container);
 
   return {
@@ -141,32 +175,47 @@ export function render(container, { onPickRow } = {}) {
       empty.hidden = true;
       if (!sameShape) { hover = null; active = null; }
       canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1. Focus it and use the arrow keys to read cells, or open the table view.`);
-      layout();
-      draw();
+      relayout();
       setReadout(hover || active);
     },
     setMarkedRow(t) {
       marked = t;
       canvas.dataset.markedRow = String(t);
       draw();
+      // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
+      if (L && t >= 0 && stickTop) {
+        const y = L.gridY + t * L.cell;
+        if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
+        else if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
+      }
     },
-    redraw() { if (vm) { layout(); draw(); } },
+    redraw() { if (vm) relayout(); },
     destroy() { ro?.disconnect(); },
   };
 }
 
 /** Draw the whole heatmap onto a 2-d context (shared with the PNG export). */
-export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false } = {}) {
+// part: undefined = everything; 'cols' = the source-word strip on top,
+// 'rows' = the target-word strip on the left, 'corner' = blank (the sticky
+// label canvases), each on an opaque background so cells pass beneath.
+export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, part } = {}) {
   ctx.clearRect(0, 0, L.width, L.height);
-  if (background) { ctx.fillStyle = colors.bg; ctx.fillRect(0, 0, L.width, L.height); }
   const { T, S, cell, gridX, gridY } = L;
+  const whole = !part;
+  const doCols = whole || part === 'cols';
+  const doRows = whole || part === 'rows';
+  if (background || part) {
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, part === 'rows' || part === 'corner' ? gridX : L.width, part === 'cols' || part === 'corner' ? gridY : L.height);
+  }
+  if (part === 'corner') return;
   const hiRow = hover?.t ?? (focused ? active?.t : undefined);
   const hiCol = hover?.j ?? (focused ? active?.j : undefined);
 
   // Row/column highlight bands behind the labels.
   ctx.fillStyle = colors.hl;
-  if (hiRow != null) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
-  if (hiCol != null) {
+  if (hiRow != null && doRows) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
+  if (hiCol != null && doCols) {
     ctx.save();
     ctx.translate(gridX + hiCol * cell + cell / 2, gridY - 6);
     ctx.rotate(-L.theta);
@@ -179,7 +228,7 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.font = CONFIG.valueFont;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  for (let t = 0; t < T; t++) {
+  for (let t = 0; t < (whole ? T : 0); t++) {
     for (let j = 0; j < S; j++) {
       const a = vm.alpha[t * S + j];
       const c = viridis(a);
@@ -196,8 +245,8 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.globalAlpha = 0.35;
   ctx.lineWidth = 1;
   ctx.beginPath();
-  for (let j = 1; j < S; j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
-  for (let t = 1; t < T; t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
+  for (let j = 1; j < (whole ? S : 0); j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
+  for (let t = 1; t < (whole ? T : 0); t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
   ctx.stroke();
   ctx.globalAlpha = 1;
 
@@ -205,13 +254,13 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.font = CONFIG.labelFont;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
-  for (let t = 0; t < T; t++) {
+  for (let t = 0; t < (doRows ? T : 0); t++) {
     ctx.fillStyle = t === hiRow || t === marked ? colors.fg : colors.muted;
     ctx.font = (t === hiRow || t === marked ? 'bold ' : '') + CONFIG.labelFont;
     ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
   }
   ctx.textAlign = 'left';
-  for (let j = 0; j < S; j++) {
+  for (let j = 0; j < (doCols ? S : 0); j++) {
     ctx.save();
     ctx.translate(gridX + j * cell + cell / 2, gridY - 6);
     ctx.rotate(-L.theta);
@@ -225,9 +274,9 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.font = CONFIG.valueFont;
   ctx.textAlign = 'left';
   ctx.fillStyle = colors.muted;
-  ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
+  if (doCols) ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
   const maxH = Math.log2(Math.max(2, S));
-  for (let t = 0; t < T; t++) {
+  for (let t = 0; t < (whole ? T : 0); t++) {
     const y = gridY + t * cell;
     const frac = Math.min(1, vm.entropies[t] / maxH);
     ctx.globalAlpha = 0.25;
@@ -239,23 +288,25 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   }
 
   // Current step: ▶ and an outline around its row.
-  if (marked >= 0 && marked < T) {
+  if (marked >= 0 && marked < T && doRows) {
     ctx.fillStyle = colors.accent;
     ctx.textAlign = 'left';
     ctx.font = CONFIG.labelFont;
     ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
+  }
+  if (marked >= 0 && marked < T && whole) {
     ctx.strokeStyle = colors.accent;
     ctx.lineWidth = 2.5;
     ctx.strokeRect(gridX - 1, gridY + marked * cell - 1, L.gridW + 2, cell + 2);
   }
   // Hovered / keyboard cell outline.
   const cur = hover?.kind === 'cell' ? hover : focused && active ? active : null;
-  if (cur) {
+  if (cur && whole) {
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 2;
     ctx.strokeRect(gridX + cur.j * cell + 1, gridY + cur.t * cell + 1, cell - 2, cell - 2);
   }
-  if (hover?.kind === 'row' || hover?.kind === 'col') {
+  if ((hover?.kind === 'row' || hover?.kind === 'col') && whole) {
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 1.5;
     if (hover.kind === 'row') ctx.strokeRect(gridX + 0.5, gridY + hover.t * cell + 0.5, L.gridW - 1, cell - 1);

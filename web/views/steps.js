@@ -95,8 +95,10 @@ export function render(container, { onStep }) {
       const a = row ? row[j] : 0;
       const c = viridis(a);
       const bar = h('span', { class: 'as-bar', style: { height: `${Math.max(1, a * 100)}%` } });
-      const chip = h('span', { class: 'as-chip', style: row ? { 'background-color': rgb(c), color: textOn(c) } : null }, vm.colLabels[j]);
-      finger.append(h('div', { class: `as-fcol${j === best ? ' as-best' : ''}`, role: 'listitem', 'aria-label': row ? `${vm.colLabels[j]}: ${fmt(a)}` : vm.colLabels[j] },
+      const unk = trace.source[j]?.unknown;
+      const chip = h('span', { class: `as-chip${unk ? ' as-unk' : ''}`, title: unk ? 'Not in the model’s vocabulary: the encoder sees <unk>' : null, style: row ? { 'background-color': rgb(c), color: textOn(c) } : null }, vm.colLabels[j]);
+      const said = `${vm.colLabels[j]}${unk ? ' (unknown word)' : ''}`;
+      finger.append(h('div', { class: `as-fcol${j === best ? ' as-best' : ''}`, role: 'listitem', 'aria-label': row ? `${said}: ${fmt(a)}` : said },
         row ? h('span', { class: 'as-finger-mark', 'aria-hidden': 'true' }, j === best ? '▼' : '') : null,
         row ? h('span', { class: 'as-bar-box', 'aria-hidden': 'true' }, bar) : null,
         row ? h('span', { class: 'as-bar-val', 'aria-hidden': 'true' }, a.toFixed(2)) : null,
@@ -107,9 +109,11 @@ export function render(container, { onStep }) {
     if (bestCol && (bestCol.offsetLeft < finger.scrollLeft || bestCol.offsetLeft + bestCol.offsetWidth > finger.scrollLeft + finger.clientWidth)) {
       finger.scrollLeft = Math.max(0, bestCol.offsetLeft - finger.offsetLeft - finger.clientWidth / 2);
     }
-    fingerNote.textContent = row
+    const unknown = trace.source.filter((w) => w.unknown).map((w) => `“${w.text}”`);
+    fingerNote.textContent = (row
       ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“${vm.colLabels[best]}”, ${fmt(row[best])}).`
-      : 'This model has no attention: the decoder gets the same summary vector at every step, so there is no finger to show.';
+      : 'This model has no attention: the decoder gets the same summary vector at every step, so there is no finger to show.')
+      + (unknown.length ? ` Dashed: ${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''} ${unknown.length === 1 ? 'is' : 'are'} not among the ${vm.info?.srcVocabSize ?? ''} words the model knows, so the encoder reads ${unknown.length === 1 ? 'it' : 'each'} as <unk>.` : '');
 
     // Context vector.
     const D = trace.contextDim;
