@@ -26,6 +26,7 @@ def main():
     ap.add_argument("--id", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--rebuild", default="./build.sh model")
+    ap.add_argument("--time-note", default="", help="a sentence on how the training time was measured")
     args = ap.parse_args()
     m = json.load(open(args.metrics, encoding="utf-8"))
     stats = json.load(open(args.corpus_stats, encoding="utf-8"))
@@ -35,6 +36,7 @@ def main():
     phases = m.get("phases") or [{"seconds": m["train_seconds"], "args": a}]
     phase_lines = "\n".join(
         f"{i}. {p['seconds'] / 60:.1f} min: batch {p['args']['batch']}, Adam lr {p['args']['lr']}"
+        f", × {p['args'].get('decay', 0.7)} after every epoch from epoch {p['args'].get('decay_from_epoch', 3)} on"
         f"{' (continued from phase ' + str(i - 1) + ')' if p['args'].get('resume') else ''}"
         for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
@@ -69,6 +71,7 @@ It is not comparable to sacreBLEU figures on detokenised, cased text.
 {phase_lines}
 
 The best checkpoint by dev BLEU (600 dev sentences) is the one exported.
+{args.time_note}
 
 ## BLEU by source length (test split)
 
