@@ -31,7 +31,7 @@ typedef enum {
     AS_ERR_SIZE_MISMATCH,     /* file length differs from what the header implies */
     AS_ERR_CHECKSUM,          /* CRC-32 mismatch: file damaged */
     AS_ERR_BAD_VOCABULARY,    /* vocabulary entries malformed */
-    AS_ERR_BAD_WEIGHTS,       /* non-finite weight values */
+    AS_ERR_BAD_WEIGHTS,       /* non-finite weight values, int8 -128, bad int8 scales */
     AS_ERR_OUT_OF_MEMORY,
     AS_ERR_EMPTY_INPUT,       /* the text has no tokens */
     AS_ERR_INPUT_TOO_LONG,    /* more source tokens than the model allows */

@@ -10,7 +10,9 @@
 #include <stdint.h>
 
 #define AS_FORMAT_MAGIC "ALNSCOPE" /* 8 bytes, no terminator in the file */
-#define AS_FORMAT_VERSION 1u
+/* 2 added weight_type 2 (int8); version 1 files (f32, f16) still load. */
+#define AS_FORMAT_VERSION 2u
+#define AS_FORMAT_VERSION_OLDEST 1u
 #define AS_HEADER_SIZE 96u
 
 /* attention_kind */
@@ -22,8 +24,18 @@ enum as_attention_kind {
     AS_ATTENTION_SCALED_DOT = 4  /* s^T h / sqrt(d)           (Vaswani et al.) */
 };
 
-/* weight_type */
-enum as_weight_type { AS_WEIGHT_F32 = 0, AS_WEIGHT_F16 = 1 };
+/* weight_type. f32 and f16 store every tensor as elements of that type.
+ * AS_WEIGHT_I8 (format version >= 2): every 2-D tensor (a matrix, embeddings
+ * included) is stored as
+ *     f32 scale[rows], then int8 q[rows * cols] (row-major),
+ * with weight (r, c) = scale[r] * q[r * cols + c] (one f32 multiply). Each
+ * scale is finite and >= 0, each q in -127 ... 127 (-128 is refused). No
+ * padding: the next tensor starts right after the last q byte. The 1-D
+ * tensors (biases, attn_v) stay f32. The writer uses scale = max|row| / 127
+ * and q = round(w / scale) (0 for an all-zero row), but the reader relies
+ * only on the rule above. */
+enum as_weight_type { AS_WEIGHT_F32 = 0, AS_WEIGHT_F16 = 1, AS_WEIGHT_I8 = 2 };
+#define AS_I8_MAX 127
 
 /* Byte offsets of the little-endian header fields. */
 enum as_header_offset {
@@ -67,6 +79,7 @@ enum as_special_token { AS_TOKEN_PAD = 0, AS_TOKEN_UNK = 1, AS_TOKEN_BOS = 2, AS
  *   ATTN_QUERY_W (A,Hd) [additive]  ATTN_KEY_W (A,2He) [additive, general]  ATTN_V (A) [additive]
  *   TGT_EMBEDDING (Vt,E)  DEC_W_IH (3Hd,E+2He)  DEC_W_HH (3Hd,Hd)  DEC_B_* (3Hd)
  *   OUT_W (O,Hd+2He+E)  OUT_B (O)  PROJ_W (Vt,O)  PROJ_B (Vt)
+ * The 2-D ones are the matrices of AS_WEIGHT_I8; ATTN_V and the biases are 1-D.
  */
 enum as_tensor_id {
     AS_T_SRC_EMBEDDING,

@@ -37,6 +37,7 @@ struct as_session {
     float *keys;             /* (max_s, key_dim) additive/general; dot uses annotations */
     float *s0;               /* (Hd) */
     float *summary;          /* (2He) [fwd_S ; bwd_1], kind none */
+    float *embedding;        /* (E) one source embedding row, dequantised if int8 */
 
     /* decoder scratch */
     float *state;            /* (Hd) s_t */
@@ -95,6 +96,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
         s->keys = alloc_array(ms * in->key_dim, sizeof(float), &failed);
     s->s0 = alloc_array(hd, sizeof(float), &failed);
     s->summary = alloc_array(2 * he, sizeof(float), &failed);
+    s->embedding = alloc_array(e, sizeof(float), &failed);
     s->state = alloc_array(hd, sizeof(float), &failed);
     s->query = alloc_array(a, sizeof(float), &failed);
     s->dec_in = alloc_array(e + 2 * he, sizeof(float), &failed);
@@ -127,8 +129,8 @@ void as_session_free(as_session *s) {
     if (!s) return;
     void *buffers[] = {
         s->source_ids, s->source_spans, s->source_tokens, s->cached_ids, s->enc_gi, s->enc_gh,
-        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->state, s->query, s->dec_in,
-        s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
+        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->embedding, s->state, s->query,
+        s->dec_in, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
         s->translation_spans, s->translation};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
@@ -144,28 +146,51 @@ void as_options_default(as_options *options) {
 
 /* ---- weight layout ----------------------------------------------------- */
 
-/* Every weight matrix the engine multiplies goes into the p24 layout
- * (kernels.h) once, when the model is loaded; the row-major originals are not
- * kept (the repacking is in place, in the buffer the model owns). */
+/* Every weight matrix the engine multiplies goes into the layout its kernel
+ * reads (kernels.h: p24 for f32, q32 for int8) once, when the model is
+ * loaded; the row-major originals are not kept (the repacking is in place,
+ * in the buffers the model owns). The embeddings stay row-major. */
 as_status as_model_pack_weights(as_model *m) {
     const as_model_info *in = &m->info;
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
     const size_t o = in->output_dim, vt = in->tgt_vocab_size;
-    const struct { const float *w; size_t rows, cols; } matrices[] = {
-        {m->enc_w_ih[0], 3 * he, e}, {m->enc_w_ih[1], 3 * he, e},
-        {m->enc_w_hh[0], 3 * he, he}, {m->enc_w_hh[1], 3 * he, he},
-        {m->init_w, hd, he},
-        {m->attn_query_w, in->attention_dim, hd},   /* additive only */
-        {m->attn_key_w, in->key_dim, 2 * he},       /* additive and general */
-        {m->dec_w_ih, 3 * hd, e + 2 * he}, {m->dec_w_hh, 3 * hd, hd},
-        {m->out_w, o, hd + 2 * he + e}, {m->proj_w, vt, o},
+    const struct { const as_matrix *w; size_t rows, cols; } matrices[] = {
+        {&m->enc_w_ih[0], 3 * he, e}, {&m->enc_w_ih[1], 3 * he, e},
+        {&m->enc_w_hh[0], 3 * he, he}, {&m->enc_w_hh[1], 3 * he, he},
+        {&m->init_w, hd, he},
+        {&m->attn_query_w, in->attention_dim, hd},   /* additive only */
+        {&m->attn_key_w, in->key_dim, 2 * he},       /* additive and general */
+        {&m->dec_w_ih, 3 * hd, e + 2 * he}, {&m->dec_w_hh, 3 * hd, hd},
+        {&m->out_w, o, hd + 2 * he + e}, {&m->proj_w, vt, o},
     };
     for (size_t i = 0; i < sizeof matrices / sizeof matrices[0]; i++) {
-        /* the views are const for the engine; the loader owns the buffer */
-        if (matrices[i].w && as_f32_pack_p24(matrices[i].rows, matrices[i].cols, (float *)matrices[i].w) != 0)
-            return AS_ERR_OUT_OF_MEMORY;
+        /* the views are const for the engine; the loader owns the buffers */
+        const as_matrix *w = matrices[i].w;
+        int failed = 0;
+        if (w->i8) failed = as_i8_pack_q32(matrices[i].rows, matrices[i].cols, (int8_t *)w->i8) != 0;
+        else if (w->f32) failed = as_f32_pack_p24(matrices[i].rows, matrices[i].cols, (float *)w->f32) != 0;
+        if (failed) return AS_ERR_OUT_OF_MEMORY;
     }
     return AS_OK;
+}
+
+/* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the
+ * f32 or the int8 kernel. */
+static void matvec(const as_matrix *w, size_t rows, size_t cols, const float *x, const float *b, float *y) {
+    if (w->i8) as_i8_matvec_q32(rows, cols, w->i8, w->scale, x, b, y);
+    else as_f32_matvec_p24(rows, cols, w->f32, x, b, y);
+}
+
+/* Row id of an embedding (row-major, `dim` wide) -> out, dequantised (one
+ * f32 multiply per value, as the file defines) if it is int8. */
+static void embedding_row(const as_matrix *table, size_t dim, int32_t id, float *out) {
+    const size_t at = (size_t)id * dim;
+    if (table->i8) {
+        const float scale = table->scale[id];
+        for (size_t i = 0; i < dim; i++) out[i] = scale * (float)table->i8[at + i];
+    } else {
+        memcpy(out, table->f32 + at, dim * sizeof(float));
+    }
 }
 
 /* ---- encoder ----------------------------------------------------------- */
@@ -179,24 +204,25 @@ static void run_encoder(as_session *s, int32_t len) {
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
     const size_t n = (size_t)len;
     for (int dir = 0; dir < 2; dir++) {
-        for (size_t j = 0; j < n; j++)
-            as_f32_matvec_p24(3 * he, e, m->enc_w_ih[dir], m->src_embedding + (size_t)s->source_ids[j] * e,
-                          m->enc_b_ih[dir], s->enc_gi + j * 3 * he);
+        for (size_t j = 0; j < n; j++) {
+            embedding_row(&m->src_embedding, e, s->source_ids[j], s->embedding);
+            matvec(&m->enc_w_ih[dir], 3 * he, e, s->embedding, m->enc_b_ih[dir], s->enc_gi + j * 3 * he);
+        }
         memset(s->enc_h, 0, he * sizeof(float));
         for (size_t step = 0; step < n; step++) {
             const size_t j = dir == 0 ? step : n - 1 - step;
-            as_f32_matvec_p24(3 * he, he, m->enc_w_hh[dir], s->enc_h, m->enc_b_hh[dir], s->enc_gh);
+            matvec(&m->enc_w_hh[dir], 3 * he, he, s->enc_h, m->enc_b_hh[dir], s->enc_gh);
             as_f32_gru_update(he, s->enc_gi + j * 3 * he, s->enc_gh, s->enc_h);
             memcpy(s->annotations + j * 2 * he + (size_t)dir * he, s->enc_h, he * sizeof(float));
         }
     }
     const float *backward_first = s->annotations + he; /* <-h_1 */
-    as_f32_matvec_p24(hd, he, m->init_w, backward_first, m->init_b, s->s0);
+    matvec(&m->init_w, hd, he, backward_first, m->init_b, s->s0);
     as_f32_tanh(hd, s->s0, s->s0);
     if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL) {
         for (size_t j = 0; j < n; j++)
-            as_f32_matvec_p24(in->key_dim, 2 * he, m->attn_key_w, s->annotations + j * 2 * he, NULL,
-                          s->keys + j * in->key_dim);
+            matvec(&m->attn_key_w, in->key_dim, 2 * he, s->annotations + j * 2 * he, NULL,
+                   s->keys + j * in->key_dim);
     }
     memcpy(s->summary, s->annotations + (n - 1) * 2 * he, he * sizeof(float)); /* ->h_S */
     memcpy(s->summary + he, backward_first, he * sizeof(float));               /* <-h_1 */
@@ -211,14 +237,13 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
     const size_t o = in->output_dim, vt = in->tgt_vocab_size, n = (size_t)len;
     const size_t ctx_dim = 2 * he;
-    const float *embedding = m->tgt_embedding + (size_t)prev * e;
     float *scores = s->scores + (size_t)t * n;
     float *alpha = s->alpha + (size_t)t * n;
     float *context = s->context + (size_t)t * ctx_dim;
 
     switch (in->attention_kind) {
     case AS_ATTENTION_ADDITIVE:
-        as_f32_matvec_p24(in->attention_dim, hd, m->attn_query_w, s->state, NULL, s->query);
+        matvec(&m->attn_query_w, in->attention_dim, hd, s->state, NULL, s->query);
         as_f32_additive_scores(n, in->attention_dim, s->keys, s->query, m->attn_v, scores);
         break;
     case AS_ATTENTION_GENERAL:
@@ -239,10 +264,11 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     }
 
     /* s_t = GRUCell([emb ; c_t], s_{t-1}) */
-    memcpy(s->dec_in, embedding, e * sizeof(float));
+    const float *embedding = s->dec_in; /* emb(y_{t-1}), (E) */
+    embedding_row(&m->tgt_embedding, e, prev, s->dec_in);
     memcpy(s->dec_in + e, context, ctx_dim * sizeof(float));
-    as_f32_matvec_p24(3 * hd, e + ctx_dim, m->dec_w_ih, s->dec_in, m->dec_b_ih, s->dec_gi);
-    as_f32_matvec_p24(3 * hd, hd, m->dec_w_hh, s->state, m->dec_b_hh, s->dec_gh);
+    matvec(&m->dec_w_ih, 3 * hd, e + ctx_dim, s->dec_in, m->dec_b_ih, s->dec_gi);
+    matvec(&m->dec_w_hh, 3 * hd, hd, s->state, m->dec_b_hh, s->dec_gh);
     as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
     memcpy(s->states + (size_t)t * hd, s->state, hd * sizeof(float));
 
@@ -250,9 +276,9 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     memcpy(s->out_in, s->state, hd * sizeof(float));
     memcpy(s->out_in + hd, context, ctx_dim * sizeof(float));
     memcpy(s->out_in + hd + ctx_dim, embedding, e * sizeof(float));
-    as_f32_matvec_p24(o, hd + ctx_dim + e, m->out_w, s->out_in, m->out_b, s->features);
+    matvec(&m->out_w, o, hd + ctx_dim + e, s->out_in, m->out_b, s->features);
     as_f32_tanh(o, s->features, s->features);
-    as_f32_matvec_p24(vt, o, m->proj_w, s->features, m->proj_b, s->logits);
+    matvec(&m->proj_w, vt, o, s->features, m->proj_b, s->logits);
 
     /* The argmax comes from the logits (exact order); top_ids row t holds at
      * least the winner even when the caller asked for no candidates. The

@@ -64,11 +64,37 @@ typedef void (*as_f32_gru_update_fn)(size_t h_dim, const float *gi, const float 
  * Returns 0, or -1 if the scratch (24 x cols floats) cannot be allocated. */
 int as_f32_pack_p24(size_t rows, size_t cols, float *w);
 
+/* ---- int8 weights: the q32 layout ----------------------------------------
+ * A matrix of an int8 model (models/FORMAT.md 3.1) stays int8 in memory:
+ * q (rows, cols) plus one f32 scale per row, weight = scale[r] * q[r][c].
+ * q is repacked at load like p24 but in panels of 32 rows (the last panel has
+ * rows % 32, if any), the n values of one column of a panel contiguous:
+ *   element (r, c) at q[p * 32 * cols + c * n + (r - 32 p)],  p = r / 32
+ * Why 32: one column of a panel is two 16-byte loads, widened to f32 in
+ * registers (kernels_wasmsimd.c) into 8 f32x4 products for 8 accumulators;
+ * with the broadcast x and the two loaded vectors that about fills V8's ~15
+ * live v128 values. Memory traffic is a quarter of f32's; the arithmetic
+ * stays f32 (x is not quantised), so the widening costs two extra
+ * instructions per 4 weights: faster than f32 only where the f32 matrix is
+ * memory-bound (tests/bench/ measures both).
+ * Each row: s = 0, s += (float)q * x[c] over the columns in order (no FMA),
+ * y = s * scale + b; both twins follow that order and agree bit for bit. */
+#define AS_Q32_ROWS 32
+/* Repacks q (rows, cols), row-major, into the q32 layout in place.
+ * Returns 0, or -1 if the scratch (32 x cols bytes) cannot be allocated. */
+int as_i8_pack_q32(size_t rows, size_t cols, int8_t *q);
+/* diag(scale (rows)) (Q (rows,cols), q32 layout) @ x (cols) + b (rows, may be
+ * NULL) -> y (rows). */
+typedef void (*as_i8_matvec_q32_fn)(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                    const float *x, const float *b, float *y);
+
 /* ---- scalar twins (kernels_scalar.c) ---------------------------------- */
 void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,
                            const float *x, const float *b, float *y);
 void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
                                const float *x, const float *b, float *y);
+void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                              const float *x, const float *b, float *y);
 void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
                                     const float *q, const float *v, float *e);
 void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
@@ -91,6 +117,9 @@ void as_f32_matvec__wasmsimd_r4(size_t rows, size_t cols, const float *w,
 /* p24: W in the p24 layout; one column of a panel per iteration. */
 void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
                                  const float *x, const float *b, float *y);
+/* q32: one column of a 32-row panel (two i8x16 loads) per iteration. */
+void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                const float *x, const float *b, float *y);
 void as_f32_additive_scores__wasmsimd(size_t s, size_t a, const float *keys,
                                       const float *q, const float *v, float *e);
 void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
@@ -111,6 +140,7 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #define AS_KERNEL_ISA "wasmsimd"
 #define as_f32_matvec as_f32_matvec__wasmsimd_r4
 #define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
+#define as_i8_matvec_q32 as_i8_matvec_q32__wasmsimd
 #define as_f32_additive_scores as_f32_additive_scores__wasmsimd
 #define as_f32_dot_scores as_f32_dot_scores__wasmsimd
 #define as_f32_softmax as_f32_softmax__wasmsimd
@@ -123,6 +153,7 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #define AS_KERNEL_ISA "scalar"
 #define as_f32_matvec as_f32_matvec__scalar
 #define as_f32_matvec_p24 as_f32_matvec_p24__scalar
+#define as_i8_matvec_q32 as_i8_matvec_q32__scalar
 #define as_f32_additive_scores as_f32_additive_scores__scalar
 #define as_f32_dot_scores as_f32_dot_scores__scalar
 #define as_f32_softmax as_f32_softmax__scalar

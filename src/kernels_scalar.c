@@ -82,6 +82,57 @@ void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
     }
 }
 
+/* Row-major q (rows, cols) -> the q32 layout (kernels.h), as as_f32_pack_p24. */
+int as_i8_pack_q32(size_t rows, size_t cols, int8_t *q) {
+    if (rows == 0 || cols == 0) return 0;
+    const size_t panel_rows = rows < AS_Q32_ROWS ? rows : AS_Q32_ROWS;
+    if (cols > (size_t)-1 / panel_rows) return -1;
+    int8_t *scratch = malloc(panel_rows * cols);
+    if (!scratch) return -1;
+    for (size_t r0 = 0; r0 < rows; r0 += AS_Q32_ROWS) {
+        const size_t n = rows - r0 < AS_Q32_ROWS ? rows - r0 : AS_Q32_ROWS;
+        int8_t *panel = q + r0 * cols;
+        memcpy(scratch, panel, n * cols);
+        for (size_t c = 0; c < cols; c++)
+            for (size_t i = 0; i < n; i++) panel[c * n + i] = scratch[i * cols + c];
+    }
+    free(scratch);
+    return 0;
+}
+
+/* diag(scale) (Q in the q32 layout) @ x + b -> y. Each row summed from 0
+ * through the columns in order, then scaled, then biased; 4 rows at a time. */
+void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                              const float *x, const float *b, float *y) {
+    for (size_t r0 = 0; r0 < rows; r0 += AS_Q32_ROWS) {
+        const size_t n = rows - r0 < AS_Q32_ROWS ? rows - r0 : AS_Q32_ROWS;
+        const int8_t *panel = q + r0 * cols;
+        size_t g = 0;
+        for (; g + 4 <= n; g += 4) {
+            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+            const int8_t *p = panel + g;
+            for (size_t c = 0; c < cols; c++, p += n) {
+                const float xc = x[c];
+                s0 += (float)p[0] * xc;
+                s1 += (float)p[1] * xc;
+                s2 += (float)p[2] * xc;
+                s3 += (float)p[3] * xc;
+            }
+            const size_t r = r0 + g;
+            y[r] = b ? s0 * scale[r] + b[r] : s0 * scale[r];
+            y[r + 1] = b ? s1 * scale[r + 1] + b[r + 1] : s1 * scale[r + 1];
+            y[r + 2] = b ? s2 * scale[r + 2] + b[r + 2] : s2 * scale[r + 2];
+            y[r + 3] = b ? s3 * scale[r + 3] + b[r + 3] : s3 * scale[r + 3];
+        }
+        for (; g < n; g++) {
+            float s = 0.0f;
+            for (size_t c = 0; c < cols; c++) s += (float)panel[c * n + g] * x[c];
+            const size_t r = r0 + g;
+            y[r] = b ? s * scale[r] + b[r] : s * scale[r];
+        }
+    }
+}
+
 /* keys (S,A), q (A), v (A) -> e (S), e_j = v . tanh(q + k_j). */
 void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
                                     const float *q, const float *v, float *e) {

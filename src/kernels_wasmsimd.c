@@ -211,6 +211,89 @@ static void matvec_p24_tail(size_t n, size_t cols, const float *panel, const flo
     }
 }
 
+/* diag(scale) (Q in the q32 layout) @ x + b -> y. Per column of a 32-row
+ * panel: one broadcast of x[c], two i8x16 loads, each turned into four f32x4
+ * and multiplied and added into eight accumulators started from 0; then
+ * y = acc * 2^-24 * scale + b.
+ *
+ * The widening: a constant swizzle puts each int8 in the top byte of an i32
+ * lane (zeros below), i.e. q * 2^24, which f32x4.convert_i32x4_s turns into
+ * the float q * 2^24 exactly (one pshufb + one cvtdq2ps per 4 weights in
+ * V8). Scaling every product by 2^24 scales every partial sum by exactly
+ * 2^24 (no overflow: |q x| * 2^24 stays far below FLT_MAX), so acc * 2^-24
+ * is bit for bit the scalar twin's sum (unless a product is subnormal, which
+ * activations never are). The sign-extension route (i8 -> i16 -> i32 ->
+ * convert) is no good here: LLVM folds sext + sitofp into a conversion from
+ * i16 that it then scalarises lane by lane, 8x slower. */
+#define Q32_LANES(k) \
+    wasm_i8x16_const(-128, -128, -128, 4 * (k), -128, -128, -128, 4 * (k) + 1, \
+                     -128, -128, -128, 4 * (k) + 2, -128, -128, -128, 4 * (k) + 3)
+#define Q32_MADD(acc, bytes, k) \
+    acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(bytes, Q32_LANES(k))), xc))
+
+static inline void q32_madd16(v128_t bytes, v128_t xc, v128_t *a0, v128_t *a1, v128_t *a2, v128_t *a3) {
+    Q32_MADD(*a0, bytes, 0);
+    Q32_MADD(*a1, bytes, 1);
+    Q32_MADD(*a2, bytes, 2);
+    Q32_MADD(*a3, bytes, 3);
+}
+
+static inline v128_t q32_finish(v128_t acc, const float *scale, const float *b, size_t at) {
+    const v128_t sum = wasm_f32x4_mul(acc, wasm_f32x4_splat(0x1p-24f));
+    const v128_t scaled = wasm_f32x4_mul(sum, wasm_v128_load(scale + at));
+    return b ? wasm_f32x4_add(scaled, wasm_v128_load(b + at)) : scaled;
+}
+
+void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                const float *x, const float *b, float *y) {
+    const size_t panels = rows / AS_Q32_ROWS;
+    for (size_t pi = 0; pi < panels; pi++) {
+        const size_t r0 = pi * AS_Q32_ROWS;
+        const int8_t *p = q + r0 * cols;
+        v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += AS_Q32_ROWS) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            q32_madd16(wasm_v128_load(p), xc, &a0, &a1, &a2, &a3);
+            q32_madd16(wasm_v128_load(p + 16), xc, &a4, &a5, &a6, &a7);
+        }
+        wasm_v128_store(y + r0, q32_finish(a0, scale, b, r0));
+        wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, b, r0 + 4));
+        wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, b, r0 + 8));
+        wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, b, r0 + 12));
+        wasm_v128_store(y + r0 + 16, q32_finish(a4, scale, b, r0 + 16));
+        wasm_v128_store(y + r0 + 20, q32_finish(a5, scale, b, r0 + 20));
+        wasm_v128_store(y + r0 + 24, q32_finish(a6, scale, b, r0 + 24));
+        wasm_v128_store(y + r0 + 28, q32_finish(a7, scale, b, r0 + 28));
+    }
+    /* The last panel, n < 32 rows (none in the shipped model's shapes): a
+     * 16-row vector pass when n >= 16, the rest in the scalar twin's order. */
+    const size_t r0 = panels * AS_Q32_ROWS, n = rows - r0;
+    if (n == 0) return;
+    const int8_t *panel = q + r0 * cols;
+    size_t g = 0;
+    if (n >= 16) {
+        const int8_t *p = panel;
+        v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+#pragma clang loop unroll(disable)
+        for (size_t c = 0; c < cols; c++, p += n) {
+            const v128_t xc = wasm_v128_load32_splat(x + c);
+            q32_madd16(wasm_v128_load(p), xc, &a0, &a1, &a2, &a3);
+        }
+        wasm_v128_store(y + r0, q32_finish(a0, scale, b, r0));
+        wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, b, r0 + 4));
+        wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, b, r0 + 8));
+        wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, b, r0 + 12));
+        g = 16;
+    }
+    for (; g < n; g++) {
+        float s = 0.0f;
+        for (size_t c = 0; c < cols; c++) s += (float)panel[c * n + g] * x[c];
+        const size_t r = r0 + g;
+        y[r] = b ? s * scale[r] + b[r] : s * scale[r];
+    }
+}
+
 void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
                                  const float *x, const float *b, float *y) {
     const size_t panels = rows / AS_P24_ROWS;

@@ -3,8 +3,9 @@
  * The loader trusts nothing: it reads the fixed header, checks every field's
  * range, computes the size the file must have in 64-bit arithmetic, and
  * compares it with the real length before it forms any pointer past the
- * header. Only then does it check the CRC, parse the vocabularies and widen
- * the weights. Any failure frees what was built and returns a status.
+ * header. Only then does it check the CRC, parse the vocabularies and read
+ * the weights (f16 widened to f32; int8 matrices kept as int8). Any
+ * failure frees what was built and returns a status.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,34 +105,56 @@ static int valid_language(const uint8_t *p, char out[9]) {
     return n > 0;
 }
 
-/* Element counts of each tensor for this header; 0 = absent. */
-static void tensor_shapes(const as_model_info *in, uint64_t count[AS_TENSOR_COUNT]) {
+/* Shape of each tensor for this header: rows x cols for a 2-D tensor, n x 1
+ * for a 1-D one (matrix = 0); rows = 0 = absent. */
+typedef struct {
+    uint64_t rows, cols;
+    int matrix;
+} tensor_shape;
+
+static void tensor_shapes(const as_model_info *in, tensor_shape shape[AS_TENSOR_COUNT]) {
     const uint64_t vs = in->src_vocab_size, vt = in->tgt_vocab_size, e = in->embed_dim;
     const uint64_t he = in->encoder_hidden, hd = in->decoder_hidden, a = in->attention_dim;
     const uint64_t o = in->output_dim;
     const uint32_t kind = in->attention_kind;
-    count[AS_T_SRC_EMBEDDING] = vs * e;
+    const int additive = kind == AS_ATTENTION_ADDITIVE, keyed = additive || kind == AS_ATTENTION_GENERAL;
+#define MATRIX(id, r, c) shape[id] = (tensor_shape){(r), (c), 1}
+#define VECTOR(id, n) shape[id] = (tensor_shape){(n), 1, 0}
+    MATRIX(AS_T_SRC_EMBEDDING, vs, e);
     for (int d = 0; d < 2; d++) {
         int base = d == 0 ? AS_T_ENC_FWD_W_IH : AS_T_ENC_BWD_W_IH;
-        count[base + 0] = 3 * he * e;
-        count[base + 1] = 3 * he * he;
-        count[base + 2] = 3 * he;
-        count[base + 3] = 3 * he;
+        MATRIX(base + 0, 3 * he, e);
+        MATRIX(base + 1, 3 * he, he);
+        VECTOR(base + 2, 3 * he);
+        VECTOR(base + 3, 3 * he);
     }
-    count[AS_T_INIT_W] = hd * he;
-    count[AS_T_INIT_B] = hd;
-    count[AS_T_ATTN_QUERY_W] = kind == AS_ATTENTION_ADDITIVE ? a * hd : 0;
-    count[AS_T_ATTN_KEY_W] = (kind == AS_ATTENTION_ADDITIVE || kind == AS_ATTENTION_GENERAL) ? a * 2 * he : 0;
-    count[AS_T_ATTN_V] = kind == AS_ATTENTION_ADDITIVE ? a : 0;
-    count[AS_T_TGT_EMBEDDING] = vt * e;
-    count[AS_T_DEC_W_IH] = 3 * hd * (e + 2 * he);
-    count[AS_T_DEC_W_HH] = 3 * hd * hd;
-    count[AS_T_DEC_B_IH] = 3 * hd;
-    count[AS_T_DEC_B_HH] = 3 * hd;
-    count[AS_T_OUT_W] = o * (hd + 2 * he + e);
-    count[AS_T_OUT_B] = o;
-    count[AS_T_PROJ_W] = vt * o;
-    count[AS_T_PROJ_B] = vt;
+    MATRIX(AS_T_INIT_W, hd, he);
+    VECTOR(AS_T_INIT_B, hd);
+    MATRIX(AS_T_ATTN_QUERY_W, additive ? a : 0, hd);
+    MATRIX(AS_T_ATTN_KEY_W, keyed ? a : 0, 2 * he);
+    VECTOR(AS_T_ATTN_V, additive ? a : 0);
+    MATRIX(AS_T_TGT_EMBEDDING, vt, e);
+    MATRIX(AS_T_DEC_W_IH, 3 * hd, e + 2 * he);
+    MATRIX(AS_T_DEC_W_HH, 3 * hd, hd);
+    VECTOR(AS_T_DEC_B_IH, 3 * hd);
+    VECTOR(AS_T_DEC_B_HH, 3 * hd);
+    MATRIX(AS_T_OUT_W, o, hd + 2 * he + e);
+    VECTOR(AS_T_OUT_B, o);
+    MATRIX(AS_T_PROJ_W, vt, o);
+    VECTOR(AS_T_PROJ_B, vt);
+#undef MATRIX
+#undef VECTOR
+}
+
+/* Bytes a tensor takes in the file (models/FORMAT.md section 3). */
+static uint64_t tensor_file_bytes(const tensor_shape *t, uint32_t weight_type) {
+    const uint64_t n = t->rows * t->cols;
+    if (t->rows == 0) return 0;
+    switch (weight_type) {
+    case AS_WEIGHT_F16: return 2 * n;
+    case AS_WEIGHT_I8: return t->matrix ? 4 * t->rows + n : 4 * n;
+    default: return 4 * n;
+    }
 }
 
 /* Header fields -> info, every rule of FORMAT.md section 1. Needs length >= 96. */
@@ -158,7 +181,8 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     *crc = read_u32(h + AS_OFF_CRC32);
 
     if (info->attention_kind > AS_ATTENTION_SCALED_DOT) return AS_ERR_BAD_HEADER;
-    if (info->weight_type > AS_WEIGHT_F16) return AS_ERR_BAD_HEADER;
+    if (info->weight_type > AS_WEIGHT_I8) return AS_ERR_BAD_HEADER;
+    if (info->weight_type == AS_WEIGHT_I8 && info->format_version < 2) return AS_ERR_BAD_HEADER;
     if (!in_range(info->src_vocab_size, AS_MIN_VOCAB, AS_MAX_VOCAB) ||
         !in_range(info->tgt_vocab_size, AS_MIN_VOCAB, AS_MAX_VOCAB)) return AS_ERR_BAD_HEADER;
     if (!in_range(info->embed_dim, 1, AS_MAX_DIM) || !in_range(info->encoder_hidden, 1, AS_MAX_DIM) ||
@@ -195,12 +219,16 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     const uint64_t tokens = (uint64_t)info->src_vocab_size + info->tgt_vocab_size;
     if (*vocab_bytes < 2 * tokens || *vocab_bytes > 256 * tokens) return AS_ERR_BAD_HEADER;
 
-    uint64_t count[AS_TENSOR_COUNT], total = 0;
-    tensor_shapes(info, count);
-    for (int i = 0; i < AS_TENSOR_COUNT; i++) total += count[i];
+    /* Every dimension is <= 65536, so no product or sum below nears 2^64. */
+    tensor_shape shape[AS_TENSOR_COUNT];
+    uint64_t total = 0, bytes = 0;
+    tensor_shapes(info, shape);
+    for (int i = 0; i < AS_TENSOR_COUNT; i++) {
+        total += shape[i].rows * shape[i].cols;
+        bytes += tensor_file_bytes(&shape[i], info->weight_type);
+    }
     info->parameter_count = total;
-    const uint64_t elem = info->weight_type == AS_WEIGHT_F16 ? 2 : 4;
-    if (total * elem != *tensor_bytes) return AS_ERR_BAD_HEADER;
+    if (bytes != *tensor_bytes) return AS_ERR_BAD_HEADER;
     return AS_OK;
 }
 
@@ -273,55 +301,109 @@ static as_status build_source_hash(as_model *model) {
 
 /* ---- weights ----------------------------------------------------------- */
 
-static as_status widen_weights(as_model *model, const uint8_t *p) {
-    const uint64_t total = model->info.parameter_count;
-    if (total > SIZE_MAX / sizeof(float)) return AS_ERR_OUT_OF_MEMORY;
-    model->weights = malloc((size_t)total * sizeof(float));
-    if (!model->weights) return AS_ERR_OUT_OF_MEMORY;
-    float *w = model->weights;
-    if (model->info.weight_type == AS_WEIGHT_F16) {
-        for (size_t i = 0; i < (size_t)total; i++) {
-            uint16_t h = (uint16_t)(p[2 * i] | (p[2 * i + 1] << 8));
-            if (!half_to_float(h, &w[i])) return AS_ERR_BAD_WEIGHTS;
-        }
-    } else {
-        for (size_t i = 0; i < (size_t)total; i++) {
-            uint32_t bits = read_u32(p + 4 * i);
-            if (!is_finite_bits(bits)) return AS_ERR_BAD_WEIGHTS;
-            memcpy(&w[i], &bits, sizeof bits);
-        }
+/* Reads n f32 values (finite) from p into w. */
+static as_status read_f32_values(const uint8_t *p, size_t n, float *w) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits = read_u32(p + 4 * i);
+        if (!is_finite_bits(bits)) return AS_ERR_BAD_WEIGHTS;
+        memcpy(&w[i], &bits, sizeof bits);
     }
-    uint64_t count[AS_TENSOR_COUNT];
-    tensor_shapes(&model->info, count);
-    size_t at = 0;
+    return AS_OK;
+}
+
+/* An int8 matrix (FORMAT.md 3.1) at p -> scale (rows) and q (rows, cols),
+ * checked: scales finite and >= 0, values within +-127. */
+static as_status read_i8_matrix(const uint8_t *p, size_t rows, size_t cols, float *scale, int8_t *q) {
+    as_status st = read_f32_values(p, rows, scale);
+    if (st != AS_OK) return st;
+    for (size_t r = 0; r < rows; r++)
+        if (!(scale[r] >= 0.0f)) return AS_ERR_BAD_WEIGHTS;
+    memcpy(q, p + 4 * rows, rows * cols);
+    for (size_t k = 0; k < rows * cols; k++)
+        if (q[k] < -AS_I8_MAX) return AS_ERR_BAD_WEIGHTS;
+    return AS_OK;
+}
+
+/* Every tensor, in file order, into the model's storage: f32 and f16 files
+ * widened into one f32 buffer; int8 files keep their matrices as int8 (the
+ * engine multiplies them so), with the scales and 1-D tensors in the f32
+ * buffer. The sizes were checked against the file length before this runs. */
+static as_status read_weights(as_model *model, const uint8_t *p) {
+    const uint32_t type = model->info.weight_type;
+    tensor_shape shape[AS_TENSOR_COUNT];
+    tensor_shapes(&model->info, shape);
+    uint64_t f32_count = 0, i8_count = 0;
     for (int i = 0; i < AS_TENSOR_COUNT; i++) {
-        model->tensor[i] = count[i] ? w + at : NULL;
-        at += (size_t)count[i];
+        const uint64_t n = shape[i].rows * shape[i].cols;
+        if (type == AS_WEIGHT_I8 && shape[i].matrix) {
+            f32_count += shape[i].rows;
+            i8_count += n;
+        } else {
+            f32_count += n;
+        }
     }
-    const float *const *t = model->tensor;
-    model->src_embedding = t[AS_T_SRC_EMBEDDING];
-    model->enc_w_ih[0] = t[AS_T_ENC_FWD_W_IH];
-    model->enc_w_hh[0] = t[AS_T_ENC_FWD_W_HH];
-    model->enc_b_ih[0] = t[AS_T_ENC_FWD_B_IH];
-    model->enc_b_hh[0] = t[AS_T_ENC_FWD_B_HH];
-    model->enc_w_ih[1] = t[AS_T_ENC_BWD_W_IH];
-    model->enc_w_hh[1] = t[AS_T_ENC_BWD_W_HH];
-    model->enc_b_ih[1] = t[AS_T_ENC_BWD_B_IH];
-    model->enc_b_hh[1] = t[AS_T_ENC_BWD_B_HH];
-    model->init_w = t[AS_T_INIT_W];
-    model->init_b = t[AS_T_INIT_B];
-    model->attn_query_w = t[AS_T_ATTN_QUERY_W];
-    model->attn_key_w = t[AS_T_ATTN_KEY_W];
-    model->attn_v = t[AS_T_ATTN_V];
-    model->tgt_embedding = t[AS_T_TGT_EMBEDDING];
-    model->dec_w_ih = t[AS_T_DEC_W_IH];
-    model->dec_w_hh = t[AS_T_DEC_W_HH];
-    model->dec_b_ih = t[AS_T_DEC_B_IH];
-    model->dec_b_hh = t[AS_T_DEC_B_HH];
-    model->out_w = t[AS_T_OUT_W];
-    model->out_b = t[AS_T_OUT_B];
-    model->proj_w = t[AS_T_PROJ_W];
-    model->proj_b = t[AS_T_PROJ_B];
+    if (f32_count > SIZE_MAX / sizeof(float) || i8_count > SIZE_MAX) return AS_ERR_OUT_OF_MEMORY;
+    model->weights = malloc(f32_count ? (size_t)f32_count * sizeof(float) : 1);
+    if (!model->weights) return AS_ERR_OUT_OF_MEMORY;
+    if (i8_count) {
+        model->qweights = malloc((size_t)i8_count);
+        if (!model->qweights) return AS_ERR_OUT_OF_MEMORY;
+    }
+    float *w = model->weights;
+    int8_t *qw = model->qweights;
+    as_matrix matrix[AS_TENSOR_COUNT];
+    const float *vector[AS_TENSOR_COUNT];
+    memset(matrix, 0, sizeof matrix);
+    memset(vector, 0, sizeof vector);
+    for (int i = 0; i < AS_TENSOR_COUNT; i++) {
+        const size_t rows = (size_t)shape[i].rows, cols = (size_t)shape[i].cols, n = rows * cols;
+        as_status st = AS_OK;
+        if (n == 0) continue;
+        if (type == AS_WEIGHT_I8 && shape[i].matrix) {
+            st = read_i8_matrix(p, rows, cols, w, qw);
+            matrix[i].scale = w;
+            matrix[i].i8 = qw;
+            w += rows;
+            qw += n;
+        } else {
+            if (type == AS_WEIGHT_F16) {
+                for (size_t k = 0; k < n && st == AS_OK; k++) {
+                    uint16_t h = (uint16_t)(p[2 * k] | (p[2 * k + 1] << 8));
+                    if (!half_to_float(h, &w[k])) st = AS_ERR_BAD_WEIGHTS;
+                }
+            } else {
+                st = read_f32_values(p, n, w);
+            }
+            if (shape[i].matrix) matrix[i].f32 = w;
+            else vector[i] = w;
+            w += n;
+        }
+        if (st != AS_OK) return st;
+        p += (size_t)tensor_file_bytes(&shape[i], type);
+    }
+    model->src_embedding = matrix[AS_T_SRC_EMBEDDING];
+    model->enc_w_ih[0] = matrix[AS_T_ENC_FWD_W_IH];
+    model->enc_w_hh[0] = matrix[AS_T_ENC_FWD_W_HH];
+    model->enc_b_ih[0] = vector[AS_T_ENC_FWD_B_IH];
+    model->enc_b_hh[0] = vector[AS_T_ENC_FWD_B_HH];
+    model->enc_w_ih[1] = matrix[AS_T_ENC_BWD_W_IH];
+    model->enc_w_hh[1] = matrix[AS_T_ENC_BWD_W_HH];
+    model->enc_b_ih[1] = vector[AS_T_ENC_BWD_B_IH];
+    model->enc_b_hh[1] = vector[AS_T_ENC_BWD_B_HH];
+    model->init_w = matrix[AS_T_INIT_W];
+    model->init_b = vector[AS_T_INIT_B];
+    model->attn_query_w = matrix[AS_T_ATTN_QUERY_W];
+    model->attn_key_w = matrix[AS_T_ATTN_KEY_W];
+    model->attn_v = vector[AS_T_ATTN_V];
+    model->tgt_embedding = matrix[AS_T_TGT_EMBEDDING];
+    model->dec_w_ih = matrix[AS_T_DEC_W_IH];
+    model->dec_w_hh = matrix[AS_T_DEC_W_HH];
+    model->dec_b_ih = vector[AS_T_DEC_B_IH];
+    model->dec_b_hh = vector[AS_T_DEC_B_HH];
+    model->out_w = matrix[AS_T_OUT_W];
+    model->out_b = vector[AS_T_OUT_B];
+    model->proj_w = matrix[AS_T_PROJ_W];
+    model->proj_b = vector[AS_T_PROJ_B];
     return AS_OK;
 }
 
@@ -340,7 +422,7 @@ as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_ou
     if (length < AS_OFF_FORMAT_VERSION + 4) return AS_ERR_TOO_SHORT;
     const uint32_t version = read_u32(bytes + AS_OFF_FORMAT_VERSION);
     if (version > AS_FORMAT_VERSION) return AS_ERR_VERSION_TOO_NEW;
-    if (version != AS_FORMAT_VERSION) return AS_ERR_VERSION_UNSUPPORTED;
+    if (version < AS_FORMAT_VERSION_OLDEST) return AS_ERR_VERSION_UNSUPPORTED;
     if (length < AS_HEADER_SIZE) return AS_ERR_TOO_SHORT;
 
     as_model_info info;
@@ -366,7 +448,7 @@ as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_ou
     for (size_t i = (size_t)vocab_end; st == AS_OK && i < (size_t)tensor_offset; i++)
         if (bytes[i] != 0) st = AS_ERR_BAD_VOCABULARY;
     if (st == AS_OK) st = build_source_hash(model);
-    if (st == AS_OK) st = widen_weights(model, bytes + (size_t)tensor_offset);
+    if (st == AS_OK) st = read_weights(model, bytes + (size_t)tensor_offset);
     if (st == AS_OK) st = as_model_pack_weights(model);
     if (st != AS_OK) {
         as_model_free(model);
@@ -388,6 +470,7 @@ void as_model_free(as_model *model) {
     free_vocab(&model->tgt);
     free(model->src_hash);
     free(model->weights);
+    free(model->qweights);
     free(model);
 }
 

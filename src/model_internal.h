@@ -16,6 +16,16 @@ typedef struct {
     uint8_t *length;     /* (size) byte length, 1..255 */
 } as_vocab;
 
+/* A weight matrix as the engine reads it: f32, or int8 with one f32 scale
+ * per row (weight = scale[r] * q[r][c], models/FORMAT.md 3.1). Exactly one
+ * of f32 / i8 is set; both NULL = absent. The embeddings stay row-major; the
+ * other matrices are repacked at load (p24 for f32, q32 for int8, kernels.h). */
+typedef struct {
+    const float *f32;    /* (rows, cols) */
+    const int8_t *i8;    /* (rows, cols) */
+    const float *scale;  /* (rows), with i8 */
+} as_matrix;
+
 struct as_model {
     as_model_info info;
     as_vocab src, tgt;
@@ -23,29 +33,30 @@ struct as_model {
      * capacity is a power of two at least twice the vocabulary size. */
     uint32_t *src_hash;
     uint32_t src_hash_mask;
-    float *weights;                          /* every tensor, widened to f32 */
-    const float *tensor[AS_TENSOR_COUNT];    /* into weights; NULL if absent */
-    /* Named views of tensor[] (shapes as in alignscope_format.h). The weight
-     * matrices (enc_w_*, init_w, attn_*_w, dec_w_*, out_w, proj_w) are in the
-     * p24 layout of kernels.h once the model is loaded, not row-major. */
-    const float *src_embedding;  /* (Vs, E) */
-    const float *enc_w_ih[2];    /* (3He, E)   [0] forward, [1] backward */
-    const float *enc_w_hh[2];    /* (3He, He) */
+    /* Owned storage: weights holds every f32 value (all tensors of an f32 or
+     * f16 file, widened; for int8, the 1-D tensors and the row scales);
+     * qweights the int8 matrices' values (NULL unless int8). */
+    float *weights;
+    int8_t *qweights;
+    /* Named views (shapes as in alignscope_format.h). */
+    as_matrix src_embedding;     /* (Vs, E) */
+    as_matrix enc_w_ih[2];       /* (3He, E)   [0] forward, [1] backward */
+    as_matrix enc_w_hh[2];       /* (3He, He) */
     const float *enc_b_ih[2];    /* (3He) */
     const float *enc_b_hh[2];    /* (3He) */
-    const float *init_w;         /* (Hd, He) */
+    as_matrix init_w;            /* (Hd, He) */
     const float *init_b;         /* (Hd) */
-    const float *attn_query_w;   /* (A, Hd)   additive only */
-    const float *attn_key_w;     /* (A, 2He)  additive; (Hd, 2He) general */
+    as_matrix attn_query_w;      /* (A, Hd)   additive only */
+    as_matrix attn_key_w;        /* (A, 2He)  additive; (Hd, 2He) general */
     const float *attn_v;         /* (A)       additive only */
-    const float *tgt_embedding;  /* (Vt, E) */
-    const float *dec_w_ih;       /* (3Hd, E + 2He), input [embedding; context] */
-    const float *dec_w_hh;       /* (3Hd, Hd) */
+    as_matrix tgt_embedding;     /* (Vt, E) */
+    as_matrix dec_w_ih;          /* (3Hd, E + 2He), input [embedding; context] */
+    as_matrix dec_w_hh;          /* (3Hd, Hd) */
     const float *dec_b_ih;       /* (3Hd) */
     const float *dec_b_hh;       /* (3Hd) */
-    const float *out_w;          /* (O, Hd + 2He + E), input [state; context; embedding] */
+    as_matrix out_w;             /* (O, Hd + 2He + E), input [state; context; embedding] */
     const float *out_b;          /* (O) */
-    const float *proj_w;         /* (Vt, O) */
+    as_matrix proj_w;            /* (Vt, O) */
     const float *proj_b;         /* (Vt) */
 };
 

@@ -14,7 +14,7 @@ const char *as_status_message(as_status status) {
     case AS_ERR_SIZE_MISMATCH: return "the file length does not match its header (truncated or has extra bytes)";
     case AS_ERR_CHECKSUM: return "the model file is damaged (CRC-32 checksum mismatch)";
     case AS_ERR_BAD_VOCABULARY: return "the model's vocabulary is malformed";
-    case AS_ERR_BAD_WEIGHTS: return "the model contains non-finite weights (inf or NaN)";
+    case AS_ERR_BAD_WEIGHTS: return "the model contains non-finite or out-of-range weights (inf, NaN, an int8 value of -128 or a negative scale)";
     case AS_ERR_OUT_OF_MEMORY: return "out of memory";
     case AS_ERR_EMPTY_INPUT: return "the input has no words to translate";
     case AS_ERR_INPUT_TOO_LONG: return "the input has more words than this model accepts";

@@ -132,7 +132,7 @@ function fileCases() {
     ['the engine\'s own .wasm', new Uint8Array(readFileSync(join(ROOT, 'web', 'gen', 'alignscope-scalar.wasm'))), 'AS_ERR_BAD_MAGIC'],
     ['an empty file', new Uint8Array(0), 'AS_ERR_TOO_SHORT'],
     ['the model cut in half', good.subarray(0, good.length >> 1), 'AS_ERR_SIZE_MISMATCH'],
-    ['format version 2 (newer)', withU32(good, OFF.version, 2), 'AS_ERR_VERSION_TOO_NEW'],
+    ['format version 3 (newer)', withU32(good, OFF.version, 3), 'AS_ERR_VERSION_TOO_NEW'],
     ['vocabulary corrupted, CRC left as is', corrupt, 'AS_ERR_CHECKSUM'],
     ['vocabulary corrupted, CRC fixed up', fixCrc(corrupt), 'AS_ERR_BAD_VOCABULARY'],
     ['vocabulary token length corrupted, CRC fixed up', fixCrc(tokenLength), 'AS_ERR_BAD_VOCABULARY'],

@@ -46,7 +46,7 @@ function badFiles() {
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   cases.push(['a PNG file', png, 'AS_ERR_BAD_MAGIC', 'not an alignscope model']);
   cases.push(['a text file', new TextEncoder().encode('Open the file\nShow the new window\n'), 'AS_ERR_BAD_MAGIC', 'magic']);
-  cases.push(['format version 2', withU32(good, OFF.version, 2), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
+  cases.push(['format version 3', withU32(good, OFF.version, 3), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0xFFFFFFFF', withU32(good, OFF.version, 0xffffffff), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0', withU32(good, OFF.version, 0), 'AS_ERR_VERSION_UNSUPPORTED', 'version']);
   // header fields out of range (the CRC covers only what follows the header)
@@ -117,6 +117,46 @@ function badFiles() {
   return cases;
 }
 
+// int8 files (models/FORMAT.md 3.1): [name, bytes, expected code, message fragment]
+const int8 = modelBytes('additive-int8');
+function badInt8Files() {
+  const cases = [];
+  const vocab = readU32(int8, OFF.vocabBytes);
+  const tOff = (96 + vocab + 3) & ~3;
+  const vs = readU32(int8, OFF.srcVocab), e = readU32(int8, OFF.embed);
+  // the exact int8 size: 4 bytes per matrix row + 1 per matrix element + 4 per vector element
+  const elements = tensorElements(int8);
+  const g = (off) => BigInt(readU32(int8, off));
+  const [vt, he, hd, a, o] = [g(OFF.tgtVocab), g(OFF.encHidden), g(OFF.decHidden), g(OFF.attnDim), g(OFF.outDim)];
+  const vectorElements = 2n * 6n * he + hd + a + 6n * hd + o + vt;
+  const matrixRows = BigInt(vs) + 2n * (6n * he) + hd + a + a + vt + 6n * hd + o + vt;
+  assert.equal((elements - vectorElements) + 4n * matrixRows + 4n * vectorElements, BigInt(readU32(int8, OFF.tensorBytes)),
+    'int8 tensor_bytes = rows*4 + rows*cols per matrix + 4 per vector element');
+  for (const cut of [tOff, tOff + 4 * vs - 1, tOff + 4 * vs + 1, int8.length - 4 * Number(vt) - 1, int8.length - 1]) {
+    cases.push([`int8 cut at ${cut} of ${int8.length}`, int8.subarray(0, cut), 'AS_ERR_SIZE_MISMATCH', 'length']);
+  }
+  cases.push(['int8 in a version 1 file', withU32(int8, OFF.version, 1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 with the f16 tensor_bytes', withU32(int8, OFF.tensorBytes, Number(elements * 2n)), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 with the f32 tensor_bytes', withU32(int8, OFF.tensorBytes, Number(elements * 4n)), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 tensor_bytes one short', withU32(int8, OFF.tensorBytes, readU32(int8, OFF.tensorBytes) - 1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 tensor_bytes without the scales', withU32(int8, OFF.tensorBytes, readU32(int8, OFF.tensorBytes) - 4 * Number(matrixRows)), 'AS_ERR_BAD_HEADER', 'header']);
+  // an f16 file relabelled int8: sizes disagree before any pointer is formed
+  cases.push(['f16 file labelled int8', withU32(good, OFF.weightType, 2), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 file labelled f16', withU32(int8, OFF.weightType, 1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 byte flipped', (() => { const b = int8.slice(); b[tOff + 4 * vs + 3] ^= 1; return b; })(), 'AS_ERR_CHECKSUM', 'CRC']);
+  const setByte = (at, v) => { const b = int8.slice(); b[at] = v; return fixCrc(b); };
+  cases.push(['int8 value -128, CRC fixed', setByte(tOff + 4 * vs + 5, 0x80), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  cases.push(['int8 last value -128, CRC fixed', setByte(int8.length - 4 * Number(vt) - 1, 0x80), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  const withScale = (x) => { const b = withF32(int8, tOff + 4, x); return fixCrc(b); };
+  cases.push(['int8 scale NaN, CRC fixed', withScale(NaN), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  cases.push(['int8 scale inf, CRC fixed', withScale(Infinity), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  cases.push(['int8 scale negative, CRC fixed', withScale(-0.5), 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  const lastBias = fixCrc(withF32(int8, int8.length - 4, NaN));
+  cases.push(['int8 file, f32 bias NaN, CRC fixed', lastBias, 'AS_ERR_BAD_WEIGHTS', 'non-finite']);
+  assert.ok(e > 0);
+  return cases;
+}
+
 for (const variant of VARIANTS) {
   describe(`loader (${variant} wasm)`, () => {
     let engine;
@@ -128,7 +168,7 @@ for (const variant of VARIANTS) {
       for (const kind of ['additive', 'dot', 'general', 'scaled_dot', 'none']) {
         const info = engine.load(modelBytes(kind));
         assert.equal(info.attention, kind);
-        assert.equal(info.formatVersion, 1);
+        assert.equal(info.formatVersion, 2);
         assert.equal(info.weightType, 'f16');
         assert.equal(info.sourceLanguage, 'en');
         assert.equal(info.targetLanguage, 'fr');
@@ -152,6 +192,28 @@ for (const variant of VARIANTS) {
       assert.equal(engine.translate('Open the file').translation, before);
       console.log(`# ${variant}: ${cases.length} bad files refused`);
     });
+
+    test('loads an int8 file (format 2) and refuses bad int8 files', () => {
+      const info = engine.load(int8);
+      assert.equal(info.formatVersion, 2);
+      assert.equal(info.weightType, 'int8');
+      assert.equal(info.parameterCount, engine.load(good).parameterCount);
+      engine.load(int8);
+      const before = engine.translate('Open the file').translation;
+      const cases = badInt8Files();
+      for (const [name, bytes, code, fragment] of cases) {
+        assert.throws(() => engine.load(bytes), (err) => {
+          assert.ok(err instanceof AlignscopeError, `${name}: not an AlignscopeError: ${err}`);
+          assert.equal(err.code, code, `${name}: got ${err.code} (${err.message})`);
+          assert.ok(err.message.toLowerCase().includes(fragment.toLowerCase()), `${name}: message "${err.message}" lacks "${fragment}"`);
+          return true;
+        }, name);
+      }
+      assert.equal(engine.translate('Open the file').translation, before);
+      // a version 1 f16 file (the format before int8) still loads
+      assert.equal(engine.load(fixCrc(withU32(good, OFF.version, 1))).formatVersion, 1);
+      console.log(`# ${variant}: ${cases.length} bad int8 files refused`);
+    });
   });
 }
 
@@ -162,7 +224,7 @@ describe('loader (native CLI)', () => {
 
   test('refuses bad files with a message on stderr and a non-zero exit', () => {
     const byCode = new Map();
-    for (const c of badFiles()) if (!byCode.has(c[2])) byCode.set(c[2], c);
+    for (const c of [...badFiles(), ...badInt8Files()]) if (!byCode.has(c[2])) byCode.set(c[2], c);
     for (const [code, [name, bytes, , fragment]] of byCode) {
       const file = join(dir, `${code}.alsc`);
       writeFileSync(file, bytes);

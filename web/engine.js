@@ -18,7 +18,7 @@ const STATUS_CODES = [
   'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION',
 ];
 const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
-const WEIGHT_TYPES = ['f32', 'f16'];
+const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
 const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
 const UNK = 1;
 const INPUT_TOO_LONG = 13; // AS_ERR_INPUT_TOO_LONG

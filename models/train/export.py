@@ -3,7 +3,10 @@ optionally, parity fixtures: what PyTorch computes for fixed sentences, which
 the C engine must reproduce (tests/parity.test.mjs).
 
   /usr/bin/python3 models/train/export.py CHECKPOINT OUT.alsc \
-      [--f32] [--fixtures OUT.json --sentences FILE]
+      [--f32 | --int8] [--fixtures OUT.json --sentences FILE]
+
+Weights are f16 by default; --f32 keeps them exact, --int8 stores every
+matrix as int8 with one f32 scale per row (models/FORMAT.md 3.1).
 """
 import argparse
 import json
@@ -19,7 +22,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import ATTENTION_KINDS, BOS, EOS, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+WEIGHT_TYPES = {"f32": 0, "f16": 1, "int8": 2}  # header field weight_type
 HEADER_SIZE = 96
 MAX_SOURCE_TOKENS = 100
 MAX_TARGET_TOKENS = 210  # = 2 * MAX_SOURCE_TOKENS + 10
@@ -65,25 +69,49 @@ def load_checkpoint(path):
     return model, checkpoint["src_vocab"], checkpoint["tgt_vocab"]
 
 
-def round_weights_to(model, use_f16):
-    """Make PyTorch compute with exactly the values the file stores."""
-    if use_f16:
-        with torch.no_grad():
-            for p in model.parameters():
+def quantise_rows(w):
+    """Symmetric per-row int8 (models/FORMAT.md 3.1): (scale f32 (rows,), q int8 (rows, cols))."""
+    w = w.detach().float()
+    scale = w.abs().amax(dim=1) / 127.0
+    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
+    q = torch.round(w / safe[:, None]).clamp_(-127, 127).to(torch.int8)
+    return scale, q
+
+
+def dequantise_rows(scale, q):
+    """What the file means: w[r][c] = scale[r] * q[r][c], one f32 multiply."""
+    return scale[:, None] * q.float()
+
+
+def round_weights_to(model, weights):
+    """Make PyTorch compute with exactly the values the file stores
+    (weights: "f32", "f16" or "int8"; int8 touches only the 2-D tensors)."""
+    with torch.no_grad():
+        for p in model.parameters():
+            if weights == "f16":
                 p.copy_(p.half().float())
+            elif weights == "int8" and p.dim() == 2:
+                p.copy_(dequantise_rows(*quantise_rows(p)))
 
 
-def model_file_bytes(model, src_vocab, tgt_vocab, use_f16, languages=("en", "fr")):
+def tensor_file_bytes(t, weights):
+    if weights == "int8" and t.dim() == 2:
+        scale, q = quantise_rows(t)
+        return scale.contiguous().numpy().astype("<f4").tobytes() + q.contiguous().numpy().tobytes()
+    dtype = torch.float16 if weights == "f16" else torch.float32
+    return t.detach().to(dtype).contiguous().numpy().tobytes()
+
+
+def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr")):
+    assert weights in WEIGHT_TYPES, weights
     cfg = model.config
     vocab = vocab_block(src_vocab) + vocab_block(tgt_vocab)
     padding = b"\0" * ((-(HEADER_SIZE + len(vocab))) % 4)
-    dtype = torch.float16 if use_f16 else torch.float32
-    tensor_data = b"".join(t.detach().to(dtype).contiguous().numpy().tobytes()
-                           for _, t in tensors_in_file_order(model))
+    tensor_data = b"".join(tensor_file_bytes(t, weights) for _, t in tensors_in_file_order(model))
     body = vocab + padding + tensor_data
     header = struct.pack(
         "<8sIIIIIIIIIIIIIfIII8s8sI",
-        b"ALNSCOPE", FORMAT_VERSION, HEADER_SIZE, ATTENTION_KINDS[cfg.attention], 1 if use_f16 else 0,
+        b"ALNSCOPE", FORMAT_VERSION, HEADER_SIZE, ATTENTION_KINDS[cfg.attention], WEIGHT_TYPES[weights],
         len(src_vocab), len(tgt_vocab), cfg.embed_dim, cfg.encoder_hidden, cfg.decoder_hidden,
         cfg.attention_dim, cfg.output_dim, MAX_SOURCE_TOKENS, MAX_TARGET_TOKENS,
         cfg.trained_score_scale(), len(vocab), len(tensor_data), zlib.crc32(body),
@@ -128,23 +156,25 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("checkpoint")
     ap.add_argument("out")
-    ap.add_argument("--f32", action="store_true", help="store f32 instead of f16")
+    kind = ap.add_mutually_exclusive_group()
+    kind.add_argument("--f32", action="store_true", help="store f32 instead of f16")
+    kind.add_argument("--int8", action="store_true", help="store matrices as int8 + per-row f32 scales")
     ap.add_argument("--languages", default="en,fr")
     ap.add_argument("--fixtures", help="write parity fixtures JSON here")
     ap.add_argument("--sentences", help="one sentence per line for the fixtures")
     args = ap.parse_args()
 
     model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
-    use_f16 = not args.f32
-    data = model_file_bytes(model, src_vocab, tgt_vocab, use_f16, tuple(args.languages.split(",")))
+    weights = "f32" if args.f32 else "int8" if args.int8 else "f16"
+    data = model_file_bytes(model, src_vocab, tgt_vocab, weights, tuple(args.languages.split(",")))
     with open(args.out, "wb") as f:
         f.write(data)
     params = sum(p.numel() for p in model.parameters())
     print(f"wrote {args.out}: {len(data)} bytes, {params} parameters, "
-          f"{'f16' if use_f16 else 'f32'}, attention={model.config.attention}")
+          f"{weights}, attention={model.config.attention}")
 
     if args.fixtures:
-        round_weights_to(model, use_f16)
+        round_weights_to(model, weights)
         with open(args.sentences, encoding="utf-8") as f:
             sentences = [line.rstrip("\n") for line in f if line.strip()]
         trained = model.config.trained_score_scale()
@@ -154,7 +184,7 @@ def main():
             for factor in (4.0, 0.25):
                 cases.append(trace_sentence(model, sentences[0], src_vocab, tgt_vocab, trained * factor))
         fixture = {"model": os.path.basename(args.out), "format_version": FORMAT_VERSION,
-                   "weights": "f16" if use_f16 else "f32", "attention": model.config.attention,
+                   "weights": weights, "attention": model.config.attention,
                    "trained_score_scale": trained, "cases": cases}
         with open(args.fixtures, "w", encoding="utf-8") as f:
             json.dump(fixture, f, ensure_ascii=False, separators=(",", ":"))

@@ -4,7 +4,9 @@ training, export and the engine cannot drift apart unnoticed.
 
   /usr/bin/python3 models/train/smoke.py OUT_DIR [--kinds additive,dot,...]
 
-Writes OUT_DIR/<kind>.alsc, OUT_DIR/<kind>.parity.json and OUT_DIR/<kind>.metrics.json.
+Writes OUT_DIR/<kind>.alsc, OUT_DIR/<kind>.parity.json and OUT_DIR/<kind>.metrics.json,
+and for the kinds in INT8_KINDS also OUT_DIR/<kind>-int8.alsc + .parity.json (the
+same checkpoint with int8 matrices; the fixtures use the dequantised weights).
 """
 import argparse
 import os
@@ -20,6 +22,7 @@ SENTENCES = [
     "Delete the selected document!",
     "save   the LAST   menu",
 ]
+INT8_KINDS = ("additive",)
 
 
 def run(args):
@@ -48,6 +51,10 @@ def main():
         run([os.path.join(HERE, "export.py"), os.path.join(run_dir, "checkpoint.pt"),
              os.path.join(args.out, f"{kind}.alsc"), "--fixtures", os.path.join(args.out, f"{kind}.parity.json"),
              "--sentences", sentences])
+        if kind in INT8_KINDS:
+            run([os.path.join(HERE, "export.py"), os.path.join(run_dir, "checkpoint.pt"),
+                 os.path.join(args.out, f"{kind}-int8.alsc"), "--int8",
+                 "--fixtures", os.path.join(args.out, f"{kind}-int8.parity.json"), "--sentences", sentences])
         shutil.copy(os.path.join(run_dir, "metrics.json"), os.path.join(args.out, f"{kind}.metrics.json"))
         print(f"smoke: {kind} ok", flush=True)
 

@@ -6,6 +6,8 @@
 //
 // Backends (each optional; one that cannot start is reported, not fatal):
 //   simd, scalar  web/engine.js + web/gen/alignscope-{simd,scalar}.wasm, here in Node
+//   simd-int8     the simd build on the same weights stored as int8 (model-int8.alsc,
+//                 per-row scales; matrices stay int8 in memory)
 //   ort           onnxruntime-web (npm), wasm backend, 1 thread, SIMD build:
 //                 encoder.onnx once, decoder_step.onnx per step, greedy loop in JS
 //   torch         PyTorch eager, 1 thread (tests/bench/torch_bench.py, a child process)
@@ -56,12 +58,12 @@ const sentences = readFileSync(join(HERE, 'sentences.txt'), 'utf8').split('\n').
 // ---- backends --------------------------------------------------------------
 // Each: { name, tokens() -> [[id...]], round(reps) -> [{i, whole_ms, decode_ms, steps}], close() }
 
-async function wasmBackend(variant, modelBytes) {
+async function wasmBackend(variant, modelBytes, name = variant) {
   const engine = await createEngine({ variant });
-  engine.load(modelBytes);
+  const info = engine.load(modelBytes);
   const now = () => performance.now();
   return {
-    name: variant, detail: `web/gen/alignscope-${variant}.wasm via web/engine.js (isa ${engine.isa}), Node ${process.version}`,
+    name, detail: `web/gen/alignscope-${variant}.wasm via web/engine.js (isa ${engine.isa}, ${info.weightType} weights), Node ${process.version}`,
     engine,
     async tokens() { return sentences.map((s) => Array.from(engine.translate(s).target, (t) => t.id)); },
     async round(reps) {
@@ -282,6 +284,7 @@ async function main() {
   };
   await tryAdd('simd', () => wasmBackend('simd', modelBytes));
   await tryAdd('scalar', () => wasmBackend('scalar', modelBytes));
+  await tryAdd('simd-int8', () => wasmBackend('simd', new Uint8Array(readFileSync(join(ART, 'model-int8.alsc'))), 'simd-int8'));
   const ours = backends.find((b) => b.name === 'simd') ?? backends[0];
   if (!ours?.engine) throw new Error('no wasm build: run ./build.sh wasm');
   const sourceIds = sentences.map((s) => ours.engine.tokenize(s).map((t) => t.id));
@@ -326,6 +329,9 @@ async function main() {
   if (stats.ort) for (const b of live) vsOrt[b.name] = ratios(stats[b.name], stats.ort);
   const vsTorch = {};
   if (stats.torch) for (const b of live) vsTorch[b.name] = ratios(stats[b.name], stats.torch);
+  // int8 against f32 weights, same simd build: > 1 means int8 is faster
+  const int8VsF32 = stats['simd-int8'] && stats.simd ? ratios(stats['simd-int8'], stats.simd) : null;
+  if (int8VsF32) log(`simd-int8 vs simd f32: decoder step ${int8VsF32.stepPooled.toFixed(2)}×, whole sentence ${int8VsF32.wholeGeomean.toFixed(2)}× (geomean)`);
 
   let kernels = null;
   if (!NO_KERNELS) {
@@ -354,7 +360,7 @@ async function main() {
     machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, loadavgAfter: os.loadavg() },
     model: modelInfo, sentences, sourceIds,
     backends: Object.fromEntries(live.map((b) => [b.name, b.detail])), unavailable: failed,
-    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, kernels, browser,
+    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, kernels, browser,
   };
   results.targets = targets(results);
   mkdirSync(dirname(OUT), { recursive: true });
@@ -376,7 +382,7 @@ function targets(r) {
   const att = (r.kernels?.attention ?? []).filter((a) => a.S >= 32);
   add('attention core SIMD vs scalar, S ≥ 32 (worst length)', att.length ? Math.min(...att.map((a) => a.speedup)) : null, 3);
   if (r.browser?.sliderRedecode) t.push({ name: 'slider re-decode, 20-word sentence, Chromium (median)', value: r.browser.sliderRedecode.medianMs, goal: 8, met: r.browser.sliderRedecode.medianMs < 8, unit: 'ms', lowerIsBetter: true });
-  t.push({ name: 'int8 ≥ 3× onnxruntime-web', value: null, goal: 3, met: null, unit: '×', note: 'not applicable: there is no int8 model format yet' });
+  add('int8 decoder step vs onnxruntime-web (pooled medians)', r.ratiosVsOrt['simd-int8']?.stepPooled, 3);
   return t;
 }
 
@@ -385,9 +391,9 @@ function targets(r) {
 function markdown(r) {
   const f = (x, d = 2) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(d));
   const names = Object.keys(r.stats);
-  const label = { simd: 'alignscope wasm SIMD128', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (-O3 -march=native)' };
+  const label = { simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (-O3 -march=native)' };
   const lines = [];
-  lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32; ${r.machine.cpu}, 1 thread)`, '');
+  lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32 unless marked int8; ${r.machine.cpu}, 1 thread)`, '');
   lines.push('Median ms per whole translation (encoder + greedy decoding), and per decoder step; ×ORT = how many times faster than onnxruntime-web.', '');
   const load = r.machine.loadavgBefore ?? r.machine.loadavg;
   if (load[0] > 0.5 * r.machine.cores) {
@@ -402,6 +408,10 @@ function markdown(r) {
   lines.push('', 'Sentences: ' + r.sentences.map((s, i) => `#${i + 1} “${s}”`).join('; ') + '.', '');
   const ag = Object.entries(r.agreement).filter(([, v]) => typeof v === 'object').map(([k, v]) => `${k} ${v.sameTokens ? 'same' : 'DIFFERENT'}`);
   lines.push(`Greedy tokens against the SIMD build: ${ag.join(', ')}.`, '');
+  if (r.int8VsF32) {
+    lines.push(`int8 weights against f32 on the same SIMD build: decoder step ${f(r.int8VsF32.stepPooled)}× (pooled medians), ` +
+      `whole sentence ${f(r.int8VsF32.wholeGeomean)}× (geomean); > 1 = int8 faster.`, '');
+  }
   const k = r.kernels;
   if (k) {
   lines.push('### Kernels (V8 in Node, min over repetitions)', '');
@@ -409,6 +419,7 @@ function markdown(r) {
     `V8 SIMD128 peak (f32x4 mul+add chains) ${f(k.peak.gflops, 1)} GFLOP/s → ${f(100 * k.matvec.fractionOfPeak, 0)} % of peak. ` +
     `Streaming read of the same 8 MB: ${f(k.stream.GBs, 1)} GB/s (roof ${f(k.stream.roofGflops, 1)} GFLOP/s); the same kernel on an L2-resident 264×256: ${f(k.matvec.l2Resident264x256.simd.gflops, 1)} GFLOP/s. ` +
     `Before (row-major W): SIMD r4 ${f(k.matvec.rowMajor.simd.gflops, 1)} GFLOP/s, scalar ${f(k.matvec.rowMajor.scalar.gflops, 1)} GFLOP/s. ` +
+    (k.matvec.int8Q32 ? `int8 weights (q32, 2 MB): SIMD ${f(k.matvec.int8Q32.simd.gflops, 1)} GFLOP/s (${f(k.matvec.int8Q32.simd.minMs, 3)} ms, ${f(k.matvec.int8Q32.simd.vsF32)}× f32), scalar ${f(k.matvec.int8Q32.scalar.gflops, 1)} GFLOP/s. ` : '') +
     `Vocabulary softmax (8000): SIMD ${f(k.vocabSoftmax.simd.minUs, 1)} µs, scalar ${f(k.vocabSoftmax.scalar.minUs, 1)} µs.`, '');
   lines.push('| attention core (A=256, D=512) | ' + k.attention.map((a) => `S=${a.S}`).join(' | ') + ' |', '|---|' + k.attention.map(() => '---').join('|') + '|');
   lines.push('| SIMD µs | ' + k.attention.map((a) => f(a.simdUs, 1)).join(' | ') + ' |');

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const NEEDED = ['build/bench/model.alsc', 'build/bench/models.json', 'build/bench/native_bench', 'build/bench/kernels_bench.wasm',
+const NEEDED = ['build/bench/model.alsc', 'build/bench/model-int8.alsc', 'build/bench/models.json', 'build/bench/native_bench', 'build/bench/kernels_bench.wasm',
   'web/gen/alignscope-simd.wasm', 'web/gen/alignscope-scalar.wasm'];
 const missing = NEEDED.filter((f) => !existsSync(join(ROOT, f)));
 const skip = missing.length ? `not built (${missing[0]}): run ./build.sh bench --build-only` : false;
@@ -22,10 +22,11 @@ test('bench.mjs --quick on our backends writes well-formed results', { skip, tim
   try {
     const out = join(dir, 'results.json');
     const r = spawnSync(process.execPath, [join(ROOT, 'tests', 'bench', 'bench.mjs'), '--quick', '--no-kernels',
-      '--only', 'simd,scalar,native', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
+      '--only', 'simd,scalar,simd-int8,native', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
     assert.equal(r.status, 0, r.stderr);
     const res = JSON.parse(readFileSync(out, 'utf8'));
-    assert.deepEqual(Object.keys(res.stats).sort(), ['native', 'scalar', 'simd']);
+    assert.deepEqual(Object.keys(res.stats).sort(), ['native', 'scalar', 'simd', 'simd-int8']);
+    assert.ok(res.int8VsF32.stepPooled > 0, 'int8 vs f32 ratio');
     for (const [name, s] of Object.entries(res.stats)) {
       assert.equal(s.sentences.length, res.sentences.length, name);
       for (const p of s.sentences) {
@@ -45,6 +46,6 @@ test('kernels_bench.mjs --quick reports every kernel', { skip, timeout: 120_000 
   assert.equal(r.status, 0, r.stderr);
   const k = JSON.parse(r.stdout);
   assert.ok(k.peak.gflops > 0 && k.stream.GBs > 0);
-  for (const v of ['simd', 'scalar']) assert.ok(k.matvec[v].gflops > 0 && k.matvec.rowMajor[v].gflops > 0 && k.vocabSoftmax[v].minUs > 0);
+  for (const v of ['simd', 'scalar']) assert.ok(k.matvec[v].gflops > 0 && k.matvec.rowMajor[v].gflops > 0 && k.matvec.int8Q32[v].gflops > 0 && k.vocabSoftmax[v].minUs > 0);
   assert.ok(k.attention.length >= 3 && k.attention.every((a) => a.simdUs > 0 && a.scalarUs > 0));
 });

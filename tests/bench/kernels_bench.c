@@ -20,6 +20,10 @@ static float *keys, *annotations, *q, *v, *scores, *alpha, *context;
 /* A matvec: w (rows,cols) row-major and wp the same in the p24 layout,
  * x (cols), b (rows) -> y (rows). */
 static float *w, *wp, *x, *b, *y;
+/* The same matrix as int8 (models/FORMAT.md 3.1): per-row scales wscale
+ * (rows) and values wq (rows,cols) in the q32 layout. */
+static int8_t *wq;
+static float *wscale;
 static size_t max_s, attn_a, attn_d, mv_rows, mv_cols;
 
 static uint32_t rng = 0x12345678u;
@@ -51,8 +55,23 @@ KB_EXPORT int kb_setup(int s, int a, int d, int rows, int cols) {
     b = filled(mv_rows, -0.1f, 0.1f);
     y = filled(mv_rows, 0.0f, 0.0f);
     wp = filled(mv_rows * mv_cols, 0.0f, 0.0f);
-    if (!(keys && annotations && q && v && scores && alpha && context && w && wp && x && b && y)) return 1;
+    wq = malloc(mv_rows * mv_cols ? mv_rows * mv_cols : 1);
+    wscale = filled(mv_rows, 0.0f, 0.0f);
+    if (!(keys && annotations && q && v && scores && alpha && context && w && wp && x && b && y && wq && wscale)) return 1;
     for (size_t i = 0; i < mv_rows * mv_cols; i++) wp[i] = w[i];
+    for (size_t r = 0; r < mv_rows; r++) { /* symmetric per-row, as export.py */
+        float amax = 0.0f;
+        for (size_t c = 0; c < mv_cols; c++) {
+            const float a = w[r * mv_cols + c] < 0 ? -w[r * mv_cols + c] : w[r * mv_cols + c];
+            if (a > amax) amax = a;
+        }
+        wscale[r] = amax / 127.0f;
+        for (size_t c = 0; c < mv_cols; c++) {
+            const float t = wscale[r] > 0.0f ? w[r * mv_cols + c] / wscale[r] : 0.0f;
+            wq[r * mv_cols + c] = (int8_t)(t < 0 ? t - 0.5f : t + 0.5f);
+        }
+    }
+    if (as_i8_pack_q32(mv_rows, mv_cols, wq) != 0) return 1;
     return as_f32_pack_p24(mv_rows, mv_cols, wp) == 0 ? 0 : 1;
 }
 
@@ -110,6 +129,18 @@ KB_EXPORT float kb_matvec(int simd, int layout, int rows, int iters) {
         else as_f32_matvec__scalar((size_t)rows, mv_cols, w, x, b, y);
         check += y[(size_t)it % (size_t)rows];
         x[it % mv_cols] += 1e-7f; /* a new x each time, as in a decoder */
+    }
+    return check;
+}
+
+/* The same product with the int8 matrix (q32 layout), `rows` a multiple of 32. */
+KB_EXPORT float kb_matvec_i8(int simd, int rows, int iters) {
+    float check = 0.0f;
+    for (int it = 0; it < iters; it++) {
+        if (simd) as_i8_matvec_q32__wasmsimd((size_t)rows, mv_cols, wq, wscale, x, b, y);
+        else as_i8_matvec_q32__scalar((size_t)rows, mv_cols, wq, wscale, x, b, y);
+        check += y[(size_t)it % (size_t)rows];
+        x[it % mv_cols] += 1e-7f;
     }
     return check;
 }

@@ -76,6 +76,16 @@ export async function runKernelBench({ quick = false } = {}) {
       };
     }
   }
+  // The same product with int8 weights (q32 layout, a quarter of the bytes).
+  const i8 = {};
+  for (const [name, simd] of [['simd', 1], ['scalar', 0]]) {
+    const t = time((n) => k.kb_matvec_i8(simd, ROWS, n), quick ? 2 : 10, reps * 2);
+    i8[name] = {
+      minMs: t.min, medianMs: t.median,
+      gflops: (2 * ROWS * COLS) / (t.min * 1e6), gflopsMedian: (2 * ROWS * COLS) / (t.median * 1e6),
+      vsF32: matvec[name].minMs / t.min,
+    };
+  }
   // The same kernel on a matrix that fits in L2 (264 x 256, 270 KB): the
   // arithmetic capability with the memory roof out of the way.
   const small = {};
@@ -108,7 +118,7 @@ export async function runKernelBench({ quick = false } = {}) {
   return {
     peak: { gflops: peak, chains: peaks },
     stream: { GBs: streamGBs, bytes: 4 * ROWS * COLS, roofGflops: streamGBs / 2 },
-    matvec: { rows: ROWS, cols: COLS, layout: 'p24', ...matvec, fractionOfPeak: matvec.simd.gflops / peak, l2Resident264x256: small, rowMajor },
+    matvec: { rows: ROWS, cols: COLS, layout: 'p24', ...matvec, fractionOfPeak: matvec.simd.gflops / peak, l2Resident264x256: small, rowMajor, int8Q32: i8 },
     vocabSoftmax: { n: ROWS, ...softmax },
     attention,
   };

@@ -4,6 +4,8 @@
 
 Writes into OUT_DIR (build/bench/ by default from bench.mjs):
   model.alsc          the weights as f32 (.alsc, models/FORMAT.md), for wasm and native
+  model-int8.alsc     the same weights as int8 matrices + per-row scales (FORMAT.md 3.1),
+                      for the simd-int8 backend
   model.pt            the same module (config, vocabularies, state dict), for torch_bench.py
   encoder.onnx        src ids (1,S) int64 -> annotations (1,S,2He), keys (1,S,A), s0 (1,Hd)
   decoder_step.onnx   prev (1,) int64, state (1,Hd), annotations, keys, mask (1,S) bool
@@ -118,7 +120,9 @@ def main():
         source = "random init (seed 1234)"
     model.eval()
     with open(os.path.join(args.out, "model.alsc"), "wb") as f:
-        f.write(model_file_bytes(model, src_vocab, tgt_vocab, use_f16=False))
+        f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="f32"))
+    with open(os.path.join(args.out, "model-int8.alsc"), "wb") as f:  # the simd-int8 backend
+        f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="int8"))
     torch.save({"config": vars(model.config), "src_vocab": src_vocab, "tgt_vocab": tgt_vocab,
                 "state_dict": model.state_dict()}, os.path.join(args.out, "model.pt"))
     export_onnx(model, args.out)

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/alignscope_format.h" /* AS_WEIGHT_I8 */
 #include "../fuzz/fuzz_common.h" /* fuzz_check_trace: the rules of a trace */
 
 static int failures;
@@ -236,8 +237,8 @@ static void bad_files_from(const uint8_t *good, size_t n) {
         at += 1u + len;
     }
     memcpy(b, good, n);
-    put_u32(b + 8, 2);
-    load_expect(b, n, AS_ERR_VERSION_TOO_NEW, "format version 2");
+    put_u32(b + 8, 3);
+    load_expect(b, n, AS_ERR_VERSION_TOO_NEW, "format version 3");
     put_u32(b + 8, 0);
     load_expect(b, n, AS_ERR_VERSION_UNSUPPORTED, "format version 0");
     static const uint8_t png[64] = {0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52};
@@ -319,7 +320,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "engine_test: cannot read %s\n", sentences_path);
         return 2;
     }
-    int models = 0;
+    int models = 0, int8_seen = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sentences") == 0) {
             i++;
@@ -361,8 +362,11 @@ int main(int argc, char **argv) {
                    translations - before);
             as_session_free(session);
         }
-        if (models == 0) {
-            bad_files_from(bytes, len);
+        /* the first model, and the first int8 one (its own load path) */
+        const int int8 = as_model_get_info(model)->weight_type == AS_WEIGHT_I8;
+        if (models == 0 || (int8 && !int8_seen)) {
+            if (models == 0) bad_files_from(bytes, len);
+            if (int8) int8_seen = 1;
             const long failed = out_of_memory(bytes, len);
             printf("%s: %ld allocations failed in turn (load, session, translate), each refused cleanly\n", argv[i], failed);
         }

@@ -95,18 +95,19 @@ typedef struct {
     as_f32_matvec_p24_fn matvec_p24;
     as_f32_top_k_fn top_k;
     as_f32_sum_exp_fn sum_exp;
+    as_i8_matvec_q32_fn i8_matvec_q32;
 } variant;
 
 static const variant variants[] = {
     {"scalar", as_f32_matvec__scalar, as_f32_additive_scores__scalar, as_f32_dot_scores__scalar,
      as_f32_softmax__scalar, as_f32_context__scalar, as_f32_tanh__scalar, as_f32_gru_update__scalar,
      as_f32_exp__scalar, as_f32_matvec_p24__scalar,
-     as_f32_top_k__scalar, as_f32_sum_exp__scalar},
+     as_f32_top_k__scalar, as_f32_sum_exp__scalar, as_i8_matvec_q32__scalar},
 #if defined(__wasm_simd128__)
     {"wasmsimd", as_f32_matvec__wasmsimd_r4, as_f32_additive_scores__wasmsimd, as_f32_dot_scores__wasmsimd,
      as_f32_softmax__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
      as_f32_exp__wasmsimd, as_f32_matvec_p24__wasmsimd,
-     as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd},
+     as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd, as_i8_matvec_q32__wasmsimd},
 #endif
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
@@ -183,6 +184,80 @@ static void test_matvec_p24(const variant *v) {
                 note(&r, fabs(y[i] - ref) / (mag + 1e-30));
             }
             free(w); free(x); free(b); free(y); free(packed);
+        }
+    }
+    finish(&r);
+}
+
+/* The int8 matvec: q (row-major, -127..127, with rows at the extremes and
+ * an all-zero row of scale 0) packed by as_i8_pack_q32, checked against the
+ * double-precision product with the dequantised weights scale[r] * q (f32,
+ * as models/FORMAT.md 3.1 defines them). Row counts around the panel height
+ * (32), its half (the SIMD tail's 16-row pass) and multiples. */
+static const size_t q32_rows[] = {1, 3, 4, 5, 15, 16, 17, 20, 31, 32, 33, 47, 48, 63, 64, 65, 100, 256, 257};
+#define N_Q32_ROWS (sizeof q32_rows / sizeof q32_rows[0])
+
+typedef struct {
+    int8_t *q, *packed;
+    float *scale;
+} i8_matrix;
+
+static i8_matrix i8_random(size_t rows, size_t cols) {
+    i8_matrix m;
+    m.q = malloc(rows * cols > 0 ? rows * cols : 1);
+    m.packed = malloc(rows * cols > 0 ? rows * cols : 1);
+    m.scale = malloc(rows * sizeof(float));
+    if (!m.q || !m.packed || !m.scale) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    for (size_t r = 0; r < rows; r++) {
+        m.scale[r] = uniform(1e-4f, 0.05f);
+        for (size_t c = 0; c < cols; c++) {
+            int v = (int)uniform(-127.0f, 128.0f);
+            if (v > 127) v = 127;
+            if (r % 7 == 1) v = (c % 2) ? 127 : -127; /* extremes */
+            if (r % 11 == 5) v = 0;                   /* an all-zero row ... */
+            m.q[r * cols + c] = (int8_t)v;
+        }
+        if (r % 11 == 5) m.scale[r] = 0.0f;          /* ... has scale 0 */
+    }
+    memcpy(m.packed, m.q, rows * cols);
+    if (as_i8_pack_q32(rows, cols, m.packed) != 0) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return m;
+}
+
+static void i8_free(i8_matrix *m) {
+    free(m->q); free(m->packed); free(m->scale);
+}
+
+static void test_i8_matvec_q32(const variant *v) {
+    report r = {"i8_matvec_q32", v->name, 0, 2e-6, 0, 0};
+    for (size_t ri = 0; ri < N_Q32_ROWS; ri++) {
+        for (size_t ci = 0; ci < N_LENGTHS; ci += 2) {
+            const size_t rows = q32_rows[ri], cols = lengths[ci];
+            i8_matrix m = i8_random(rows, cols);
+            float *x = malloc(cols * sizeof(float)), *b = malloc(rows * sizeof(float));
+            float *y = out_buffer(rows);
+            fill(x, cols, -2, 2);
+            fill(b, rows, -1, 1);
+            const int with_bias = (ri + ci) % 2 == 0;
+            v->i8_matvec_q32(rows, cols, m.packed, m.scale, x, with_bias ? b : NULL, y);
+            note_canary(&r, y, rows);
+            for (size_t i = 0; i < rows; i++) {
+                double ref = with_bias ? b[i] : 0.0, mag = with_bias ? fabs(b[i]) : 0.0;
+                for (size_t c = 0; c < cols; c++) {
+                    const float w = m.scale[i] * (float)m.q[i * cols + c]; /* dequantised */
+                    ref += (double)w * x[c];
+                    mag += fabs((double)w * x[c]);
+                }
+                note(&r, fabs(y[i] - ref) / (mag + 1e-30));
+            }
+            i8_free(&m);
+            free(x); free(b); free(y);
         }
     }
     finish(&r);
@@ -468,6 +543,23 @@ static void test_twins(void) {
         free(w); free(x); free(bias); free(y1); free(y2); free(packed);
     }
     finish(&p);
+
+    /* q32 int8: the same order in both twins, so exactly equal */
+    report q = {"twin:i8_matvec_q32", "simd-scal", 0, 0.0, 0, 0};
+    for (size_t ri = 0; ri < N_Q32_ROWS; ri++) {
+        const size_t rows = q32_rows[ri], cols = lengths[(ri * 5) % N_LENGTHS];
+        i8_matrix mat = i8_random(rows, cols);
+        float *x = malloc(cols * sizeof(float)), *bias = malloc(rows * sizeof(float));
+        float *y1 = out_buffer(rows), *y2 = out_buffer(rows);
+        fill(x, cols, -1, 1);
+        fill(bias, rows, -1, 1);
+        a->i8_matvec_q32(rows, cols, mat.packed, mat.scale, x, ri % 2 ? bias : NULL, y1);
+        b->i8_matvec_q32(rows, cols, mat.packed, mat.scale, x, ri % 2 ? bias : NULL, y2);
+        for (size_t i = 0; i < rows; i++) note(&q, y1[i] == y2[i] ? 0.0 : 1.0);
+        i8_free(&mat);
+        free(x); free(bias); free(y1); free(y2);
+    }
+    finish(&q);
 #endif
 }
 
@@ -480,6 +572,7 @@ int main(int argc, char **argv) {
         test_matvec(&variants[i], 0);
         test_matvec(&variants[i], 1);
         test_matvec_p24(&variants[i]);
+        test_i8_matvec_q32(&variants[i]);
         test_top_k(&variants[i]);
         test_sum_exp(&variants[i]);
         test_additive(&variants[i]);

@@ -4,7 +4,7 @@
 //
 // Writes OUT_DIR/model_load/ (every test model; truncated, header-mutated and
 // body-mutated copies, with the CRC fixed where the damage is past the
-// header; an f32 re-encoding; files that are not models; the head of
+// header; an f32 re-encoding of the f16 ones; the int8 test model; files that are not models; the head of
 // models/en-fr.alsc when present) and OUT_DIR/tokenize/ (two option bytes,
 // see tests/fuzz/fuzz_tokenize.c, then text: the test sentences, Unicode of
 // every class, invalid UTF-8, too-long input), plus OUT_DIR/tokenize.dict
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = process.argv[2] ?? join(ROOT, 'build', 'fuzz', 'corpus');
-const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none'];
+const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8'];
 
 const CRC_TABLE = new Uint32Array(256).map((_, i) => {
   let c = i;
@@ -64,7 +64,7 @@ if (!models.length) {
 }
 for (const [kind, m] of models) {
   add('model_load', `${kind}`, m);
-  add('model_load', `${kind}-f32`, toF32(m));
+  if (u32(m, 20) === 1) add('model_load', `${kind}-f32`, toF32(m)); // f16 files only
   const vocabEnd = 96 + u32(m, 64), tensorOffset = (vocabEnd + 3) & ~3;
   for (const cut of [0, 8, 12, 95, 96, 97, vocabEnd >> 1, vocabEnd, tensorOffset + 1, m.length >> 1, m.length - 1]) {
     add('model_load', `${kind}-cut${cut}`, m.subarray(0, cut));

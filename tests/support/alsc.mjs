@@ -8,6 +8,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TEST_MODELS = join(ROOT, 'build', 'test-models');
 export const NATIVE_CLI = join(ROOT, 'build', 'native', 'alignscope');
 export const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none'];
+// Test models also exported with int8 weights (models/train/smoke.py INT8_KINDS): `${kind}-int8`.
+export const INT8_KINDS = ['additive'];
 export const VARIANTS = ['simd', 'scalar'];
 export const PYTHON = '/usr/bin/python3';
 
@@ -36,7 +38,7 @@ export async function engineWith(variant, kind) {
 /** Every parity fixture: the test models', and models/fixtures/*.parity.json when present. */
 export function fixtureFiles() {
   const out = [];
-  for (const kind of KINDS) {
+  for (const kind of [...KINDS, ...INT8_KINDS.map((k) => `${k}-int8`)]) {
     const file = join(TEST_MODELS, `${kind}.parity.json`);
     out.push({ name: `test-models/${kind}`, fixture: file, model: join(TEST_MODELS, `${kind}.alsc`) });
   }

@@ -1,0 +1,48 @@
+"""Test BLEU of a checkpoint with its weights as a model file would store them:
+f32 (the checkpoint itself), f16, or int8 (per-row scales, models/FORMAT.md
+3.1), each computed by PyTorch with the stored values (export.round_weights_to)
+and scored by train.py's own evaluate_bleu on the same test set.
+
+  /usr/bin/python3 models/train/eval_quantised.py CHECKPOINT \
+      [--data models/train/data/en-fr] [--weights f32,int8] [--out FILE.json]
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export import load_checkpoint, round_weights_to  # noqa: E402
+from train import evaluate_bleu, read_pairs  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("checkpoint")
+    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "en-fr"))
+    ap.add_argument("--weights", default="f32,int8", help="comma-separated: f32, f16, int8")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--out", help="also write the results here as JSON")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    test_pairs = read_pairs(os.path.join(args.data, "test.tsv"))
+    results = {"checkpoint": args.checkpoint, "test_pairs": len(test_pairs), "bleu": {}}
+    for weights in args.weights.split(","):
+        model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
+        round_weights_to(model, weights)
+        src_index = {w: i for i, w in enumerate(src_vocab)}
+        started = time.time()
+        bleu, by_bucket, _ = evaluate_bleu(model, test_pairs, src_index, tgt_vocab)
+        results["bleu"][weights] = {"test_bleu": round(bleu, 2), "by_source_length": by_bucket}
+        print(f"{weights}: test BLEU {bleu:.2f} on {len(test_pairs)} sentences ({time.time() - started:.0f} s)",
+              flush=True)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
