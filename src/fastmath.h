@@ -4,11 +4,13 @@
  * approximations live here once: the coefficients as macros (the SIMD twin in
  * kernels_wasmsimd.c splats them) and the scalar forms as static inline
  * functions. Neither calls libm, so a native build and a wasm build of the
- * scalar path give bit-identical results for the same inputs.
+ * scalar path give bit-identical results for the same inputs. The top-k
+ * insertion at the end is shared by the two top-k twins for the same reason.
  */
 #ifndef ALIGNSCOPE_FASTMATH_H
 #define ALIGNSCOPE_FASTMATH_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -97,6 +99,20 @@ static inline float as_exp_scalar(float x) {
     float scale;
     memcpy(&scale, &bits, sizeof scale);
     return y * scale;
+}
+
+/* x[i] into the sorted list ids[0..*have) of at most k, best first
+ * (insertion). Both top-k twins use this one function, so their lists come
+ * out identical, ties included (an equal value never displaces an earlier id). */
+static inline void as_top_k_insert(const float *x, size_t i, int32_t k, int32_t *ids, int32_t *have) {
+    const float v = x[i];
+    if (*have == k && !(v > x[ids[k - 1]])) return;
+    int32_t at = *have < k ? (*have)++ : k - 1;
+    while (at > 0 && v > x[ids[at - 1]]) {
+        ids[at] = ids[at - 1];
+        at--;
+    }
+    ids[at] = (int32_t)i;
 }
 
 #endif

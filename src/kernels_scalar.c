@@ -181,23 +181,10 @@ void as_f32_context__scalar(size_t s, size_t d, const float *alpha,
     }
 }
 
-/* x[i] into the sorted list ids[0..*have) of at most k (insertion; the
- * SIMD twin has the same function, so both lists come out identical). */
-static void top_k_insert(const float *x, size_t i, int32_t k, int32_t *ids, int32_t *have) {
-    const float v = x[i];
-    if (*have == k && !(v > x[ids[k - 1]])) return;
-    int32_t at = *have < k ? (*have)++ : k - 1;
-    while (at > 0 && v > x[ids[at - 1]]) {
-        ids[at] = ids[at - 1];
-        at--;
-    }
-    ids[at] = (int32_t)i;
-}
-
 /* The best k of x, best first: n x k compares at worst, nothing allocated. */
 void as_f32_top_k__scalar(size_t n, const float *x, int32_t k, int32_t *ids) {
     int32_t have = 0;
-    for (size_t i = 0; i < n; i++) top_k_insert(x, i, k, ids, &have);
+    for (size_t i = 0; i < n; i++) as_top_k_insert(x, i, k, ids, &have);
 }
 
 /* Four partial sums: a shorter add chain and a quarter of the rounding

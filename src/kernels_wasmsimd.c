@@ -419,18 +419,6 @@ void as_f32_context__wasmsimd(size_t s, size_t d, const float *alpha,
 
 /* ---- the vocabulary: top-k and the softmax normaliser -------------------- */
 
-/* As the scalar twin's top_k_insert. */
-static void top_k_insert(const float *x, size_t i, int32_t k, int32_t *ids, int32_t *have) {
-    const float v = x[i];
-    if (*have == k && !(v > x[ids[k - 1]])) return;
-    int32_t at = *have < k ? (*have)++ : k - 1;
-    while (at > 0 && v > x[ids[at - 1]]) {
-        ids[at] = ids[at - 1];
-        at--;
-    }
-    ids[at] = (int32_t)i;
-}
-
 /* Once the list is full, a block of 16 with no value above the k-th best
  * cannot change it (the threshold only rises), so it is skipped with four
  * compares; other blocks go through the scalar insertion in order, which
@@ -438,19 +426,19 @@ static void top_k_insert(const float *x, size_t i, int32_t k, int32_t *ids, int3
 void as_f32_top_k__wasmsimd(size_t n, const float *x, int32_t k, int32_t *ids) {
     int32_t have = 0;
     size_t i = 0;
-    for (; i < n && have < k; i++) top_k_insert(x, i, k, ids, &have);
+    for (; i < n && have < k; i++) as_top_k_insert(x, i, k, ids, &have);
     while (i + 16 <= n) {
         const v128_t thr = wasm_f32x4_splat(x[ids[k - 1]]);
         const v128_t hit = wasm_v128_or(
             wasm_v128_or(wasm_f32x4_gt(wasm_v128_load(x + i), thr), wasm_f32x4_gt(wasm_v128_load(x + i + 4), thr)),
             wasm_v128_or(wasm_f32x4_gt(wasm_v128_load(x + i + 8), thr), wasm_f32x4_gt(wasm_v128_load(x + i + 12), thr)));
         if (wasm_v128_any_true(hit)) {
-            for (const size_t end = i + 16; i < end; i++) top_k_insert(x, i, k, ids, &have);
+            for (const size_t end = i + 16; i < end; i++) as_top_k_insert(x, i, k, ids, &have);
         } else {
             i += 16;
         }
     }
-    for (; i < n; i++) top_k_insert(x, i, k, ids, &have);
+    for (; i < n; i++) as_top_k_insert(x, i, k, ids, &have);
 }
 
 /* sum_i exp(x_i - m): one exp vector per iteration (its 13 constants and
