@@ -270,8 +270,28 @@ async function browserBench() {
 
 // ---- main --------------------------------------------------------------------
 
+/** Share (0..1 of all cores) of CPU time other processes used during one idle
+ * second of ours. The load average would also count the command that just
+ * finished before the bench, and the bench itself; this does not. null off Linux. */
+async function otherCpuBusyShare() {
+  const sample = () => {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3] + (fields[4] || 0); // idle + iowait
+    return { idle, total: fields.reduce((a, b) => a + b, 0) };
+  };
+  try {
+    const a = sample();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const b = sample();
+    return b.total > a.total ? 1 - (b.idle - a.idle) / (b.total - a.total) : null;
+  } catch {
+    return null;
+  }
+}
+
 async function main() {
   const loadavgBefore = os.loadavg();
+  const otherCpuBusyBefore = await otherCpuBusyShare();
   const modelInfo = JSON.parse(readFileSync(join(ART, 'models.json'), 'utf8'));
   const modelBytes = new Uint8Array(readFileSync(join(ART, 'model.alsc')));
   log(`model: ${modelInfo.source}, ${modelInfo.parameters} parameters; ${sentences.length} sentences; ${QUICK ? 'quick' : 'full'} run`);
@@ -357,7 +377,7 @@ async function main() {
 
   const results = {
     date: new Date().toISOString(), quick: QUICK, rounds: ROUNDS, repsPerRound: REPS,
-    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, loadavgAfter: os.loadavg() },
+    machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, otherCpuBusyBefore, loadavgAfter: os.loadavg() },
     model: modelInfo, sentences, sourceIds,
     backends: Object.fromEntries(live.map((b) => [b.name, b.detail])), unavailable: failed,
     tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, kernels, browser,
@@ -395,9 +415,9 @@ function markdown(r) {
   const lines = [];
   lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32 unless marked int8; ${r.machine.cpu}, 1 thread)`, '');
   lines.push('Median ms per whole translation (encoder + greedy decoding), and per decoder step; ×ORT = how many times faster than onnxruntime-web.', '');
-  const load = r.machine.loadavgBefore ?? r.machine.loadavg;
-  if (load[0] > 0.5 * r.machine.cores) {
-    lines.push(`**Contended run:** load average ${load[0].toFixed(2)} on ${r.machine.cores} cores when the bench started (another job was running); absolute times are pessimistic and memory-bound kernels suffer most. Re-run \`./build.sh bench\` on an idle machine.`, '');
+  const busy = r.machine.otherCpuBusyBefore;
+  if (busy != null && busy > 0.25) {
+    lines.push(`**Contended run:** other processes used ${(100 * busy).toFixed(0)} % of the ${r.machine.cores} cores in the second before the bench started; absolute times are pessimistic and memory-bound kernels suffer most. Re-run \`./build.sh bench\` on an idle machine.`, '');
   }
   const head = ['backend', ...r.sentences.map((s, i) => `#${i + 1} (${s.split(/\s+/).length} w, ${r.stats[names[0]].sentences[i].steps} steps)`), 'step ms (min / med)', 'step ×ORT', 'sentence ×ORT (geomean)'];
   lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
