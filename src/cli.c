@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "alignscope.h"
+#include "read_file.h"
 #include "model_internal.h" /* as_utf8_decode for JSON escaping */
 
 static const char *const kind_names[] = {"none", "additive", "dot", "general", "scaled_dot"};
@@ -26,34 +27,6 @@ static void usage(FILE *f) {
                "  Default model: models/en-fr.alsc\n");
 }
 
-static uint8_t *read_file(const char *path, size_t *len_out) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            uint8_t *grown = realloc(buf, cap * 2);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (buf && ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len_out = len;
-    return buf;
-}
 
 /* A whole line of any length (without the newline); NULL at end of input. */
 static char *read_line(FILE *f, size_t *len_out) {

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "../../src/alignscope.h"
+#include "../../src/read_file.h"
 
 #define MAX_SENTENCES 64
 
@@ -35,17 +36,10 @@ static void die(const char *what, const char *detail) {
     exit(1);
 }
 
-static uint8_t *read_file(const char *path, size_t *len_out) {
-    FILE *f = fopen(path, "rb");
-    if (!f) die("cannot open", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(len > 0 ? (size_t)len + 1 : 1);
-    if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len) die("cannot read", path);
-    fclose(f);
-    buf[len] = 0;
-    *len_out = (size_t)len;
+/* read_file (src/read_file.h), or stop with a message. */
+static uint8_t *read_file_or_die(const char *path, size_t *len_out) {
+    uint8_t *buf = read_file(path, len_out);
+    if (!buf) die("cannot read", path);
     return buf;
 }
 
@@ -59,8 +53,8 @@ static const as_trace *translate(as_session *s, const char *text) {
 int main(int argc, char **argv) {
     if (argc != 3) die("usage: native_bench MODEL.alsc SENTENCES.txt", NULL);
     size_t model_len, text_len;
-    uint8_t *model_bytes = read_file(argv[1], &model_len);
-    char *text = (char *)read_file(argv[2], &text_len);
+    uint8_t *model_bytes = read_file_or_die(argv[1], &model_len);
+    char *text = (char *)read_file_or_die(argv[2], &text_len);
     as_model *model;
     as_session *session;
     as_status st = as_model_load(model_bytes, model_len, &model);

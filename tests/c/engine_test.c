@@ -23,6 +23,7 @@
 
 #include "../../src/alignscope_format.h" /* AS_WEIGHT_I8 */
 #include "../fuzz/fuzz_common.h" /* fuzz_check_trace: the rules of a trace */
+#include "../../src/read_file.h"
 
 static int failures;
 static long translations, bad_files, bad_texts;
@@ -37,21 +38,6 @@ static long translations, bad_files, bad_texts;
         }                                                   \
     } while (0)
 
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL &&
-        fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = n < 0 ? 0 : (size_t)n;
-    return buf;
-}
 
 static uint32_t crc32_zlib(const uint8_t *p, size_t n) {
     uint32_t crc = 0xFFFFFFFFu;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "fuzz_common.h"
+#include "../../src/read_file.h"
 
 #ifndef FUZZ_MODEL_DIR
 #define FUZZ_MODEL_DIR "build/test-models"
@@ -27,21 +28,6 @@ static as_model *models[MAX_MODELS];
 static as_session *sessions[MAX_MODELS];
 static int model_count;
 
-static uint8_t *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    uint8_t *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1)) != NULL &&
-        fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 static void add_model(const char *path) {
     size_t len;
