@@ -141,6 +141,15 @@ wasm_library() {
         -sEXPORTED_FUNCTIONS="$WASM_EXPORTS" -o "$out" "${objs[@]}"
 }
 
+# wasm_both_twins DIR : DIR/kernels_scalar.o and DIR/kernels_wasmsimd.o for a
+# module that holds both twins (kernel tests, kernel bench); the scalar one
+# stays truly scalar although the module is built with -msimd128.
+wasm_both_twins() {
+    mkdir -p "$1"
+    emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 "${NO_AUTOVEC[@]}" -c src/kernels_scalar.c -o "$1/kernels_scalar.o"
+    emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c src/kernels_wasmsimd.c -o "$1/kernels_wasmsimd.o"
+}
+
 mode_wasm() {
     wasm_env
     wasm_library simd
@@ -151,9 +160,7 @@ mode_wasm() {
     # on a file path and fail.
     if stale build/wasm/kernels_test.js tests/c/kernels_test.c src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
         log "wasm: build/wasm/kernels_test.js (scalar + wasmsimd twins)"
-        mkdir -p build/wasm/kt
-        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 "${NO_AUTOVEC[@]}" -c src/kernels_scalar.c -o build/wasm/kt/kernels_scalar.o
-        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c src/kernels_wasmsimd.c -o build/wasm/kt/kernels_wasmsimd.o
+        wasm_both_twins build/wasm/kt
         emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O2 -msimd128 -c tests/c/kernels_test.c -o build/wasm/kt/kernels_test.o
         emcc -O2 -msimd128 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sEXIT_RUNTIME=1 -sSINGLE_FILE=1 \
             -o build/wasm/kernels_test.js build/wasm/kt/*.o
@@ -245,9 +252,7 @@ bench_build() {
     fi
     if stale build/bench/kernels_bench.wasm tests/bench/kernels_bench.c src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
         log "bench: build/bench/kernels_bench.wasm (both twins)"
-        mkdir -p build/bench/kb
-        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 "${NO_AUTOVEC[@]}" -c src/kernels_scalar.c -o build/bench/kb/kernels_scalar.o
-        emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c src/kernels_wasmsimd.c -o build/bench/kb/kernels_wasmsimd.o
+        wasm_both_twins build/bench/kb
         emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c tests/bench/kernels_bench.c -o build/bench/kb/kernels_bench.o
         emcc -O3 -msimd128 -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
             -sEXPORTED_FUNCTIONS=_kb_setup,_kb_attention,_kb_attention_part,_kb_matvec,_kb_matvec_i8,_kb_softmax,_kb_peak8,_kb_peak12,_kb_stream \
