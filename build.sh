@@ -8,6 +8,7 @@
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
+#   ./build.sh zoo      the comparison models (all attention kinds, en-de, en-es) -> models/REPORT.md
 #   ./build.sh bench    wasm + bench programs -> tests/bench/results.{json,md} (args: --quick --no-browser)
 #   ./build.sh fuzz     libFuzzer harnesses (clang, ASan + UBSan), FUZZ_SECONDS each (default 120)
 #   ./build.sh sanitize tests/c programs under ASan + UBSan and valgrind memcheck
@@ -205,16 +206,15 @@ mode_model() {
     "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
     log "model $id: corpus"
     "$PYTHON" models/train/corpus.py --lang "$lang"
-    # Two phases, as the committed model was made: a fast start at lr 2e-3,
-    # then a continuation at lr 1e-3 halved after every epoch.
-    log "model $id: training phase 1 (${TRAIN_MINUTES:-50} min budget)"
+    # One run of TRAIN_MINUTES (default 50) on 2 cores: batch 192, lr 3e-3
+    # held for 45% of the budget then falling linearly to 5%; sampled softmax
+    # (batch targets + 1500 random words) except for the last 15%, which uses
+    # the full softmax that decoding uses. ZOO_MINUTES shortens it for the
+    # comparison models (models/REPORT.md).
+    log "model $id: training (${TRAIN_MINUTES:-50} min budget)"
     rm -rf "$run"
-    OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
-        --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 96 --lr 2e-3
-    log "model $id: training phase 2 (${FINETUNE_MINUTES:-55} min budget)"
-    OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
-        --out "$run" --attention "$kind" --minutes "${FINETUNE_MINUTES:-55}" --batch 96 --lr 1e-3 \
-        --decay-from-epoch 1 --decay 0.5 --resume
+    OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-2} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
+        --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 192 --lr 3e-3
     log "model $id: export + parity fixtures"
     mkdir -p models/fixtures
     "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --languages "en,$lang" \
@@ -224,6 +224,52 @@ mode_model() {
         --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
         --out "models/$id.md"
     "$PYTHON" models/train/catalogue.py
+}
+
+# ---- zoo -------------------------------------------------------------------
+# The comparison models behind models/REPORT.md: every attention kind on
+# en-fr plus additive en-de and en-es, each trained for the same ZOO_STEPS
+# updates (default 1600; otherwise the `model` recipe), ZOO_PARALLEL at a
+# time (default 2, one core each), stored int8 (BLEU within 0.3 of f32, half
+# the bytes of f16); then models/train/report.py writes models/REPORT.md and
+# models/report/. ZOO_JOBS="fr:dot de:additive" picks a subset. The en-fr
+# additive zoo run is the equal-budget baseline of the report; the page's
+# en-fr models come from `./build.sh model`.
+ZOO_JOBS_ALL="fr:additive fr:none fr:dot fr:general fr:scaled_dot de:additive es:additive"
+mode_zoo() {
+    local jobs=${ZOO_JOBS:-$ZOO_JOBS_ALL} lang
+    "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
+    for lang in $(printf '%s\n' $jobs | cut -d: -f1 | sort -u); do
+        log "zoo: corpus en-$lang"
+        "$PYTHON" models/train/corpus.py --lang "$lang" >/dev/null
+    done
+    printf '%s\n' $jobs | xargs -P "${ZOO_PARALLEL:-2}" -I{} "$ROOT/build.sh" zoo-one {}
+    "$PYTHON" models/train/report.py
+    "$PYTHON" models/train/catalogue.py
+}
+# One zoo model, LANG:KIND -> models/report/<id>.metrics.json (+ .alsc,
+# fixtures and card unless it is the en-fr additive baseline).
+mode_zoo_one() {
+    local lang=${1%%:*} kind=${1#*:}
+    local id="en-$lang" run="models/train/runs/zoo-en-$lang-$kind"
+    [[ $kind != additive ]] && id="en-$lang-$kind"
+    [[ $lang == fr && $kind == additive ]] && id="en-fr-additive-zoo"
+    rm -rf "$run" && mkdir -p "$run" models/report models/fixtures
+    log "zoo $id: training ${ZOO_STEPS:-1600} updates (log: $run/log.txt)"
+    OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" --out "$run" \
+        --attention "$kind" --minutes 600 --max-steps "${ZOO_STEPS:-1600}" --batch 192 --lr 3e-3 >"$run/out.txt"
+    OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
+        --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
+        --out "models/report/$id.metrics.json" >>"$run/out.txt"
+    if [[ $id != en-fr-additive-zoo ]]; then
+        "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --int8 --languages "en,$lang" \
+            --fixtures "models/fixtures/$id.parity.json" --sentences models/train/fixture_sentences.en.txt
+        cp "models/report/$id.metrics.json" "models/$id.metrics.json"
+        "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" --weights int8 \
+            --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
+            --out "models/$id.md" --rebuild "ZOO_JOBS=$lang:$kind ./build.sh zoo"
+    fi
+    log "zoo $id: done, test BLEU $("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["test_bleu"])' "models/report/$id.metrics.json")"
 }
 
 # ---- bench -----------------------------------------------------------------
@@ -400,6 +446,10 @@ mode_test() {
     node --test tests/
 }
 
+# Everything below is one compound command ending in exit, so bash has read
+# it all before running a mode: editing this file while a long mode (model,
+# zoo, bench) runs cannot make the running script read the edited bytes.
+{
 mode=${1:-native}
 case "$mode" in
     deps) mode_deps ;;
@@ -410,11 +460,15 @@ case "$mode" in
     serve) mode_serve ;;
     dist) mode_dist ;;
     model) mode_model ;;
+    zoo) mode_zoo ;;
+    zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;
     bench) shift; mode_bench "$@" ;;
     fuzz) mode_fuzz ;;
     fuzz-build) mode_fuzz_build ;;
     sanitize) mode_sanitize ;;
     sanitize-build) mode_sanitize_build ;;
     soak) mode_soak ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model|zoo|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
+exit
+}

@@ -11,23 +11,52 @@ def _ngrams(tokens, n):
     return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
 
-def corpus_bleu(hypotheses, references, max_n=4):
-    """hypotheses, references: lists of token lists (one reference each) -> BLEU in 0..100."""
-    matches = [0] * max_n
-    totals = [0] * max_n
-    hyp_len = ref_len = 0
-    for hyp, ref in zip(hypotheses, references):
-        hyp_len += len(hyp)
-        ref_len += len(ref)
-        for n in range(1, max_n + 1):
-            hyp_counts, ref_counts = _ngrams(hyp, n), _ngrams(ref, n)
-            matches[n - 1] += sum(min(c, ref_counts[g]) for g, c in hyp_counts.items())
-            totals[n - 1] += max(len(hyp) - n + 1, 0)
+def sentence_stats(hyp, ref, max_n=4):
+    """BLEU's sufficient statistics for one pair: [hyp_len, ref_len, matches_1..n, totals_1..n].
+    Corpus BLEU is a function of their sums, which is what makes the bootstrap cheap."""
+    stats = [len(hyp), len(ref)] + [0] * (2 * max_n)
+    for n in range(1, max_n + 1):
+        hyp_counts, ref_counts = _ngrams(hyp, n), _ngrams(ref, n)
+        stats[1 + n] = sum(min(c, ref_counts[g]) for g, c in hyp_counts.items())
+        stats[1 + max_n + n] = max(len(hyp) - n + 1, 0)
+    return stats
+
+
+def bleu_from_stats(summed, max_n=4):
+    hyp_len, ref_len = summed[0], summed[1]
+    matches, totals = summed[2:2 + max_n], summed[2 + max_n:2 + 2 * max_n]
     if hyp_len == 0 or min(matches) == 0:
         return 0.0
     log_precision = sum(math.log(m / t) for m, t in zip(matches, totals)) / max_n
     brevity = 1.0 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)
     return 100.0 * brevity * math.exp(log_precision)
+
+
+def corpus_bleu(hypotheses, references, max_n=4):
+    """hypotheses, references: lists of token lists (one reference each) -> BLEU in 0..100."""
+    summed = [0] * (2 + 2 * max_n)
+    for hyp, ref in zip(hypotheses, references):
+        summed = [a + b for a, b in zip(summed, sentence_stats(hyp, ref, max_n))]
+    return bleu_from_stats(summed, max_n)
+
+
+def bootstrap_interval(hypotheses, references, resamples=1000, coverage=0.9, seed=12345):
+    """Percentile bootstrap over sentences (Koehn 2004): (low, high) corpus BLEU
+    bounds that hold `coverage` of the resampled corpora."""
+    import torch  # vectorised resampling; bleu_from_stats stays plain Python
+    per_sentence = torch.tensor([sentence_stats(h, r) for h, r in zip(hypotheses, references)],
+                                dtype=torch.float64)                       # (N, 10)
+    count = per_sentence.size(0)
+    if count == 0:
+        return (0.0, 0.0)
+    generator = torch.Generator().manual_seed(seed)
+    scores = []
+    for start in range(0, resamples, 50):  # 50 resamples at a time bounds memory at 50*N*10 doubles
+        picks = torch.randint(count, (min(50, resamples - start), count), generator=generator)  # (r, N)
+        scores += [bleu_from_stats(row) for row in per_sentence[picks].sum(dim=1).tolist()]
+    scores.sort()
+    tail = (1.0 - coverage) / 2
+    return (scores[int(tail * resamples)], scores[min(int((1 - tail) * resamples), resamples - 1)])
 
 
 def sentence_lengths_buckets(sources, edges=(10, 20, 30, 40, 50)):
@@ -55,4 +84,8 @@ if __name__ == "__main__":
     # Self-check against hand-computed values.
     assert abs(corpus_bleu([["a", "b", "c", "d"]], [["a", "b", "c", "d"]]) - 100.0) < 1e-9
     assert corpus_bleu([["x", "y", "z", "w"]], [["a", "b", "c", "d"]]) == 0.0
+    hyps = [["a", "b", "c", "d", "e"], ["x", "b", "c"]]
+    refs = [["a", "b", "c", "d"], ["a", "b", "c"]]
+    low, high = bootstrap_interval(hyps, refs, resamples=200)
+    assert low <= corpus_bleu(hyps, refs) <= high
     print("bleu ok")

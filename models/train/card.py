@@ -18,6 +18,31 @@ ATTENTION_NAMES = {"additive": "additive attention", "dot": "Luong dot attention
                    "none": "no attention (fixed summary context)"}
 
 
+def describe_schedule(a):
+    """One line on a training run's optimiser schedule, from its recorded args."""
+    text = f"batch {a['batch']}, Adam lr {a['lr']}"
+    if "decay_start" in a:
+        text += (f" held for the first {a['decay_start']:.0%} of the budget, then falling linearly to"
+                 f" {a['final_lr_ratio']:g}× at its end")
+    elif "decay" in a:
+        text += f", × {a['decay']} after every epoch from epoch {a['decay_from_epoch']} on"
+    if a.get("sampled_negatives"):
+        text += (f"; sampled softmax (the batch's target words + {a['sampled_negatives']} random words)"
+                 f" except for the last {a['full_softmax_tail']:.0%}, which uses the full softmax")
+    if a.get("max_steps"):
+        text += f"; budget {a['max_steps']:,} updates"
+    elif a.get("minutes"):
+        text += f"; budget {a['minutes']:g} min"
+    if a.get("resume"):
+        text += " (continued from the previous phase)"
+    return text
+
+
+WEIGHT_NOTES = {"f16": "f16 weights, widened to f32 at load",
+                "f32": "f32 weights",
+                "int8": "int8 matrices with one f32 scale per row; kept int8 in memory"}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--metrics", required=True)
@@ -27,6 +52,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--rebuild", default="./build.sh model")
     ap.add_argument("--time-note", default="", help="a sentence on how the training time was measured")
+    ap.add_argument("--weights", default="f16", choices=sorted(WEIGHT_NOTES))
     args = ap.parse_args()
     m = json.load(open(args.metrics, encoding="utf-8"))
     stats = json.load(open(args.corpus_stats, encoding="utf-8"))
@@ -34,11 +60,8 @@ def main():
     a = m["args"]
     splits = stats.get("splits", {})
     phases = m.get("phases") or [{"seconds": m["train_seconds"], "args": a}]
-    phase_lines = "\n".join(
-        f"{i}. {p['seconds'] / 60:.1f} min: batch {p['args']['batch']}, Adam lr {p['args']['lr']}"
-        f", × {p['args'].get('decay', 0.7)} after every epoch from epoch {p['args'].get('decay_from_epoch', 3)} on"
-        f"{' (continued from phase ' + str(i - 1) + ')' if p['args'].get('resume') else ''}"
-        for i, p in enumerate(phases, 1))
+    phase_lines = "\n".join(f"{i}. {p['seconds'] / 60:.1f} min: {describe_schedule(p['args'])}"
+                            for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
                      for label, v in sorted(m["test_bleu_by_source_length"].items(),
                                             key=lambda kv: bucket_order(kv[0])))
@@ -51,12 +74,12 @@ Bengio 2015), English → {LANGUAGES.get(args.id.split('-')[1], args.id.split('-
 |---|---|
 | attention | {m['attention']} |
 | parameters | {m['parameters']:,} |
-| file size | {size:,} bytes (f16 weights, widened to f32 at load) |
+| file size | {size:,} bytes ({WEIGHT_NOTES[args.weights]}) |
 | vocabularies | {m['src_vocab']} source / {m['tgt_vocab']} target words ({m['src_token_coverage']:.1%} / {m['tgt_token_coverage']:.1%} of training tokens covered) |
 | dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} tokens each side) |
 | dev / test pairs | {m['dev_pairs']:,} / {m['test_pairs']:,} |
-| training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at phase {m['best'].get('phase', 1)}, epoch {m['best'].get('epoch')} |
+| training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at update {m['best'].get('step'):,} |
 | training time | {m['train_seconds'] / 60:.1f} min on this machine's CPU ({a['threads']} torch thread) |
 | **test BLEU** | **{m['test_bleu']:.2f}** |
 
@@ -66,7 +89,7 @@ reference), computed by `models/train/bleu.py` on lower-cased tokens from
 after greedy decoding with `<unk>` replaced by the most-attended source word.
 It is not comparable to sacreBLEU figures on detokenised, cased text.
 
-## Training phases
+## Training
 
 {phase_lines}
 
@@ -90,7 +113,7 @@ Short UI strings dominate; expect menu-and-dialog French, not literary French.
 ## Rebuild
 
 `{args.rebuild}` (corpus download + cleaning, training, export, parity
-fixtures, this card). Phase flags are in `models/{args.id}.metrics.json`
+fixtures, this card). Every flag of the run is in `models/{args.id}.metrics.json`
 (`phases[].args`).
 """
     with open(args.out, "w", encoding="utf-8") as f:

@@ -5,6 +5,12 @@ and scored by train.py's own evaluate_bleu on the same test set.
 
   /usr/bin/python3 models/train/eval_quantised.py CHECKPOINT \
       [--data models/train/data/en-fr] [--weights f32,int8] [--out FILE.json]
+      [--metrics RUN/metrics.json]
+
+With --metrics (and one --weights), --out gets that training run's metrics
+with test_bleu and its by-length table replaced by the stored weights' own
+(the f32 figures kept as f32_test_bleu, f32_test_bleu_by_source_length):
+the metrics of the model file the zoo commits.
 """
 import argparse
 import json
@@ -26,6 +32,7 @@ def main():
     ap.add_argument("--weights", default="f32,int8", help="comma-separated: f32, f16, int8")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--out", help="also write the results here as JSON")
+    ap.add_argument("--metrics", help="a training run's metrics.json to merge the results into (see above)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     test_pairs = read_pairs(os.path.join(args.data, "test.tsv"))
@@ -35,10 +42,21 @@ def main():
         round_weights_to(model, weights)
         src_index = {w: i for i, w in enumerate(src_vocab)}
         started = time.time()
-        bleu, by_bucket, _ = evaluate_bleu(model, test_pairs, src_index, tgt_vocab)
+        bleu, by_bucket, _ = evaluate_bleu(model, test_pairs, src_index, tgt_vocab, intervals=True)
         results["bleu"][weights] = {"test_bleu": round(bleu, 2), "by_source_length": by_bucket}
         print(f"{weights}: test BLEU {bleu:.2f} on {len(test_pairs)} sentences ({time.time() - started:.0f} s)",
               flush=True)
+    if args.metrics:
+        if len(results["bleu"]) != 1:
+            raise SystemExit("--metrics takes exactly one --weights")
+        (weights, measured), = results["bleu"].items()
+        with open(args.metrics, encoding="utf-8") as f:
+            metrics = json.load(f)
+        metrics.update({"weights": weights, "f32_test_bleu": metrics["test_bleu"],
+                        "f32_test_bleu_by_source_length": metrics["test_bleu_by_source_length"],
+                        "test_bleu": measured["test_bleu"],
+                        "test_bleu_by_source_length": measured["by_source_length"]})
+        results = metrics
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)

@@ -132,6 +132,10 @@ class Seq2SeqAttention(nn.Module):
 
     def forward(self, src, src_lengths, tgt_in):
         """Teacher forcing: tgt_in (B,T) starts with <s>; returns logits (B,T,Vt)."""
+        return self.projection(self.features(src, src_lengths, tgt_in))
+
+    def features(self, src, src_lengths, tgt_in):
+        """Teacher forcing up to the output layer: -> deep-output features (B,T,O)."""
         annotations, keys, state = self.encode(src, src_lengths)
         src_mask = src != PAD
         summary = self.summary_context(annotations, src_lengths) if self.config.attention == "none" else None
@@ -140,7 +144,7 @@ class Seq2SeqAttention(nn.Module):
             out, state, _, _, _ = self.decoder_step(
                 tgt_in[:, t], state, annotations, keys, src_mask, summary, self.score_scale)
             features.append(out)
-        return self.projection(torch.stack(features, dim=1))
+        return torch.stack(features, dim=1)
 
     @torch.no_grad()
     def greedy(self, src, src_lengths, max_len, score_scale=None):

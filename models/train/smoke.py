@@ -47,7 +47,8 @@ def main():
         run([os.path.join(HERE, "train.py"), "--data", data, "--out", run_dir, "--attention", kind,
              "--src-vocab", "60", "--tgt-vocab", "60", "--embed", "24", "--hidden", "20",
              "--decoder-hidden", "24", "--attention-dim", "28", "--output-dim", "20",
-             "--epochs", str(args.epochs), "--batch", "16", "--lr", "5e-3", "--dev-sentences", "20"])
+             "--epochs", str(args.epochs), "--batch", "16", "--lr", "5e-3", "--dev-sentences", "20",
+             "--sampled-negatives", "20", "--full-softmax-tail", "0.5", "--max-steps", str(args.epochs * 25)])
         run([os.path.join(HERE, "export.py"), os.path.join(run_dir, "checkpoint.pt"),
              os.path.join(args.out, f"{kind}.alsc"), "--fixtures", os.path.join(args.out, f"{kind}.parity.json"),
              "--sentences", sentences])

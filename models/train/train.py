@@ -19,7 +19,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bleu import bucket_order, corpus_bleu, sentence_lengths_buckets  # noqa: E402
+from bleu import bootstrap_interval, bucket_order, corpus_bleu, sentence_lengths_buckets  # noqa: E402
 from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
                    Seq2SeqAttention, max_target_tokens)
 from tokenize_text import words  # noqa: E402
@@ -111,7 +111,36 @@ def translate_all(model, pairs, src_index, tgt_vocab, batch_size=64):
     return results
 
 
-def evaluate_bleu(model, pairs, src_index, tgt_vocab):
+def sampled_softmax_loss(projection, features, tgt_out, negatives, vocab_size):
+    """Summed cross-entropy over a candidate set instead of all vocab_size words.
+
+    Candidates = every target word of the batch (always included) + `negatives`
+    words drawn uniformly with replacement from the non-special ids. A drawn
+    word's logit is corrected by -log q (q = its chance of being drawn), the
+    usual sampled-softmax correction (Jean et al. 2015), so that rare words are
+    pushed down about as hard as the full softmax would push them.
+    features (B,T,O), tgt_out (B,T) -> scalar.
+    """
+    flat_targets = tgt_out.reshape(-1)
+    keep = flat_targets != PAD
+    targets = flat_targets[keep]
+    feats = features.reshape(-1, features.size(-1))[keep]                  # (N,O)
+    in_batch = torch.unique(targets)
+    drawn = torch.unique(torch.randint(len(SPECIALS), vocab_size, (negatives,)))
+    drawn = drawn[~torch.isin(drawn, in_batch)]
+    candidates = torch.cat([in_batch, drawn])                               # (C,)
+    logits = F.linear(feats, projection.weight[candidates], projection.bias[candidates])  # (N,C)
+    draw_probability = 1.0 - (1.0 - 1.0 / (vocab_size - len(SPECIALS))) ** negatives
+    correction = torch.zeros(len(candidates))
+    correction[len(in_batch):] = -torch.log(torch.tensor(draw_probability))
+    remap = torch.empty(vocab_size, dtype=torch.long)
+    remap[candidates] = torch.arange(len(candidates))
+    return F.cross_entropy(logits + correction, remap[targets], reduction="sum")
+
+
+def evaluate_bleu(model, pairs, src_index, tgt_vocab, intervals=False):
+    """-> corpus BLEU, {length bucket: {sentences, bleu[, ci90]}}, hypotheses.
+    intervals: add a 90% bootstrap interval per bucket (bleu.bootstrap_interval)."""
     hyps = translate_all(model, pairs, src_index, tgt_vocab)
     refs = [p[1] for p in pairs]
     overall = corpus_bleu(hyps, refs)
@@ -119,8 +148,11 @@ def evaluate_bleu(model, pairs, src_index, tgt_vocab):
     labels = sentence_lengths_buckets([p[0] for p in pairs])
     for label in sorted(set(labels), key=bucket_order):
         idx = [i for i, lab in enumerate(labels) if lab == label]
-        by_bucket[label] = {"sentences": len(idx),
-                            "bleu": round(corpus_bleu([hyps[i] for i in idx], [refs[i] for i in idx]), 2)}
+        bucket_hyps, bucket_refs = [hyps[i] for i in idx], [refs[i] for i in idx]
+        by_bucket[label] = {"sentences": len(idx), "bleu": round(corpus_bleu(bucket_hyps, bucket_refs), 2)}
+        if intervals:
+            low, high = bootstrap_interval(bucket_hyps, bucket_refs)
+            by_bucket[label]["ci90"] = [round(low, 2), round(high, 2)]
     return overall, by_bucket, hyps
 
 
@@ -145,9 +177,15 @@ def main():
     ap.add_argument("--max-train-pairs", type=int, default=0)
     ap.add_argument("--max-tokens", type=int, default=50, help="drop training pairs longer than this")
     ap.add_argument("--dev-sentences", type=int, default=600)
-    ap.add_argument("--decay-from-epoch", type=int, default=3,
-                    help="multiply the learning rate by --decay after this epoch and every later one")
-    ap.add_argument("--decay", type=float, default=0.7)
+    ap.add_argument("--decay-start", type=float, default=0.45,
+                    help="fraction of the budget (--minutes, or --max-steps) after which the learning rate "
+                         "falls linearly to --final-lr-ratio x --lr at the end of the budget")
+    ap.add_argument("--final-lr-ratio", type=float, default=0.05)
+    ap.add_argument("--sampled-negatives", type=int, default=1500,
+                    help="train the output softmax over the batch's target words plus this many random words "
+                         "(sampled softmax, ~2x faster updates); 0 = full softmax throughout")
+    ap.add_argument("--full-softmax-tail", type=float, default=0.15,
+                    help="the last fraction of the budget trains with the full softmax, the one decoding uses")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--resume", action="store_true",
@@ -213,6 +251,23 @@ def main():
                                                      "args": previous_metrics["args"]}]
         log(f"resuming at update {step}, best dev BLEU so far {best['dev_bleu']:.2f}")
     deadline = started + args.minutes * 60
+    budget_seconds = args.minutes * 60
+
+    def budget_used():
+        """0 at the start of this run, 1 at its end (time or --max-steps, whichever is nearer)."""
+        used = (time.time() - started) / budget_seconds
+        if args.max_steps:
+            used = max(used, (step - first_step) / max(args.max_steps - first_step, 1))
+        return min(used, 1.0)
+
+    def learning_rate(used):
+        if used <= args.decay_start:
+            return args.lr
+        fall = (used - args.decay_start) / max(1.0 - args.decay_start, 1e-9)
+        return args.lr * (1.0 - fall * (1.0 - args.final_lr_ratio))
+
+    first_step = step
+    vocab_size = len(tgt_vocab)
     out_of_time = False
     for epoch in range(1, args.epochs + 1):
         model.train()
@@ -220,9 +275,18 @@ def main():
         epoch_loss, epoch_tokens, t0 = 0.0, 0, time.time()
         for b, batch in enumerate(batches):
             src, lengths, tgt_in, tgt_out = tensorise(batch, src_ids, tgt_ids)
-            logits = model(src, lengths, tgt_in)
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1),
-                                   ignore_index=PAD, reduction="sum")
+            used = budget_used()
+            for group in optimiser.param_groups:
+                group["lr"] = learning_rate(used)
+            features = model.features(src, lengths, tgt_in)  # (B,T,O)
+            full_softmax = (args.sampled_negatives <= 0 or args.sampled_negatives >= vocab_size
+                            or used >= 1.0 - args.full_softmax_tail)
+            if full_softmax:
+                logits = model.projection(features)
+                loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1),
+                                       ignore_index=PAD, reduction="sum")
+            else:
+                loss = sampled_softmax_loss(model.projection, features, tgt_out, args.sampled_negatives, vocab_size)
             tokens = int((tgt_out != PAD).sum())
             optimiser.zero_grad()
             (loss / tokens).backward()
@@ -233,6 +297,7 @@ def main():
             step += 1
             if b % 200 == 0:
                 log(f"epoch {epoch} batch {b}/{len(batches)} loss/token {epoch_loss / max(epoch_tokens, 1):.3f} "
+                    f"lr {optimiser.param_groups[0]['lr']:.2e} {'full' if full_softmax else 'sampled'} softmax "
                     f"({time.time() - t0:.0f}s)")
             if time.time() > deadline or (args.max_steps and step >= args.max_steps):
                 out_of_time = True
@@ -246,15 +311,12 @@ def main():
                         "src_vocab": src_vocab, "tgt_vocab": tgt_vocab}, os.path.join(args.out, "checkpoint.pt"))
         if out_of_time:
             break
-        if epoch >= args.decay_from_epoch:  # simple decay once the fast early progress is over
-            for group in optimiser.param_groups:
-                group["lr"] *= args.decay
 
     phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
     train_seconds = sum(p["seconds"] for p in phases)
     checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"))
     model.load_state_dict(checkpoint["state_dict"])
-    test_bleu, by_bucket, hyps = evaluate_bleu(model, test_pairs, src_index, tgt_vocab)
+    test_bleu, by_bucket, hyps = evaluate_bleu(model, test_pairs, src_index, tgt_vocab, intervals=True)
     metrics = {
         "attention": args.attention, "parameters": params, "train_pairs": len(train_pairs),
         "dev_pairs": len(dev_pairs), "test_pairs": len(test_pairs),
