@@ -1,9 +1,12 @@
 """Rebuild models/index.json (the page's model picker) from the committed
 model files and their metrics.
 
-  /usr/bin/python3 models/train/catalogue.py [--models models] [--default en-fr]
+  /usr/bin/python3 models/train/catalogue.py [--models models] [--default ID]
 
-Every models/<id>.alsc with a models/<id>.metrics.json beside it is listed.
+Every models/<id>.alsc with a models/<id>.metrics.json beside it is listed,
+the default first. Without --default, the default is the smallest English →
+French additive model whose test BLEU is within 0.5 of the best one's (issue
+#4: the page should download the smallest model that keeps BLEU).
 """
 import argparse
 import glob
@@ -18,7 +21,7 @@ ATTENTION_NAMES = {"additive": "Bahdanau additive", "dot": "Luong dot", "general
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
-    ap.add_argument("--default", default="en-fr")
+    ap.add_argument("--default", help="model id (default: see above)")
     args = ap.parse_args()
     entries = []
     for path in sorted(glob.glob(os.path.join(args.models, "*.alsc"))):
@@ -28,17 +31,30 @@ def main():
             continue
         m = json.load(open(metrics_path, encoding="utf-8"))
         source, target = model_id.split("-")[:2]
+        weights = m.get("weights", "f16")
         entries.append({
             "id": model_id, "file": os.path.basename(path),
             "label": f"{LANGUAGE_NAMES.get(source, source)} → {LANGUAGE_NAMES.get(target, target)} "
-                     f"({ATTENTION_NAMES.get(m['attention'], m['attention'])})",
+                     f"({ATTENTION_NAMES.get(m['attention'], m['attention'])}, {weights})",
+            "weights": weights,
             "source": source, "target": target, "attention": m["attention"],
             "bytes": os.path.getsize(path), "parameters": m["parameters"], "bleu": m["test_bleu"],
             "card": f"{model_id}.md",
         })
-    if not any(e["id"] == args.default for e in entries):
-        raise SystemExit(f"catalogue: default model {args.default} has no .alsc + .metrics.json in {args.models}")
-    index = {"default": args.default, "models": entries}
+    default = args.default
+    if default is None:
+        candidates = [e for e in entries if (e["source"], e["target"], e["attention"]) == ("en", "fr", "additive")]
+        if not candidates:
+            raise SystemExit(f"catalogue: no en-fr additive model in {args.models}; pass --default")
+        best = max(e["bleu"] for e in candidates)
+        default = min((e for e in candidates if e["bleu"] >= best - 0.5), key=lambda e: e["bytes"])["id"]
+    if not any(e["id"] == default for e in entries):
+        raise SystemExit(f"catalogue: default model {default} has no .alsc + .metrics.json in {args.models}")
+    # Default first, then by language pair, the additive model of each pair first.
+    kind_rank = {"additive": 0, "general": 1, "dot": 2, "scaled_dot": 3, "none": 4}
+    entries.sort(key=lambda e: (e["id"] != default, e["target"] != "fr", e["target"],
+                                kind_rank.get(e["attention"], 9), e["bytes"]))
+    index = {"default": default, "models": entries}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)
         f.write("\n")

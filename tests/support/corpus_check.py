@@ -8,7 +8,8 @@ import struct
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models", "train"))
+TRAIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models", "train")
+sys.path.insert(0, TRAIN_DIR)
 import corpus  # noqa: E402
 from bleu import corpus_bleu  # noqa: E402
 
@@ -121,6 +122,44 @@ def bleu_reference_values():
     short = corpus_bleu([["the", "cat", "sat", "on"]], [["the", "cat", "sat", "on", "the", "mat"]])
     import math
     assert abs(short - 100 * math.exp(1 - 6 / 4)) < 1e-9, short
+
+
+@check
+def bootstrap_interval_brackets_the_estimate():
+    from bleu import bootstrap_interval
+    hyps = [["a", "b", "c", "d"], ["a", "x", "c", "d"], ["q", "b", "c", "d", "e"]] * 10
+    refs = [["a", "b", "c", "d"]] * 30
+    low, high = bootstrap_interval(hyps, refs, resamples=200)
+    assert low <= corpus_bleu(hyps, refs) <= high and low < high, (low, high)
+
+
+def _fake_metrics(bleu_by_bucket, attention, updates=100):
+    buckets = {label: {"sentences": 10, "bleu": v, "ci90": [v - 1, v + 1]} for label, v in bleu_by_bucket.items()}
+    return {"attention": attention, "parameters": 1000, "updates": updates, "train_seconds": 60.0,
+            "train_pairs": 500, "test_bleu": sum(bleu_by_bucket.values()) / len(bleu_by_bucket),
+            "test_bleu_by_source_length": buckets}
+
+
+@check
+def report_verdict_follows_the_numbers():
+    """report.py's claim about the paper must come from the metrics, both ways."""
+    import json
+    import subprocess
+    import tempfile
+    for none_long, expected in ((5.0, "Agrees with the paper"), (30.0, "Does not agree with the paper")):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "report"))
+            runs = {"en-fr-additive-zoo": ("additive", {"1-10": 40.0, "11-20": 30.0, "21-30": 20.0}),
+                    "en-fr-none": ("none", {"1-10": 38.0, "11-20": 25.0, "21-30": none_long})}
+            for model_id, (kind, table) in runs.items():
+                with open(os.path.join(tmp, "report", f"{model_id}.metrics.json"), "w") as f:
+                    json.dump(_fake_metrics(table, kind), f)
+            subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp],
+                           check=True, capture_output=True)
+            text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+            assert expected in text, (expected, text)
+            svg = open(os.path.join(tmp, "report", "bleu-by-length.svg"), encoding="utf-8").read()
+            assert svg.startswith("<svg") and svg.count("<polyline") == 2, svg[:200]
 
 
 if __name__ == "__main__":
