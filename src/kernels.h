@@ -67,26 +67,37 @@ int as_f32_pack_p24(size_t rows, size_t cols, float *w);
 /* ---- int8 weights: the q32 layout ----------------------------------------
  * A matrix of an int8 model (models/FORMAT.md 3.1) stays int8 in memory:
  * q (rows, cols) plus one f32 scale per row, weight = scale[r] * q[r][c].
- * q is repacked at load like p24 but in panels of 32 rows (the last panel has
- * rows % 32, if any), the n values of one column of a panel contiguous:
- *   element (r, c) at q[p * 32 * cols + c * n + (r - 32 p)],  p = r / 32
- * Why 32: one column of a panel is two 16-byte loads, widened to f32 in
- * registers (kernels_wasmsimd.c) into 8 f32x4 products for 8 accumulators;
- * with the broadcast x and the two loaded vectors that about fills V8's ~15
- * live v128 values. Memory traffic is a quarter of f32's; the arithmetic
- * stays f32 (x is not quantised), so the widening costs two extra
- * instructions per 4 weights: faster than f32 only where the f32 matrix is
- * memory-bound (tests/bench/ measures both).
- * Each row: s = 0, s += (float)q * x[c] over the columns in order (no FMA),
- * y = s * scale + b; both twins follow that order and agree bit for bit. */
+ * q is repacked at load into panels of 32 rows (the last panel has the
+ * n = rows % 32 left, if any), each panel holding its n rows' values column
+ * pair by column pair, the two values of one row side by side:
+ *   (r, c) with c < 2P, P = cols / 2:  panel + (c / 2) * 2n + 2i + c % 2
+ *   (r, cols - 1) when cols is odd:    panel + 2P * n + i
+ * where panel = q + 32 p * cols, p = r / 32, i = r - 32 p.
+ * Why: 16 bytes of a panel are 8 rows x 2 columns; widened to i16 they are
+ * exactly the operands of i32x4.dot_i16x8_s against the (x[c], x[c+1]) pair,
+ * 8 multiply-adds per instruction in integer arithmetic. For that the input
+ * is quantised once per product to int16 (as_i8_quantise_input below):
+ *   x[c] ~ sx * xq[c],  |xq| <= L = min(32767, (2^31 - 1) / (127 cols)),
+ * so the int32 row sums cannot overflow. Each row:
+ *   acc = sum_c q[r][c] * xq[c]   (exact integer arithmetic, any order)
+ *   y   = (float)acc * (scale[r] * sx) + b[r]
+ * Integer sums do not depend on the order, so the twins agree bit for bit by
+ * construction; against f32 arithmetic the quantised input adds a relative
+ * error of at most 1/(2L) of max|x| per term (about 3e-5 at 896 columns;
+ * tests/c/kernels_test.c bounds it). 32 rows: 8 i32x4 accumulators + the
+ * broadcast pair + 4 loads fit V8's ~15 live v128 values. */
 #define AS_Q32_ROWS 32
 /* Repacks q (rows, cols), row-major, into the q32 layout in place.
  * Returns 0, or -1 if the scratch (32 x cols bytes) cannot be allocated. */
 int as_i8_pack_q32(size_t rows, size_t cols, int8_t *q);
 /* diag(scale (rows)) (Q (rows,cols), q32 layout) @ x (cols) + b (rows, may be
- * NULL) -> y (rows). */
+ * NULL) -> y (rows). A non-finite x gives NaN rows. */
 typedef void (*as_i8_matvec_q32_fn)(size_t rows, size_t cols, const int8_t *q, const float *scale,
                                     const float *x, const float *b, float *y);
+/* The int16 input quantisation both twins share (kernels_scalar.c): writes
+ * xq (cols) and returns sx (x ~ sx * xq); 0 for an all-zero x, NaN if x has
+ * a non-finite value. Not a twin: one definition keeps the twins identical. */
+float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq);
 
 /* ---- scalar twins (kernels_scalar.c) ---------------------------------- */
 void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,
@@ -117,7 +128,8 @@ void as_f32_matvec__wasmsimd_r4(size_t rows, size_t cols, const float *w,
 /* p24: W in the p24 layout; one column of a panel per iteration. */
 void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
                                  const float *x, const float *b, float *y);
-/* q32: one column of a 32-row panel (two i8x16 loads) per iteration. */
+/* q32: one column pair of a 32-row panel (four i8x16 loads, eight
+ * i32x4.dot_i16x8_s) per iteration. */
 void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
                                 const float *x, const float *b, float *y);
 void as_f32_additive_scores__wasmsimd(size_t s, size_t a, const float *keys,

@@ -4,6 +4,8 @@
  * the scalar wasm build runs. It is compiled with -fno-vectorize
  * -fno-slp-vectorize in the wasm builds so that it stays truly scalar.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,53 +84,75 @@ void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
     }
 }
 
-/* Row-major q (rows, cols) -> the q32 layout (kernels.h), as as_f32_pack_p24. */
+/* Row-major q (rows, cols) -> the q32 layout (kernels.h): column pairs of
+ * each row side by side, rows of a panel one after another. */
 int as_i8_pack_q32(size_t rows, size_t cols, int8_t *q) {
     if (rows == 0 || cols == 0) return 0;
     const size_t panel_rows = rows < AS_Q32_ROWS ? rows : AS_Q32_ROWS;
     if (cols > (size_t)-1 / panel_rows) return -1;
     int8_t *scratch = malloc(panel_rows * cols);
     if (!scratch) return -1;
+    const size_t pairs = cols / 2;
     for (size_t r0 = 0; r0 < rows; r0 += AS_Q32_ROWS) {
         const size_t n = rows - r0 < AS_Q32_ROWS ? rows - r0 : AS_Q32_ROWS;
         int8_t *panel = q + r0 * cols;
         memcpy(scratch, panel, n * cols);
-        for (size_t c = 0; c < cols; c++)
-            for (size_t i = 0; i < n; i++) panel[c * n + i] = scratch[i * cols + c];
+        for (size_t k = 0; k < pairs; k++)
+            for (size_t i = 0; i < n; i++) {
+                panel[k * 2 * n + 2 * i] = scratch[i * cols + 2 * k];
+                panel[k * 2 * n + 2 * i + 1] = scratch[i * cols + 2 * k + 1];
+            }
+        if (cols % 2)
+            for (size_t i = 0; i < n; i++) panel[pairs * 2 * n + i] = scratch[i * cols + cols - 1];
     }
     free(scratch);
     return 0;
 }
 
-/* diag(scale) (Q in the q32 layout) @ x + b -> y. Each row summed from 0
- * through the columns in order, then scaled, then biased; 4 rows at a time. */
+float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq) {
+    float amax = 0.0f;
+    for (size_t c = 0; c < cols; c++) {
+        const float a = fabsf(x[c]);
+        if (!(a <= FLT_MAX)) { /* inf or NaN: every row becomes NaN */
+            memset(xq, 0, cols * sizeof *xq);
+            return NAN;
+        }
+        if (a > amax) amax = a;
+    }
+    if (amax == 0.0f) {
+        memset(xq, 0, cols * sizeof *xq);
+        return 0.0f;
+    }
+    const long room = 2147483647L / (127L * (long)(cols > 0 ? cols : 1));
+    const float levels = (float)(room < 32767 ? room : 32767);
+    const float inverse = levels / amax;
+    for (size_t c = 0; c < cols; c++) {
+        float v = nearbyintf(x[c] * inverse);
+        if (v > levels) v = levels;     /* x * inverse may round a hair above */
+        if (v < -levels) v = -levels;
+        xq[c] = (int16_t)v;
+    }
+    return amax / levels;
+}
+
+/* diag(scale) (Q in the q32 layout) @ x + b -> y, in exact integer sums
+ * (kernels.h); one row at a time. */
 void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
                               const float *x, const float *b, float *y) {
+    int16_t xq[cols > 0 ? cols : 1];
+    const float sx = as_i8_quantise_input(cols, x, xq);
+    const size_t pairs = cols / 2;
     for (size_t r0 = 0; r0 < rows; r0 += AS_Q32_ROWS) {
         const size_t n = rows - r0 < AS_Q32_ROWS ? rows - r0 : AS_Q32_ROWS;
         const int8_t *panel = q + r0 * cols;
-        size_t g = 0;
-        for (; g + 4 <= n; g += 4) {
-            float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-            const int8_t *p = panel + g;
-            for (size_t c = 0; c < cols; c++, p += n) {
-                const float xc = x[c];
-                s0 += (float)p[0] * xc;
-                s1 += (float)p[1] * xc;
-                s2 += (float)p[2] * xc;
-                s3 += (float)p[3] * xc;
-            }
-            const size_t r = r0 + g;
-            y[r] = b ? s0 * scale[r] + b[r] : s0 * scale[r];
-            y[r + 1] = b ? s1 * scale[r + 1] + b[r + 1] : s1 * scale[r + 1];
-            y[r + 2] = b ? s2 * scale[r + 2] + b[r + 2] : s2 * scale[r + 2];
-            y[r + 3] = b ? s3 * scale[r + 3] + b[r + 3] : s3 * scale[r + 3];
-        }
-        for (; g < n; g++) {
-            float s = 0.0f;
-            for (size_t c = 0; c < cols; c++) s += (float)panel[c * n + g] * x[c];
-            const size_t r = r0 + g;
-            y[r] = b ? s * scale[r] + b[r] : s * scale[r];
+        for (size_t i = 0; i < n; i++) {
+            int32_t acc = 0;
+            for (size_t k = 0; k < pairs; k++)
+                acc += panel[k * 2 * n + 2 * i] * xq[2 * k] + panel[k * 2 * n + 2 * i + 1] * xq[2 * k + 1];
+            if (cols % 2) acc += panel[pairs * 2 * n + i] * xq[cols - 1];
+            const size_t r = r0 + i;
+            const float scaled = (float)acc * (scale[r] * sx);
+            y[r] = b ? scaled + b[r] : scaled;
         }
     }
 }

@@ -211,86 +211,88 @@ static void matvec_p24_tail(size_t n, size_t cols, const float *panel, const flo
     }
 }
 
-/* diag(scale) (Q in the q32 layout) @ x + b -> y. Per column of a 32-row
- * panel: one broadcast of x[c], two i8x16 loads, each turned into four f32x4
- * and multiplied and added into eight accumulators started from 0; then
- * y = acc * 2^-24 * scale + b.
- *
- * The widening: a constant swizzle puts each int8 in the top byte of an i32
- * lane (zeros below), i.e. q * 2^24, which f32x4.convert_i32x4_s turns into
- * the float q * 2^24 exactly (one pshufb + one cvtdq2ps per 4 weights in
- * V8). Scaling every product by 2^24 scales every partial sum by exactly
- * 2^24 (no overflow: |q x| * 2^24 stays far below FLT_MAX), so acc * 2^-24
- * is bit for bit the scalar twin's sum (unless a product is subnormal, which
- * activations never are). The sign-extension route (i8 -> i16 -> i32 ->
- * convert) is no good here: LLVM folds sext + sitofp into a conversion from
- * i16 that it then scalarises lane by lane, 8x slower. */
-#define Q32_LANES(k) \
-    wasm_i8x16_const(-128, -128, -128, 4 * (k), -128, -128, -128, 4 * (k) + 1, \
-                     -128, -128, -128, 4 * (k) + 2, -128, -128, -128, 4 * (k) + 3)
-#define Q32_MADD(acc, bytes, k) \
-    acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i8x16_swizzle(bytes, Q32_LANES(k))), xc))
-
-static inline void q32_madd16(v128_t bytes, v128_t xc, v128_t *a0, v128_t *a1, v128_t *a2, v128_t *a3) {
-    Q32_MADD(*a0, bytes, 0);
-    Q32_MADD(*a1, bytes, 1);
-    Q32_MADD(*a2, bytes, 2);
-    Q32_MADD(*a3, bytes, 3);
+/* diag(scale) (Q in the q32 layout) @ x + b -> y, in exact integer sums
+ * (kernels.h). Per column pair of a 32-row panel: one broadcast of the int16
+ * pair (xq[c], xq[c+1]), four i8x16 loads (8 rows x 2 columns each), each
+ * sign-extended to two i16x8 and multiplied-and-pair-added by
+ * i32x4.dot_i16x8_s into eight i32x4 accumulators; then
+ * y = (float)acc * (scale * sx) + b, the scalar twin's expression. Rows of a
+ * last short panel go 8 at a time, then one by one. */
+static inline v128_t q32_pair_dot(v128_t bytes, v128_t pair, v128_t *low_acc, v128_t high_acc) {
+    *low_acc = wasm_i32x4_add(*low_acc, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_low_i8x16(bytes), pair));
+    return wasm_i32x4_add(high_acc, wasm_i32x4_dot_i16x8(wasm_i16x8_extend_high_i8x16(bytes), pair));
 }
 
-static inline v128_t q32_finish(v128_t acc, const float *scale, const float *b, size_t at) {
-    const v128_t sum = wasm_f32x4_mul(acc, wasm_f32x4_splat(0x1p-24f));
-    const v128_t scaled = wasm_f32x4_mul(sum, wasm_v128_load(scale + at));
+static inline v128_t q32_finish(v128_t acc, const float *scale, float sx, const float *b, size_t at) {
+    const v128_t scaled = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(acc),
+                                         wasm_f32x4_mul(wasm_v128_load(scale + at), wasm_f32x4_splat(sx)));
     return b ? wasm_f32x4_add(scaled, wasm_v128_load(b + at)) : scaled;
+}
+
+/* The odd last column of 8 rows: q (8 bytes) * xq[cols-1], widened products. */
+static inline void q32_odd_column(const int8_t *q, int16_t xlast, v128_t *lo, v128_t *hi) {
+    const v128_t w16 = wasm_i16x8_extend_low_i8x16(wasm_v128_load64_zero(q));
+    const v128_t xs = wasm_i16x8_splat(xlast);
+    *lo = wasm_i32x4_add(*lo, wasm_i32x4_extmul_low_i16x8(w16, xs));
+    *hi = wasm_i32x4_add(*hi, wasm_i32x4_extmul_high_i16x8(w16, xs));
 }
 
 void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
                                 const float *x, const float *b, float *y) {
+    int16_t xq[cols > 0 ? cols + 1 : 2]; /* + 1: the pair load of an odd last column stays inside */
+    const float sx = as_i8_quantise_input(cols, x, xq);
+    const size_t pairs = cols / 2;
     const size_t panels = rows / AS_Q32_ROWS;
     for (size_t pi = 0; pi < panels; pi++) {
         const size_t r0 = pi * AS_Q32_ROWS;
         const int8_t *p = q + r0 * cols;
-        v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+        v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
 #pragma clang loop unroll(disable)
-        for (size_t c = 0; c < cols; c++, p += AS_Q32_ROWS) {
-            const v128_t xc = wasm_v128_load32_splat(x + c);
-            q32_madd16(wasm_v128_load(p), xc, &a0, &a1, &a2, &a3);
-            q32_madd16(wasm_v128_load(p + 16), xc, &a4, &a5, &a6, &a7);
+        for (size_t k = 0; k < pairs; k++, p += 2 * AS_Q32_ROWS) {
+            const v128_t pair = wasm_v128_load32_splat(xq + 2 * k);
+            a1 = q32_pair_dot(wasm_v128_load(p), pair, &a0, a1);
+            a3 = q32_pair_dot(wasm_v128_load(p + 16), pair, &a2, a3);
+            a5 = q32_pair_dot(wasm_v128_load(p + 32), pair, &a4, a5);
+            a7 = q32_pair_dot(wasm_v128_load(p + 48), pair, &a6, a7);
         }
-        wasm_v128_store(y + r0, q32_finish(a0, scale, b, r0));
-        wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, b, r0 + 4));
-        wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, b, r0 + 8));
-        wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, b, r0 + 12));
-        wasm_v128_store(y + r0 + 16, q32_finish(a4, scale, b, r0 + 16));
-        wasm_v128_store(y + r0 + 20, q32_finish(a5, scale, b, r0 + 20));
-        wasm_v128_store(y + r0 + 24, q32_finish(a6, scale, b, r0 + 24));
-        wasm_v128_store(y + r0 + 28, q32_finish(a7, scale, b, r0 + 28));
+        if (cols % 2) {
+            q32_odd_column(p, xq[cols - 1], &a0, &a1);
+            q32_odd_column(p + 8, xq[cols - 1], &a2, &a3);
+            q32_odd_column(p + 16, xq[cols - 1], &a4, &a5);
+            q32_odd_column(p + 24, xq[cols - 1], &a6, &a7);
+        }
+        wasm_v128_store(y + r0, q32_finish(a0, scale, sx, b, r0));
+        wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, sx, b, r0 + 4));
+        wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, sx, b, r0 + 8));
+        wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, sx, b, r0 + 12));
+        wasm_v128_store(y + r0 + 16, q32_finish(a4, scale, sx, b, r0 + 16));
+        wasm_v128_store(y + r0 + 20, q32_finish(a5, scale, sx, b, r0 + 20));
+        wasm_v128_store(y + r0 + 24, q32_finish(a6, scale, sx, b, r0 + 24));
+        wasm_v128_store(y + r0 + 28, q32_finish(a7, scale, sx, b, r0 + 28));
     }
-    /* The last panel, n < 32 rows (none in the shipped model's shapes): a
-     * 16-row vector pass when n >= 16, the rest in the scalar twin's order. */
+    /* The last panel, n < 32 rows (none in the shipped models' shapes). */
     const size_t r0 = panels * AS_Q32_ROWS, n = rows - r0;
     if (n == 0) return;
     const int8_t *panel = q + r0 * cols;
     size_t g = 0;
-    if (n >= 16) {
-        const int8_t *p = panel;
-        v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
+    for (; g + 8 <= n; g += 8) {
+        const int8_t *p = panel + 2 * g;
+        v128_t lo = wasm_i32x4_splat(0), hi = lo;
 #pragma clang loop unroll(disable)
-        for (size_t c = 0; c < cols; c++, p += n) {
-            const v128_t xc = wasm_v128_load32_splat(x + c);
-            q32_madd16(wasm_v128_load(p), xc, &a0, &a1, &a2, &a3);
-        }
-        wasm_v128_store(y + r0, q32_finish(a0, scale, b, r0));
-        wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, b, r0 + 4));
-        wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, b, r0 + 8));
-        wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, b, r0 + 12));
-        g = 16;
+        for (size_t k = 0; k < pairs; k++, p += 2 * n)
+            hi = q32_pair_dot(wasm_v128_load(p), wasm_v128_load32_splat(xq + 2 * k), &lo, hi);
+        if (cols % 2) q32_odd_column(panel + pairs * 2 * n + g, xq[cols - 1], &lo, &hi);
+        wasm_v128_store(y + r0 + g, q32_finish(lo, scale, sx, b, r0 + g));
+        wasm_v128_store(y + r0 + g + 4, q32_finish(hi, scale, sx, b, r0 + g + 4));
     }
     for (; g < n; g++) {
-        float s = 0.0f;
-        for (size_t c = 0; c < cols; c++) s += (float)panel[c * n + g] * x[c];
+        int32_t acc = 0;
+        for (size_t k = 0; k < pairs; k++)
+            acc += panel[k * 2 * n + 2 * g] * xq[2 * k] + panel[k * 2 * n + 2 * g + 1] * xq[2 * k + 1];
+        if (cols % 2) acc += panel[pairs * 2 * n + g] * xq[cols - 1];
         const size_t r = r0 + g;
-        y[r] = b ? s * scale[r] + b[r] : s * scale[r];
+        const float scaled = (float)acc * (scale[r] * sx);
+        y[r] = b ? scaled + b[r] : scaled;
     }
 }
 
