@@ -60,6 +60,14 @@ typedef void (*as_f32_gru_update_fn)(size_t h_dim, const float *gi, const float 
  * Both twins sum each row in the same order (bias first, then the columns in
  * order, no FMA), so they agree bit for bit. */
 #define AS_P24_ROWS 24
+/* The same product for `count` inputs at once: x_j = x + j * x_stride
+ * (cols), y_j = y + j * y_stride (rows); each y_j bit for bit what the
+ * single product gives, but the weights stream through the cache once per
+ * call instead of once per input (the encoder's input projections and keys,
+ * one product per source position). */
+typedef void (*as_f32_matvec_p24_batch_fn)(size_t rows, size_t cols, const float *w, size_t count,
+                                           const float *x, size_t x_stride, const float *b,
+                                           float *y, size_t y_stride);
 /* Repacks w (rows, cols), row-major, into the p24 layout in place.
  * Returns 0, or -1 if the scratch (24 x cols floats) cannot be allocated. */
 int as_f32_pack_p24(size_t rows, size_t cols, float *w);
@@ -94,6 +102,15 @@ int as_i8_pack_q32(size_t rows, size_t cols, int8_t *q);
  * NULL) -> y (rows). A non-finite x gives NaN rows. */
 typedef void (*as_i8_matvec_q32_fn)(size_t rows, size_t cols, const int8_t *q, const float *scale,
                                     const float *x, const float *b, float *y);
+/* The same for `count` inputs (strides as the p24 batch), each y_j bit for
+ * bit the single product's; inputs are quantised AS_Q32_BATCH at a time
+ * (a stack buffer of AS_Q32_BATCH x cols int16), one at a time above
+ * AS_Q32_BATCH_COLS columns (at most 64 KB of stack either way). */
+#define AS_Q32_BATCH 16
+#define AS_Q32_BATCH_COLS 2048
+typedef void (*as_i8_matvec_q32_batch_fn)(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                          size_t count, const float *x, size_t x_stride, const float *b,
+                                          float *y, size_t y_stride);
 /* The int16 input quantisation both twins share (kernels_scalar.c): writes
  * xq (cols) and returns sx (x ~ sx * xq); 0 for an all-zero x, NaN if x has
  * a non-finite value. Not a twin: one definition keeps the twins identical. */
@@ -106,6 +123,12 @@ void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
                                const float *x, const float *b, float *y);
 void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
                               const float *x, const float *b, float *y);
+void as_f32_matvec_p24_batch__scalar(size_t rows, size_t cols, const float *w, size_t count,
+                                     const float *x, size_t x_stride, const float *b,
+                                     float *y, size_t y_stride);
+void as_i8_matvec_q32_batch__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                    size_t count, const float *x, size_t x_stride, const float *b,
+                                    float *y, size_t y_stride);
 void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
                                     const float *q, const float *v, float *e);
 void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
@@ -132,6 +155,12 @@ void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
  * i32x4.dot_i16x8_s) per iteration. */
 void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
                                 const float *x, const float *b, float *y);
+void as_f32_matvec_p24_batch__wasmsimd(size_t rows, size_t cols, const float *w, size_t count,
+                                       const float *x, size_t x_stride, const float *b,
+                                       float *y, size_t y_stride);
+void as_i8_matvec_q32_batch__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                      size_t count, const float *x, size_t x_stride, const float *b,
+                                      float *y, size_t y_stride);
 void as_f32_additive_scores__wasmsimd(size_t s, size_t a, const float *keys,
                                       const float *q, const float *v, float *e);
 void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
@@ -153,6 +182,8 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #define as_f32_matvec as_f32_matvec__wasmsimd_r4
 #define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
 #define as_i8_matvec_q32 as_i8_matvec_q32__wasmsimd
+#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__wasmsimd
+#define as_i8_matvec_q32_batch as_i8_matvec_q32_batch__wasmsimd
 #define as_f32_additive_scores as_f32_additive_scores__wasmsimd
 #define as_f32_dot_scores as_f32_dot_scores__wasmsimd
 #define as_f32_softmax as_f32_softmax__wasmsimd
@@ -166,6 +197,8 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #define as_f32_matvec as_f32_matvec__scalar
 #define as_f32_matvec_p24 as_f32_matvec_p24__scalar
 #define as_i8_matvec_q32 as_i8_matvec_q32__scalar
+#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__scalar
+#define as_i8_matvec_q32_batch as_i8_matvec_q32_batch__scalar
 #define as_f32_additive_scores as_f32_additive_scores__scalar
 #define as_f32_dot_scores as_f32_dot_scores__scalar
 #define as_f32_softmax as_f32_softmax__scalar

@@ -52,36 +52,47 @@ int as_f32_pack_p24(size_t rows, size_t cols, float *w) {
     return 0;
 }
 
-/* W (rows, cols) in the p24 layout @ x + b -> y. Each row is summed from its
- * bias through the columns in order, 4 rows of a panel at a time. */
-void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
-                               const float *x, const float *b, float *y) {
+/* W (rows, cols) in the p24 layout @ x_j + b -> y_j for each of `count`
+ * inputs, panel by panel. Each row is summed from its bias through the
+ * columns in order, 4 rows of a panel at a time. */
+void as_f32_matvec_p24_batch__scalar(size_t rows, size_t cols, const float *w, size_t count,
+                                     const float *x, size_t x_stride, const float *b,
+                                     float *y, size_t y_stride) {
     for (size_t r0 = 0; r0 < rows; r0 += AS_P24_ROWS) {
         const size_t n = rows - r0 < AS_P24_ROWS ? rows - r0 : AS_P24_ROWS;
         const float *panel = w + r0 * cols;
-        size_t g = 0;
-        for (; g + 4 <= n; g += 4) {
-            float s0 = b ? b[r0 + g] : 0.0f, s1 = b ? b[r0 + g + 1] : 0.0f;
-            float s2 = b ? b[r0 + g + 2] : 0.0f, s3 = b ? b[r0 + g + 3] : 0.0f;
-            const float *p = panel + g;
-            for (size_t c = 0; c < cols; c++, p += n) {
-                const float xc = x[c];
-                s0 += p[0] * xc;
-                s1 += p[1] * xc;
-                s2 += p[2] * xc;
-                s3 += p[3] * xc;
+        for (size_t j = 0; j < count; j++) {
+            const float *xj = x + j * x_stride;
+            float *yj = y + j * y_stride;
+            size_t g = 0;
+            for (; g + 4 <= n; g += 4) {
+                float s0 = b ? b[r0 + g] : 0.0f, s1 = b ? b[r0 + g + 1] : 0.0f;
+                float s2 = b ? b[r0 + g + 2] : 0.0f, s3 = b ? b[r0 + g + 3] : 0.0f;
+                const float *p = panel + g;
+                for (size_t c = 0; c < cols; c++, p += n) {
+                    const float xc = xj[c];
+                    s0 += p[0] * xc;
+                    s1 += p[1] * xc;
+                    s2 += p[2] * xc;
+                    s3 += p[3] * xc;
+                }
+                yj[r0 + g] = s0;
+                yj[r0 + g + 1] = s1;
+                yj[r0 + g + 2] = s2;
+                yj[r0 + g + 3] = s3;
             }
-            y[r0 + g] = s0;
-            y[r0 + g + 1] = s1;
-            y[r0 + g + 2] = s2;
-            y[r0 + g + 3] = s3;
-        }
-        for (; g < n; g++) {
-            float s = b ? b[r0 + g] : 0.0f;
-            for (size_t c = 0; c < cols; c++) s += panel[c * n + g] * x[c];
-            y[r0 + g] = s;
+            for (; g < n; g++) {
+                float s = b ? b[r0 + g] : 0.0f;
+                for (size_t c = 0; c < cols; c++) s += panel[c * n + g] * xj[c];
+                yj[r0 + g] = s;
+            }
         }
     }
+}
+
+void as_f32_matvec_p24__scalar(size_t rows, size_t cols, const float *w,
+                               const float *x, const float *b, float *y) {
+    as_f32_matvec_p24_batch__scalar(rows, cols, w, 1, x, 0, b, y, 0);
 }
 
 /* Row-major q (rows, cols) -> the q32 layout (kernels.h): column pairs of
@@ -135,26 +146,41 @@ float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq) {
     return amax / levels;
 }
 
-/* diag(scale) (Q in the q32 layout) @ x + b -> y, in exact integer sums
- * (kernels.h); one row at a time. */
-void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
-                              const float *x, const float *b, float *y) {
-    int16_t xq[cols > 0 ? cols : 1];
-    const float sx = as_i8_quantise_input(cols, x, xq);
+/* diag(scale) (Q in the q32 layout) @ x_j + b -> y_j, in exact integer sums
+ * (kernels.h), AS_Q32_BATCH inputs at a time, one row at a time. */
+void as_i8_matvec_q32_batch__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                    size_t count, const float *x, size_t x_stride, const float *b,
+                                    float *y, size_t y_stride) {
+    const size_t per_block = cols <= AS_Q32_BATCH_COLS ? AS_Q32_BATCH : 1; /* bounds the stack buffer */
+    int16_t xq[per_block * (cols > 0 ? cols : 1)];
+    float sx[AS_Q32_BATCH];
     const size_t pairs = cols / 2;
-    for (size_t r0 = 0; r0 < rows; r0 += AS_Q32_ROWS) {
-        const size_t n = rows - r0 < AS_Q32_ROWS ? rows - r0 : AS_Q32_ROWS;
-        const int8_t *panel = q + r0 * cols;
-        for (size_t i = 0; i < n; i++) {
-            int32_t acc = 0;
-            for (size_t k = 0; k < pairs; k++)
-                acc += panel[k * 2 * n + 2 * i] * xq[2 * k] + panel[k * 2 * n + 2 * i + 1] * xq[2 * k + 1];
-            if (cols % 2) acc += panel[pairs * 2 * n + i] * xq[cols - 1];
-            const size_t r = r0 + i;
-            const float scaled = (float)acc * (scale[r] * sx);
-            y[r] = b ? scaled + b[r] : scaled;
+    for (size_t j0 = 0; j0 < count; j0 += per_block) {
+        const size_t block = count - j0 < per_block ? count - j0 : per_block;
+        for (size_t j = 0; j < block; j++) sx[j] = as_i8_quantise_input(cols, x + (j0 + j) * x_stride, xq + j * cols);
+        for (size_t r0 = 0; r0 < rows; r0 += AS_Q32_ROWS) {
+            const size_t n = rows - r0 < AS_Q32_ROWS ? rows - r0 : AS_Q32_ROWS;
+            const int8_t *panel = q + r0 * cols;
+            for (size_t j = 0; j < block; j++) {
+                const int16_t *xj = xq + j * cols;
+                float *yj = y + (j0 + j) * y_stride;
+                for (size_t i = 0; i < n; i++) {
+                    int32_t acc = 0;
+                    for (size_t k = 0; k < pairs; k++)
+                        acc += panel[k * 2 * n + 2 * i] * xj[2 * k] + panel[k * 2 * n + 2 * i + 1] * xj[2 * k + 1];
+                    if (cols % 2) acc += panel[pairs * 2 * n + i] * xj[cols - 1];
+                    const size_t r = r0 + i;
+                    const float scaled = (float)acc * (scale[r] * sx[j]);
+                    yj[r] = b ? scaled + b[r] : scaled;
+                }
+            }
         }
     }
+}
+
+void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                              const float *x, const float *b, float *y) {
+    as_i8_matvec_q32_batch__scalar(rows, cols, q, scale, 1, x, 0, b, y, 0);
 }
 
 /* keys (S,A), q (A), v (A) -> e (S), e_j = v . tanh(q + k_j). */

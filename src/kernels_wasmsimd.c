@@ -237,43 +237,40 @@ static inline void q32_odd_column(const int8_t *q, int16_t xlast, v128_t *lo, v1
     *hi = wasm_i32x4_add(*hi, wasm_i32x4_extmul_high_i16x8(w16, xs));
 }
 
-void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
-                                const float *x, const float *b, float *y) {
-    int16_t xq[cols > 0 ? cols + 1 : 2]; /* + 1: the pair load of an odd last column stays inside */
-    const float sx = as_i8_quantise_input(cols, x, xq);
+/* Rows r0 .. r0+31 of one full panel (p = its first byte) against one
+ * quantised input. */
+static inline void q32_panel_full(size_t cols, const int8_t *p, const int16_t *xq, float sx,
+                                  const float *scale, const float *b, size_t r0, float *y) {
     const size_t pairs = cols / 2;
-    const size_t panels = rows / AS_Q32_ROWS;
-    for (size_t pi = 0; pi < panels; pi++) {
-        const size_t r0 = pi * AS_Q32_ROWS;
-        const int8_t *p = q + r0 * cols;
-        v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
 #pragma clang loop unroll(disable)
-        for (size_t k = 0; k < pairs; k++, p += 2 * AS_Q32_ROWS) {
-            const v128_t pair = wasm_v128_load32_splat(xq + 2 * k);
-            a1 = q32_pair_dot(wasm_v128_load(p), pair, &a0, a1);
-            a3 = q32_pair_dot(wasm_v128_load(p + 16), pair, &a2, a3);
-            a5 = q32_pair_dot(wasm_v128_load(p + 32), pair, &a4, a5);
-            a7 = q32_pair_dot(wasm_v128_load(p + 48), pair, &a6, a7);
-        }
-        if (cols % 2) {
-            q32_odd_column(p, xq[cols - 1], &a0, &a1);
-            q32_odd_column(p + 8, xq[cols - 1], &a2, &a3);
-            q32_odd_column(p + 16, xq[cols - 1], &a4, &a5);
-            q32_odd_column(p + 24, xq[cols - 1], &a6, &a7);
-        }
-        wasm_v128_store(y + r0, q32_finish(a0, scale, sx, b, r0));
-        wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, sx, b, r0 + 4));
-        wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, sx, b, r0 + 8));
-        wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, sx, b, r0 + 12));
-        wasm_v128_store(y + r0 + 16, q32_finish(a4, scale, sx, b, r0 + 16));
-        wasm_v128_store(y + r0 + 20, q32_finish(a5, scale, sx, b, r0 + 20));
-        wasm_v128_store(y + r0 + 24, q32_finish(a6, scale, sx, b, r0 + 24));
-        wasm_v128_store(y + r0 + 28, q32_finish(a7, scale, sx, b, r0 + 28));
+    for (size_t k = 0; k < pairs; k++, p += 2 * AS_Q32_ROWS) {
+        const v128_t pair = wasm_v128_load32_splat(xq + 2 * k);
+        a1 = q32_pair_dot(wasm_v128_load(p), pair, &a0, a1);
+        a3 = q32_pair_dot(wasm_v128_load(p + 16), pair, &a2, a3);
+        a5 = q32_pair_dot(wasm_v128_load(p + 32), pair, &a4, a5);
+        a7 = q32_pair_dot(wasm_v128_load(p + 48), pair, &a6, a7);
     }
-    /* The last panel, n < 32 rows (none in the shipped models' shapes). */
-    const size_t r0 = panels * AS_Q32_ROWS, n = rows - r0;
-    if (n == 0) return;
-    const int8_t *panel = q + r0 * cols;
+    if (cols % 2) {
+        q32_odd_column(p, xq[cols - 1], &a0, &a1);
+        q32_odd_column(p + 8, xq[cols - 1], &a2, &a3);
+        q32_odd_column(p + 16, xq[cols - 1], &a4, &a5);
+        q32_odd_column(p + 24, xq[cols - 1], &a6, &a7);
+    }
+    wasm_v128_store(y + r0, q32_finish(a0, scale, sx, b, r0));
+    wasm_v128_store(y + r0 + 4, q32_finish(a1, scale, sx, b, r0 + 4));
+    wasm_v128_store(y + r0 + 8, q32_finish(a2, scale, sx, b, r0 + 8));
+    wasm_v128_store(y + r0 + 12, q32_finish(a3, scale, sx, b, r0 + 12));
+    wasm_v128_store(y + r0 + 16, q32_finish(a4, scale, sx, b, r0 + 16));
+    wasm_v128_store(y + r0 + 20, q32_finish(a5, scale, sx, b, r0 + 20));
+    wasm_v128_store(y + r0 + 24, q32_finish(a6, scale, sx, b, r0 + 24));
+    wasm_v128_store(y + r0 + 28, q32_finish(a7, scale, sx, b, r0 + 28));
+}
+
+/* The n < 32 rows of a last panel: 8 at a time, then one by one. */
+static void q32_panel_short(size_t n, size_t cols, const int8_t *panel, const int16_t *xq, float sx,
+                            const float *scale, const float *b, size_t r0, float *y) {
+    const size_t pairs = cols / 2;
     size_t g = 0;
     for (; g + 8 <= n; g += 8) {
         const int8_t *p = panel + 2 * g;
@@ -296,28 +293,76 @@ void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const
     }
 }
 
-void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
-                                 const float *x, const float *b, float *y) {
+/* Up to AS_Q32_BATCH inputs quantised at a time, then panel by panel each
+ * of them against the panel (weights stream once per AS_Q32_BATCH inputs). */
+void as_i8_matvec_q32_batch__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                      size_t count, const float *x, size_t x_stride, const float *b,
+                                      float *y, size_t y_stride) {
+    const size_t width = cols + 1; /* + 1: the pair load of an odd last column stays inside */
+    const size_t per_block = cols <= AS_Q32_BATCH_COLS ? AS_Q32_BATCH : 1; /* bounds the stack buffer */
+    int16_t xq[per_block * width];
+    float sx[AS_Q32_BATCH];
+    const size_t panels = rows / AS_Q32_ROWS, r_short = panels * AS_Q32_ROWS;
+    for (size_t j0 = 0; j0 < count; j0 += per_block) {
+        const size_t block = count - j0 < per_block ? count - j0 : per_block;
+        for (size_t j = 0; j < block; j++) {
+            sx[j] = as_i8_quantise_input(cols, x + (j0 + j) * x_stride, xq + j * width);
+            xq[j * width + cols] = 0;
+        }
+        for (size_t pi = 0; pi < panels; pi++) {
+            const size_t r0 = pi * AS_Q32_ROWS;
+            for (size_t j = 0; j < block; j++)
+                q32_panel_full(cols, q + r0 * cols, xq + j * width, sx[j], scale, b, r0, y + (j0 + j) * y_stride);
+        }
+        if (r_short < rows)
+            for (size_t j = 0; j < block; j++)
+                q32_panel_short(rows - r_short, cols, q + r_short * cols, xq + j * width, sx[j], scale, b,
+                                r_short, y + (j0 + j) * y_stride);
+    }
+}
+
+void as_i8_matvec_q32__wasmsimd(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                const float *x, const float *b, float *y) {
+    as_i8_matvec_q32_batch__wasmsimd(rows, cols, q, scale, 1, x, 0, b, y, 0);
+}
+
+/* Panel by panel, every vector against the panel while it is in L1/L2: the
+ * weights stream from memory once per call, not once per vector. */
+void as_f32_matvec_p24_batch__wasmsimd(size_t rows, size_t cols, const float *w, size_t count,
+                                       const float *x, size_t x_stride, const float *b,
+                                       float *y, size_t y_stride) {
     const size_t panels = rows / AS_P24_ROWS;
     for (size_t q = 0; q < panels; q++) {
         const size_t r0 = q * AS_P24_ROWS;
-        v128_t acc0 = bias_or_zero(b, r0), acc1 = bias_or_zero(b, r0 + 4), acc2 = bias_or_zero(b, r0 + 8);
-        v128_t acc3 = bias_or_zero(b, r0 + 12), acc4 = bias_or_zero(b, r0 + 16), acc5 = bias_or_zero(b, r0 + 20);
-        const float *p = w + r0 * cols;
+        for (size_t j = 0; j < count; j++) {
+            const float *xj = x + j * x_stride;
+            float *yj = y + j * y_stride;
+            v128_t acc0 = bias_or_zero(b, r0), acc1 = bias_or_zero(b, r0 + 4), acc2 = bias_or_zero(b, r0 + 8);
+            v128_t acc3 = bias_or_zero(b, r0 + 12), acc4 = bias_or_zero(b, r0 + 16), acc5 = bias_or_zero(b, r0 + 20);
+            const float *p = w + r0 * cols;
 #pragma clang loop unroll(disable)
-        for (size_t c = 0; c < cols; c++, p += AS_P24_ROWS) {
-            const v128_t xc = wasm_v128_load32_splat(x + c);
-            P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3); P24_MADD(4); P24_MADD(5);
+            for (size_t c = 0; c < cols; c++, p += AS_P24_ROWS) {
+                const v128_t xc = wasm_v128_load32_splat(xj + c);
+                P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3); P24_MADD(4); P24_MADD(5);
+            }
+            wasm_v128_store(yj + r0, acc0);
+            wasm_v128_store(yj + r0 + 4, acc1);
+            wasm_v128_store(yj + r0 + 8, acc2);
+            wasm_v128_store(yj + r0 + 12, acc3);
+            wasm_v128_store(yj + r0 + 16, acc4);
+            wasm_v128_store(yj + r0 + 20, acc5);
         }
-        wasm_v128_store(y + r0, acc0);
-        wasm_v128_store(y + r0 + 4, acc1);
-        wasm_v128_store(y + r0 + 8, acc2);
-        wasm_v128_store(y + r0 + 12, acc3);
-        wasm_v128_store(y + r0 + 16, acc4);
-        wasm_v128_store(y + r0 + 20, acc5);
     }
     const size_t r0 = panels * AS_P24_ROWS;
-    if (r0 < rows) matvec_p24_tail(rows - r0, cols, w + r0 * cols, x, b ? b + r0 : NULL, y + r0);
+    if (r0 < rows)
+        for (size_t j = 0; j < count; j++)
+            matvec_p24_tail(rows - r0, cols, w + r0 * cols, x + j * x_stride, b ? b + r0 : NULL,
+                            y + j * y_stride + r0);
+}
+
+void as_f32_matvec_p24__wasmsimd(size_t rows, size_t cols, const float *w,
+                                 const float *x, const float *b, float *y) {
+    as_f32_matvec_p24_batch__wasmsimd(rows, cols, w, 1, x, 0, b, y, 0);
 }
 #undef P24_MADD
 

@@ -96,18 +96,22 @@ typedef struct {
     as_f32_top_k_fn top_k;
     as_f32_sum_exp_fn sum_exp;
     as_i8_matvec_q32_fn i8_matvec_q32;
+    as_f32_matvec_p24_batch_fn matvec_p24_batch;
+    as_i8_matvec_q32_batch_fn i8_matvec_q32_batch;
 } variant;
 
 static const variant variants[] = {
     {"scalar", as_f32_matvec__scalar, as_f32_additive_scores__scalar, as_f32_dot_scores__scalar,
      as_f32_softmax__scalar, as_f32_context__scalar, as_f32_tanh__scalar, as_f32_gru_update__scalar,
      as_f32_exp__scalar, as_f32_matvec_p24__scalar,
-     as_f32_top_k__scalar, as_f32_sum_exp__scalar, as_i8_matvec_q32__scalar},
+     as_f32_top_k__scalar, as_f32_sum_exp__scalar, as_i8_matvec_q32__scalar,
+     as_f32_matvec_p24_batch__scalar, as_i8_matvec_q32_batch__scalar},
 #if defined(__wasm_simd128__)
     {"wasmsimd", as_f32_matvec__wasmsimd_r4, as_f32_additive_scores__wasmsimd, as_f32_dot_scores__wasmsimd,
      as_f32_softmax__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
      as_f32_exp__wasmsimd, as_f32_matvec_p24__wasmsimd,
-     as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd, as_i8_matvec_q32__wasmsimd},
+     as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd, as_i8_matvec_q32__wasmsimd,
+     as_f32_matvec_p24_batch__wasmsimd, as_i8_matvec_q32_batch__wasmsimd},
 #endif
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
@@ -291,6 +295,47 @@ static void test_i8_matvec_q32_edges(const variant *v) {
     note_canary(&r, y, rows);
     i8_free(&m);
     free(y);
+    finish(&r);
+}
+
+/* The batched products must give each y_j bit for bit what the single
+ * product gives for x_j, leave the gaps between strided outputs alone, and
+ * handle counts around the int8 quantisation block (AS_Q32_BATCH) and
+ * count 0. Error = number of differing or overwritten values. */
+static void test_batches(const variant *v) {
+    report r = {"matvec_batches", v->name, 0, 0.0, 0, 0};
+    static const size_t shapes[][3] = {{24, 8, 1}, {50, 33, 17}, {96, 128, 3}, {33, 64, 0},
+                                       {64, 65, 40}, {7, 5, 16}, {100, 256, 33}};
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        const size_t rows = shapes[si][0], cols = shapes[si][1], count = shapes[si][2];
+        const size_t x_stride = cols + 2, y_stride = rows + 3;
+        float *w = malloc(rows * cols * sizeof(float)), *b = malloc(rows * sizeof(float));
+        float *x = malloc((count * x_stride + 1) * sizeof(float));
+        float *y = out_buffer(count * y_stride), *single = out_buffer(rows);
+        fill(w, rows * cols, -1, 1);
+        fill(b, rows, -1, 1);
+        fill(x, count * x_stride + 1, -2, 2);
+        for (size_t i = 0; i < count * y_stride; i++) memcpy(y + i, &CANARY_BITS, 4);
+        float *packed = packed_copy(w, rows, cols);
+        i8_matrix m = i8_random(rows, cols);
+        for (int kind = 0; kind < 2; kind++) {
+            const float *bias = (si + kind) % 2 ? b : NULL;
+            if (kind == 0) v->matvec_p24_batch(rows, cols, packed, count, x, x_stride, bias, y, y_stride);
+            else v->i8_matvec_q32_batch(rows, cols, m.packed, m.scale, count, x, x_stride, bias, y, y_stride);
+            for (size_t j = 0; j < count; j++) {
+                if (kind == 0) v->matvec_p24(rows, cols, packed, x + j * x_stride, bias, single);
+                else v->i8_matvec_q32(rows, cols, m.packed, m.scale, x + j * x_stride, bias, single);
+                for (size_t i = 0; i < rows; i++)
+                    note(&r, memcmp(&single[i], &y[j * y_stride + i], 4) == 0 ? 0.0 : 1.0);
+                for (size_t i = rows; i < y_stride; i++) /* the gap after y_j */
+                    note(&r, memcmp(&y[j * y_stride + i], &CANARY_BITS, 4) == 0 ? 0.0 : 1.0);
+            }
+            note_canary(&r, y, count * y_stride);
+            r.checks++;
+        }
+        i8_free(&m);
+        free(w); free(b); free(x); free(y); free(single); free(packed);
+    }
     finish(&r);
 }
 
@@ -587,6 +632,13 @@ static void test_twins(void) {
         a->i8_matvec_q32(rows, cols, mat.packed, mat.scale, x, ri % 2 ? bias : NULL, y1);
         b->i8_matvec_q32(rows, cols, mat.packed, mat.scale, x, ri % 2 ? bias : NULL, y2);
         for (size_t i = 0; i < rows; i++) note(&q, y1[i] == y2[i] ? 0.0 : 1.0);
+        /* the batched form of both twins, 19 inputs (crosses AS_Q32_BATCH) */
+        float *xs = malloc(19 * cols * sizeof(float)), *z1 = out_buffer(19 * rows), *z2 = out_buffer(19 * rows);
+        fill(xs, 19 * cols, -1, 1);
+        a->i8_matvec_q32_batch(rows, cols, mat.packed, mat.scale, 19, xs, cols, ri % 2 ? bias : NULL, z1, rows);
+        b->i8_matvec_q32_batch(rows, cols, mat.packed, mat.scale, 19, xs, cols, ri % 2 ? bias : NULL, z2, rows);
+        for (size_t i = 0; i < 19 * rows; i++) note(&q, memcmp(&z1[i], &z2[i], 4) == 0 ? 0.0 : 1.0);
+        free(xs); free(z1); free(z2);
         i8_free(&mat);
         free(x); free(bias); free(y1); free(y2);
     }
@@ -605,6 +657,7 @@ int main(int argc, char **argv) {
         test_matvec_p24(&variants[i]);
         test_i8_matvec_q32(&variants[i]);
         test_i8_matvec_q32_edges(&variants[i]);
+        test_batches(&variants[i]);
         test_top_k(&variants[i]);
         test_sum_exp(&variants[i]);
         test_additive(&variants[i]);
