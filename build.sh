@@ -177,6 +177,13 @@ mode_models() {
         log "test models: $TEST_MODELS (smoke training, ~20 s)"
         OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/smoke.py "$TEST_MODELS"
     fi
+    # "Bring your own model": the PyTorch seq2seq tutorial's architecture,
+    # trained briefly, saved as a student would and converted (~5 s).
+    if STALE_SELF=0 stale $TEST_MODELS/tutorial.meta.json tests/support/tutorial_model.py \
+        models/train/convert_tutorial.py models/train/export.py models/train/model.py models/train/toy_corpus.py; then
+        log "test models: $TEST_MODELS/tutorial.alsc (tutorial architecture, convert_tutorial.py)"
+        OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/support/tutorial_model.py "$TEST_MODELS"
+    fi
 }
 
 # ---- web page --------------------------------------------------------------
@@ -209,20 +216,35 @@ mode_model() {
     # One run of TRAIN_MINUTES (default 50) on 2 cores: batch 192, lr 3e-3
     # held for 45% of the budget then falling linearly to 5%; sampled softmax
     # (batch targets + 1500 random words) except for the last 15%, which uses
-    # the full softmax that decoding uses. ZOO_MINUTES shortens it for the
-    # comparison models (models/REPORT.md).
+    # the full softmax that decoding uses.
     log "model $id: training (${TRAIN_MINUTES:-50} min budget)"
     rm -rf "$run"
     OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-2} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
         --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 192 --lr 3e-3
-    log "model $id: export + parity fixtures"
+    model_files "$run" "$id" "$lang" "./build.sh model"
+}
+
+# A trained run -> models/ID.alsc (f16) and models/ID-int8.alsc, each with
+# parity fixtures, metrics (the int8 file's BLEU measured with its own
+# weights) and a card; then models/index.json.
+model_files() {
+    local run=$1 id=$2 lang=$3 rebuild=$4
+    log "model $id: export f16 + int8, parity fixtures, int8 BLEU, cards"
     mkdir -p models/fixtures
     "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --languages "en,$lang" \
         --fixtures "models/fixtures/$id.parity.json" --sentences models/train/fixture_sentences.en.txt
+    "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id-int8.alsc" --int8 --languages "en,$lang" \
+        --fixtures "models/fixtures/$id-int8.parity.json" --sentences models/train/fixture_sentences.en.txt
     cp "$run/metrics.json" "models/$id.metrics.json"
+    OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
+        --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
+        --out "models/$id-int8.metrics.json"
     "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" \
         --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
-        --out "models/$id.md"
+        --out "models/$id.md" --rebuild "$rebuild"
+    "$PYTHON" models/train/card.py --metrics "models/$id-int8.metrics.json" --weights int8 \
+        --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id-int8.alsc" --id "$id-int8" \
+        --out "models/$id-int8.md" --rebuild "$rebuild"
     "$PYTHON" models/train/catalogue.py
 }
 

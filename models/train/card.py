@@ -81,7 +81,7 @@ Bengio 2015), English → {LANGUAGES.get(args.id.split('-')[1], args.id.split('-
 | dev / test pairs | {m['dev_pairs']:,} / {m['test_pairs']:,} |
 | training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at update {m['best'].get('step'):,} |
 | training time | {m['train_seconds'] / 60:.1f} min on this machine's CPU ({a['threads']} torch thread) |
-| **test BLEU** | **{m['test_bleu']:.2f}** |
+| **test BLEU** | **{m['test_bleu']:.2f}**{f" (the same checkpoint with f32 weights: {m['f32_test_bleu']:.2f})" if 'f32_test_bleu' in m else ''} |
 
 BLEU is corpus BLEU (4-gram, uniform weights, brevity penalty, one
 reference), computed by `models/train/bleu.py` on lower-cased tokens from
