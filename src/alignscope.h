@@ -36,6 +36,7 @@ typedef enum {
     AS_ERR_EMPTY_INPUT,       /* the text has no tokens */
     AS_ERR_INPUT_TOO_LONG,    /* more source tokens than the model allows */
     AS_ERR_BAD_OPTION,        /* an option is out of range */
+    AS_ERR_UNKNOWN_FEATURE,   /* arch_flags has a bit this engine does not know */
     AS_STATUS_COUNT
 } as_status;
 
@@ -54,7 +55,9 @@ typedef struct {
     uint32_t embed_dim, encoder_hidden, decoder_hidden, attention_dim, output_dim;
     uint32_t max_source_tokens, max_target_tokens;
     float trained_score_scale;
-    uint32_t key_dim;             /* length of the vectors scores compare: A, Hd or 2He */
+    uint32_t arch_flags;          /* enum as_arch_flag bits; 0 before format version 3 */
+    uint32_t context_dim;         /* annotation / context width C: 2He, or He if unidirectional */
+    uint32_t key_dim;             /* length of the vectors scores compare: A, Hd or C */
     uint64_t parameter_count;
     char source_language[9], target_language[9];
 } as_model_info;
@@ -92,7 +95,8 @@ void as_options_default(as_options *options);
 #define AS_TOKEN_TEXT_STRIDE 256
 
 typedef struct {
-    int32_t source_len;              /* S */
+    int32_t source_len;              /* S: the tokens of the text, plus one for the </s>
+                                        the encoder reads last if source_eos */
     const int32_t *source_ids;       /* (S) */
     const int32_t *source_spans;     /* (S,2) byte [start,end) in the caller's text */
     const char *source_tokens;       /* (S,AS_TOKEN_TEXT_STRIDE) each token as looked up:
@@ -106,7 +110,7 @@ typedef struct {
                                         all zero for kind none (nothing is scored) */
     const float *alpha;              /* (T,S) attention weights; NULL for kind none */
     const float *context;            /* (T,context_dim) c_t */
-    int32_t context_dim;             /* 2He */
+    int32_t context_dim;             /* C (as_model_info.context_dim) */
     const float *state;              /* (T,Hd) decoder state s_t after each step */
     int32_t state_dim;
     int32_t top_k;                   /* K */
@@ -120,6 +124,9 @@ typedef struct {
                                         first letter capitalised like the source */
     const int32_t *translation_spans; /* (T,2) byte [start,end) of each step's word in
                                         translation ([n,n) for </s>) */
+    int32_t source_eos;              /* 1 if position S-1 is the appended </s>
+                                        (AS_ARCH_SOURCE_EOS): id AS_TOKEN_EOS, token
+                                        "</s>", span [length,length) */
 } as_trace;
 
 /* Tokenises `text` (UTF-8, `length` bytes, NULs allowed), runs the encoder

@@ -10,8 +10,10 @@
 #include <stdint.h>
 
 #define AS_FORMAT_MAGIC "ALNSCOPE" /* 8 bytes, no terminator in the file */
-/* 2 added weight_type 2 (int8); version 1 files (f32, f16) still load. */
-#define AS_FORMAT_VERSION 2u
+/* 2 added weight_type 2 (int8); 3 added arch_flags (the header's last u32,
+ * which must be 0 in version 1 and 2 files). Version 1 and 2 files still
+ * load. */
+#define AS_FORMAT_VERSION 3u
 #define AS_FORMAT_VERSION_OLDEST 1u
 #define AS_HEADER_SIZE 96u
 
@@ -59,8 +61,36 @@ enum as_header_offset {
     AS_OFF_CRC32 = 72,               /* CRC-32 (zlib) of all bytes after the header */
     AS_OFF_SOURCE_LANGUAGE = 76,     /* char[8], NUL-padded */
     AS_OFF_TARGET_LANGUAGE = 84,     /* char[8], NUL-padded */
-    AS_OFF_RESERVED = 92
+    AS_OFF_ARCH_FLAGS = 92           /* u32, version >= 3; reserved (0) before */
 };
+
+/* arch_flags (format version >= 3): variations of the one architecture,
+ * each a bit. 0 is the architecture of models/train/model.py; the bits were
+ * added to run models of the PyTorch seq2seq tutorial
+ * (models/train/convert_tutorial.py). The loader refuses a bit it does not
+ * know (AS_ERR_UNKNOWN_FEATURE) and a combination whose rule below fails
+ * (AS_ERR_BAD_HEADER). C below is the annotation width: 2He, or He with
+ * AS_ARCH_UNIDIRECTIONAL. */
+enum as_arch_flag {
+    /* Forward GRU only: no ENC_BWD_* tensors; annotations h_j are He wide. */
+    AS_ARCH_UNIDIRECTIONAL = 1u << 0,
+    /* s_0 = the encoder's final state f (no INIT_W / INIT_B); needs Hd == He.
+     * f is <-h_1 for a bidirectional encoder, ->h_S for a unidirectional one
+     * (without this bit, s_0 = tanh(INIT_W f + INIT_B) with the same f). */
+    AS_ARCH_INIT_FROM_ENCODER = 1u << 1,
+    /* Additive attention with biases: ATTN_QUERY_B (A) on W_a s, ATTN_KEY_B
+     * (A) on U_a h_j and the scalar ATTN_V_B (1) on v . tanh(...). The last
+     * does not change alpha but is part of the raw scores. Additive only. */
+    AS_ARCH_ATTENTION_BIAS = 1u << 2,
+    /* logits = PROJ_W s_t + PROJ_B, no OUT_W / OUT_B; needs O == Hd. */
+    AS_ARCH_DIRECT_OUTPUT = 1u << 3,
+    /* The encoder reads the source tokens then </s> (id AS_TOKEN_EOS): a real
+     * position in alpha and the trace, S = words + 1. */
+    AS_ARCH_SOURCE_EOS = 1u << 4,
+    /* Tokeniser "tutorial" (models/FORMAT.md 5.1) instead of section 5's. */
+    AS_ARCH_TOKENIZER_TUTORIAL = 1u << 5
+};
+#define AS_ARCH_KNOWN_FLAGS 0x3Fu
 
 /* Limits the loader enforces before computing any size. */
 #define AS_MIN_VOCAB 5u
@@ -73,12 +103,17 @@ enum as_header_offset {
 enum as_special_token { AS_TOKEN_PAD = 0, AS_TOKEN_UNK = 1, AS_TOKEN_BOS = 2, AS_TOKEN_EOS = 3 };
 
 /* Tensor order in the file (models/FORMAT.md section 3). A tensor the
- * attention kind does not use is absent. Shapes are (rows, cols), row-major:
+ * attention kind or the arch_flags do not use is absent. Shapes are (rows,
+ * cols), row-major, with C = 2He (He if unidirectional):
  *   SRC_EMBEDDING (Vs,E)   ENC_*_W_IH (3He,E)  ENC_*_W_HH (3He,He)  ENC_*_B_* (3He)
- *   INIT_W (Hd,He)  INIT_B (Hd)
- *   ATTN_QUERY_W (A,Hd) [additive]  ATTN_KEY_W (A,2He) [additive, general]  ATTN_V (A) [additive]
- *   TGT_EMBEDDING (Vt,E)  DEC_W_IH (3Hd,E+2He)  DEC_W_HH (3Hd,Hd)  DEC_B_* (3Hd)
- *   OUT_W (O,Hd+2He+E)  OUT_B (O)  PROJ_W (Vt,O)  PROJ_B (Vt)
+ *     [ENC_BWD_*: not if unidirectional]
+ *   INIT_W (Hd,He)  INIT_B (Hd)  [not with AS_ARCH_INIT_FROM_ENCODER]
+ *   ATTN_QUERY_W (A,Hd) [additive]  ATTN_QUERY_B (A) [additive + AS_ARCH_ATTENTION_BIAS]
+ *   ATTN_KEY_W (A,C) [additive; (Hd,C) general]  ATTN_KEY_B (A) [as ATTN_QUERY_B]
+ *   ATTN_V (A) [additive]  ATTN_V_B (1) [as ATTN_QUERY_B]
+ *   TGT_EMBEDDING (Vt,E)  DEC_W_IH (3Hd,E+C)  DEC_W_HH (3Hd,Hd)  DEC_B_* (3Hd)
+ *   OUT_W (O,Hd+C+E)  OUT_B (O)  [not with AS_ARCH_DIRECT_OUTPUT]
+ *   PROJ_W (Vt,O)  PROJ_B (Vt)
  * The 2-D ones are the matrices of AS_WEIGHT_I8; ATTN_V and the biases are 1-D.
  */
 enum as_tensor_id {
@@ -86,7 +121,7 @@ enum as_tensor_id {
     AS_T_ENC_FWD_W_IH, AS_T_ENC_FWD_W_HH, AS_T_ENC_FWD_B_IH, AS_T_ENC_FWD_B_HH,
     AS_T_ENC_BWD_W_IH, AS_T_ENC_BWD_W_HH, AS_T_ENC_BWD_B_IH, AS_T_ENC_BWD_B_HH,
     AS_T_INIT_W, AS_T_INIT_B,
-    AS_T_ATTN_QUERY_W, AS_T_ATTN_KEY_W, AS_T_ATTN_V,
+    AS_T_ATTN_QUERY_W, AS_T_ATTN_QUERY_B, AS_T_ATTN_KEY_W, AS_T_ATTN_KEY_B, AS_T_ATTN_V, AS_T_ATTN_V_B,
     AS_T_TGT_EMBEDDING,
     AS_T_DEC_W_IH, AS_T_DEC_W_HH, AS_T_DEC_B_IH, AS_T_DEC_B_HH,
     AS_T_OUT_W, AS_T_OUT_B,

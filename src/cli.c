@@ -92,8 +92,8 @@ static void print_json(const as_model *model, const char *text, size_t len, cons
     json_string(text, len);
     printf(",\"translation\":");
     json_string(tr->translation, strlen(tr->translation));
-    printf(",\"score_scale\":%.9g,\"encoder_reused\":%d,\"stopped_at_eos\":%d",
-           (double)tr->score_scale, tr->encoder_reused, tr->stopped_at_eos);
+    printf(",\"score_scale\":%.9g,\"encoder_reused\":%d,\"stopped_at_eos\":%d,\"source_eos\":%d",
+           (double)tr->score_scale, tr->encoder_reused, tr->stopped_at_eos, tr->source_eos);
     printf(",\"source\":[");
     for (int32_t j = 0; j < tr->source_len; j++) {
         const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
@@ -177,9 +177,13 @@ static void print_table(const as_model *model, const char *text, const as_trace 
     print_padded("", 0, row_w + 1);
     for (int32_t j = 0; j < tr->source_len; j++) {
         const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
-        size_t w = display_width(text + a, (size_t)(b - a));
+        /* the appended </s> (AS_ARCH_SOURCE_EOS) has no text of its own */
+        const int end_marker = tr->source_eos && j == tr->source_len - 1;
+        const char *label = end_marker ? "</s>" : text + a;
+        const size_t n = end_marker ? 4 : (size_t)(b - a);
+        size_t w = display_width(label, n);
         col_w[j] = w > 5 ? w : 5;
-        print_padded(text + a, (size_t)(b - a), col_w[j] + 1);
+        print_padded(label, n, col_w[j] + 1);
     }
     putchar('\n');
     for (int32_t t = 0; t < tr->target_len; t++) {

@@ -19,41 +19,42 @@
 
 struct as_session {
     const as_model *model;
-    int32_t max_s, max_t;
+    int32_t max_s, max_t;    /* the model's max_source_tokens, max_target_tokens */
+    int32_t max_positions;   /* encoder positions: max_s, + 1 for the appended </s> */
 
     /* tokenisation of the current text */
     int32_t source_count;    /* tokens in the last text, also when it was refused */
-    int32_t *source_ids;     /* (max_s) */
-    int32_t *source_spans;   /* (max_s, 2) */
-    char *source_tokens;     /* (max_s, AS_TOKEN_TEXT_STRIDE) */
+    int32_t *source_ids;     /* (P) P = max_positions; the text's ids [, </s>] */
+    int32_t *source_spans;   /* (P, 2) */
+    char *source_tokens;     /* (P, AS_TOKEN_TEXT_STRIDE) */
 
     /* encoder result, reused while the token ids stay the same */
-    int32_t *cached_ids;     /* (max_s) */
+    int32_t *cached_ids;     /* (P) */
     int32_t cached_len;      /* 0 = nothing cached */
-    float *enc_gi;           /* (max_s, 3He) input projections of one direction */
+    float *enc_gi;           /* (P, 3He) input projections of one direction */
     float *enc_gh;           /* (3He) recurrent projection */
     float *enc_h;            /* (He) running state */
-    float *annotations;      /* (max_s, 2He) h_j = [fwd_j ; bwd_j] */
-    float *keys;             /* (max_s, key_dim) additive/general; dot uses annotations */
+    float *annotations;      /* (P, C) h_j = [fwd_j ; bwd_j], or fwd_j if unidirectional */
+    float *keys;             /* (P, key_dim) additive/general; dot uses annotations */
     float *s0;               /* (Hd) */
-    float *summary;          /* (2He) [fwd_S ; bwd_1], kind none */
+    float *summary;          /* (C) [fwd_S ; bwd_1] (or fwd_S), kind none */
     float *embedding;        /* (E) one source embedding row, dequantised if int8 */
 
     /* decoder scratch */
     float *state;            /* (Hd) s_t */
     float *query;            /* (A) W_a s, additive */
-    float *dec_in;           /* (E + 2He) [embedding ; context] */
+    float *dec_in;           /* (E + C) [embedding ; context] */
     float *dec_gi, *dec_gh;  /* (3Hd) */
-    float *out_in;           /* (Hd + 2He + E) [state ; context ; embedding] */
+    float *out_in;           /* (Hd + C + E) [state ; context ; embedding] */
     float *features;         /* (O) */
     float *logits;           /* (Vt) */
 
     /* the trace */
     int32_t *target_ids;     /* (max_t) */
     int32_t *copy_source;    /* (max_t) */
-    float *scores;           /* (max_t, max_s) */
-    float *alpha;            /* (max_t, max_s) */
-    float *context;          /* (max_t, 2He) */
+    float *scores;           /* (max_t, P) */
+    float *alpha;            /* (max_t, P) */
+    float *context;          /* (max_t, C) */
     float *states;           /* (max_t, Hd) */
     int32_t *top_ids;        /* (max_t, AS_TOP_K_MAX) */
     float *top_probs;        /* (max_t, AS_TOP_K_MAX) */
@@ -80,9 +81,11 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->model = model;
     s->max_s = (int32_t)in->max_source_tokens;
     s->max_t = (int32_t)in->max_target_tokens;
-    const size_t ms = (size_t)s->max_s, mt = (size_t)s->max_t;
+    s->max_positions = s->max_s + ((in->arch_flags & AS_ARCH_SOURCE_EOS) ? 1 : 0);
+    const size_t ms = (size_t)s->max_positions, mt = (size_t)s->max_t;
     const size_t he = in->encoder_hidden, hd = in->decoder_hidden, e = in->embed_dim;
     const size_t o = in->output_dim, vt = in->tgt_vocab_size, a = in->attention_dim;
+    const size_t c = in->context_dim;
     int failed = 0;
     s->source_ids = alloc_array(ms, sizeof(int32_t), &failed);
     s->source_spans = alloc_array(ms * 2, sizeof(int32_t), &failed);
@@ -91,25 +94,25 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->enc_gi = alloc_array(ms * 3 * he, sizeof(float), &failed);
     s->enc_gh = alloc_array(3 * he, sizeof(float), &failed);
     s->enc_h = alloc_array(he, sizeof(float), &failed);
-    s->annotations = alloc_array(ms * 2 * he, sizeof(float), &failed);
+    s->annotations = alloc_array(ms * c, sizeof(float), &failed);
     if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL)
         s->keys = alloc_array(ms * in->key_dim, sizeof(float), &failed);
     s->s0 = alloc_array(hd, sizeof(float), &failed);
-    s->summary = alloc_array(2 * he, sizeof(float), &failed);
+    s->summary = alloc_array(c, sizeof(float), &failed);
     s->embedding = alloc_array(e, sizeof(float), &failed);
     s->state = alloc_array(hd, sizeof(float), &failed);
     s->query = alloc_array(a, sizeof(float), &failed);
-    s->dec_in = alloc_array(e + 2 * he, sizeof(float), &failed);
+    s->dec_in = alloc_array(e + c, sizeof(float), &failed);
     s->dec_gi = alloc_array(3 * hd, sizeof(float), &failed);
     s->dec_gh = alloc_array(3 * hd, sizeof(float), &failed);
-    s->out_in = alloc_array(hd + 2 * he + e, sizeof(float), &failed);
+    s->out_in = alloc_array(hd + c + e, sizeof(float), &failed);
     s->features = alloc_array(o, sizeof(float), &failed);
     s->logits = alloc_array(vt, sizeof(float), &failed);
     s->target_ids = alloc_array(mt, sizeof(int32_t), &failed);
     s->copy_source = alloc_array(mt, sizeof(int32_t), &failed);
     s->scores = alloc_array(mt * ms, sizeof(float), &failed);
     s->alpha = alloc_array(mt * ms, sizeof(float), &failed);
-    s->context = alloc_array(mt * 2 * he, sizeof(float), &failed);
+    s->context = alloc_array(mt * c, sizeof(float), &failed);
     s->states = alloc_array(mt * hd, sizeof(float), &failed);
     s->top_ids = alloc_array(mt * AS_TOP_K_MAX, sizeof(int32_t), &failed);
     s->top_probs = alloc_array(mt * AS_TOP_K_MAX, sizeof(float), &failed);
@@ -153,15 +156,16 @@ void as_options_default(as_options *options) {
 as_status as_model_pack_weights(as_model *m) {
     const as_model_info *in = &m->info;
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
-    const size_t o = in->output_dim, vt = in->tgt_vocab_size;
+    const size_t o = in->output_dim, vt = in->tgt_vocab_size, c = in->context_dim;
+    /* absent matrices (both views NULL) are skipped */
     const struct { const as_matrix *w; size_t rows, cols; } matrices[] = {
         {&m->enc_w_ih[0], 3 * he, e}, {&m->enc_w_ih[1], 3 * he, e},
         {&m->enc_w_hh[0], 3 * he, he}, {&m->enc_w_hh[1], 3 * he, he},
         {&m->init_w, hd, he},
         {&m->attn_query_w, in->attention_dim, hd},   /* additive only */
-        {&m->attn_key_w, in->key_dim, 2 * he},       /* additive and general */
-        {&m->dec_w_ih, 3 * hd, e + 2 * he}, {&m->dec_w_hh, 3 * hd, hd},
-        {&m->out_w, o, hd + 2 * he + e}, {&m->proj_w, vt, o},
+        {&m->attn_key_w, in->key_dim, c},            /* additive and general */
+        {&m->dec_w_ih, 3 * hd, e + c}, {&m->dec_w_hh, 3 * hd, hd},
+        {&m->out_w, o, hd + c + e}, {&m->proj_w, vt, o},
     };
     for (size_t i = 0; i < sizeof matrices / sizeof matrices[0]; i++) {
         /* the views are const for the engine; the loader owns the buffers */
@@ -195,15 +199,17 @@ static void embedding_row(const as_matrix *table, size_t dim, int32_t id, float 
 
 /* ---- encoder ----------------------------------------------------------- */
 
-/* Bidirectional GRU over the source, then s0, the keys and the summary.
- * Input projections for all positions come first (one fused (3He x E) matvec
- * per position), so the sequential part is only the recurrent matvec. */
+/* The GRU over the source (both directions, or forward only), then s0, the
+ * keys and the summary. Input projections for all positions come first (one
+ * fused (3He x E) matvec per position), so the sequential part is only the
+ * recurrent matvec. */
 static void run_encoder(as_session *s, int32_t len) {
     const as_model *m = s->model;
     const as_model_info *in = &m->info;
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
-    const size_t n = (size_t)len;
-    for (int dir = 0; dir < 2; dir++) {
+    const size_t c = in->context_dim, n = (size_t)len;
+    const int directions = (in->arch_flags & AS_ARCH_UNIDIRECTIONAL) ? 1 : 2;
+    for (int dir = 0; dir < directions; dir++) {
         for (size_t j = 0; j < n; j++) {
             embedding_row(&m->src_embedding, e, s->source_ids[j], s->embedding);
             matvec(&m->enc_w_ih[dir], 3 * he, e, s->embedding, m->enc_b_ih[dir], s->enc_gi + j * 3 * he);
@@ -213,19 +219,24 @@ static void run_encoder(as_session *s, int32_t len) {
             const size_t j = dir == 0 ? step : n - 1 - step;
             matvec(&m->enc_w_hh[dir], 3 * he, he, s->enc_h, m->enc_b_hh[dir], s->enc_gh);
             as_f32_gru_update(he, s->enc_gi + j * 3 * he, s->enc_gh, s->enc_h);
-            memcpy(s->annotations + j * 2 * he + (size_t)dir * he, s->enc_h, he * sizeof(float));
+            memcpy(s->annotations + j * c + (size_t)dir * he, s->enc_h, he * sizeof(float));
         }
     }
-    const float *backward_first = s->annotations + he; /* <-h_1 */
-    matvec(&m->init_w, hd, he, backward_first, m->init_b, s->s0);
-    as_f32_tanh(hd, s->s0, s->s0);
+    /* The final state f: the last direction's last state, <-h_1 or ->h_S (He). */
+    const float *final_state = directions == 2 ? s->annotations + he : s->annotations + (n - 1) * c;
+    if (in->arch_flags & AS_ARCH_INIT_FROM_ENCODER) {
+        memcpy(s->s0, final_state, hd * sizeof(float)); /* Hd == He (loader) */
+    } else {
+        matvec(&m->init_w, hd, he, final_state, m->init_b, s->s0);
+        as_f32_tanh(hd, s->s0, s->s0);
+    }
     if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL) {
         for (size_t j = 0; j < n; j++)
-            matvec(&m->attn_key_w, in->key_dim, 2 * he, s->annotations + j * 2 * he, NULL,
+            matvec(&m->attn_key_w, in->key_dim, c, s->annotations + j * c, m->attn_key_b,
                    s->keys + j * in->key_dim);
     }
-    memcpy(s->summary, s->annotations + (n - 1) * 2 * he, he * sizeof(float)); /* ->h_S */
-    memcpy(s->summary + he, backward_first, he * sizeof(float));               /* <-h_1 */
+    memcpy(s->summary, s->annotations + (n - 1) * c, he * sizeof(float));           /* ->h_S */
+    if (directions == 2) memcpy(s->summary + he, s->annotations + he, he * sizeof(float)); /* <-h_1 */
 }
 
 /* ---- decoder ----------------------------------------------------------- */
@@ -234,17 +245,19 @@ static void run_encoder(as_session *s, int32_t len) {
 static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, float scale, int32_t top_k) {
     const as_model *m = s->model;
     const as_model_info *in = &m->info;
-    const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
+    const size_t e = in->embed_dim, hd = in->decoder_hidden;
     const size_t o = in->output_dim, vt = in->tgt_vocab_size, n = (size_t)len;
-    const size_t ctx_dim = 2 * he;
+    const size_t ctx_dim = in->context_dim;
     float *scores = s->scores + (size_t)t * n;
     float *alpha = s->alpha + (size_t)t * n;
     float *context = s->context + (size_t)t * ctx_dim;
 
     switch (in->attention_kind) {
     case AS_ATTENTION_ADDITIVE:
-        matvec(&m->attn_query_w, in->attention_dim, hd, s->state, NULL, s->query);
+        matvec(&m->attn_query_w, in->attention_dim, hd, s->state, m->attn_query_b, s->query);
         as_f32_additive_scores(n, in->attention_dim, s->keys, s->query, m->attn_v, scores);
+        if (m->attn_v_b) /* shifts every score alike: alpha is unchanged, the raw scores are not */
+            for (size_t j = 0; j < n; j++) scores[j] += m->attn_v_b[0];
         break;
     case AS_ATTENTION_GENERAL:
         as_f32_dot_scores(n, hd, s->keys, s->state, scores);
@@ -272,13 +285,18 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
     memcpy(s->states + (size_t)t * hd, s->state, hd * sizeof(float));
 
-    /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o); logits = W_p o_t + b_p */
-    memcpy(s->out_in, s->state, hd * sizeof(float));
-    memcpy(s->out_in + hd, context, ctx_dim * sizeof(float));
-    memcpy(s->out_in + hd + ctx_dim, embedding, e * sizeof(float));
-    matvec(&m->out_w, o, hd + ctx_dim + e, s->out_in, m->out_b, s->features);
-    as_f32_tanh(o, s->features, s->features);
-    matvec(&m->proj_w, vt, o, s->features, m->proj_b, s->logits);
+    if (in->arch_flags & AS_ARCH_DIRECT_OUTPUT) {
+        /* logits = W_p s_t + b_p (O == Hd) */
+        matvec(&m->proj_w, vt, o, s->state, m->proj_b, s->logits);
+    } else {
+        /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o); logits = W_p o_t + b_p */
+        memcpy(s->out_in, s->state, hd * sizeof(float));
+        memcpy(s->out_in + hd, context, ctx_dim * sizeof(float));
+        memcpy(s->out_in + hd + ctx_dim, embedding, e * sizeof(float));
+        matvec(&m->out_w, o, hd + ctx_dim + e, s->out_in, m->out_b, s->features);
+        as_f32_tanh(o, s->features, s->features);
+        matvec(&m->proj_w, vt, o, s->features, m->proj_b, s->logits);
+    }
 
     /* The argmax comes from the logits (exact order); top_ids row t holds at
      * least the winner even when the caller asked for no candidates. The
@@ -345,9 +363,10 @@ static const char *display_word(as_session *s, const char *text, int32_t t, size
     s->copy_source[t] = -1;
     if (id == AS_TOKEN_UNK && m->info.attention_kind != AS_ATTENTION_NONE) {
         const int32_t n = s->trace.source_len;
+        const int32_t words = n - s->trace.source_eos; /* the appended </s> is no word to copy */
         const float *alpha = s->alpha + (size_t)t * (size_t)n;
         int32_t best = 0;
-        for (int32_t j = 1; j < n; j++) if (alpha[j] > alpha[best]) best = j;
+        for (int32_t j = 1; j < words; j++) if (alpha[j] > alpha[best]) best = j;
         s->copy_source[t] = best;
         *len = (size_t)(s->source_spans[2 * best + 1] - s->source_spans[2 * best]);
         return text + s->source_spans[2 * best];
@@ -434,6 +453,13 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     s->source_count = count;
     if (count == 0) return AS_ERR_EMPTY_INPUT;
     if (count > s->max_s) return AS_ERR_INPUT_TOO_LONG;
+    const int32_t source_eos = (in->arch_flags & AS_ARCH_SOURCE_EOS) != 0;
+    if (source_eos) { /* the encoder reads </s> last: a position like the words */
+        s->source_ids[count] = AS_TOKEN_EOS;
+        s->source_spans[2 * count] = s->source_spans[2 * count + 1] = (int32_t)length;
+        memcpy(s->source_tokens + (size_t)count * AS_TOKEN_TEXT_STRIDE, "</s>", 5);
+        count++;
+    }
 
     const int reuse = s->cached_len == count &&
                       memcmp(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t)) == 0;
@@ -461,6 +487,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
 
     as_trace *tr = &s->trace;
     tr->source_len = count;
+    tr->source_eos = source_eos;
     tr->source_ids = s->source_ids;
     tr->source_spans = s->source_spans;
     tr->source_tokens = s->source_tokens;
@@ -470,7 +497,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     tr->scores = s->scores;
     tr->alpha = in->attention_kind == AS_ATTENTION_NONE ? NULL : s->alpha;
     tr->context = s->context;
-    tr->context_dim = (int32_t)(2 * in->encoder_hidden);
+    tr->context_dim = (int32_t)in->context_dim;
     tr->state = s->states;
     tr->state_dim = (int32_t)in->decoder_hidden;
     tr->score_scale = scale;

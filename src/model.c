@@ -115,31 +115,39 @@ typedef struct {
 static void tensor_shapes(const as_model_info *in, tensor_shape shape[AS_TENSOR_COUNT]) {
     const uint64_t vs = in->src_vocab_size, vt = in->tgt_vocab_size, e = in->embed_dim;
     const uint64_t he = in->encoder_hidden, hd = in->decoder_hidden, a = in->attention_dim;
-    const uint64_t o = in->output_dim;
-    const uint32_t kind = in->attention_kind;
+    const uint64_t o = in->output_dim, c = in->context_dim;
+    const uint32_t kind = in->attention_kind, flags = in->arch_flags;
     const int additive = kind == AS_ATTENTION_ADDITIVE, keyed = additive || kind == AS_ATTENTION_GENERAL;
+    const int bidirectional = !(flags & AS_ARCH_UNIDIRECTIONAL);
+    const int init_layer = !(flags & AS_ARCH_INIT_FROM_ENCODER);
+    const int attn_bias = additive && (flags & AS_ARCH_ATTENTION_BIAS);
+    const int deep_output = !(flags & AS_ARCH_DIRECT_OUTPUT);
 #define MATRIX(id, r, c) shape[id] = (tensor_shape){(r), (c), 1}
 #define VECTOR(id, n) shape[id] = (tensor_shape){(n), 1, 0}
     MATRIX(AS_T_SRC_EMBEDDING, vs, e);
     for (int d = 0; d < 2; d++) {
-        int base = d == 0 ? AS_T_ENC_FWD_W_IH : AS_T_ENC_BWD_W_IH;
-        MATRIX(base + 0, 3 * he, e);
-        MATRIX(base + 1, 3 * he, he);
-        VECTOR(base + 2, 3 * he);
-        VECTOR(base + 3, 3 * he);
+        const int base = d == 0 ? AS_T_ENC_FWD_W_IH : AS_T_ENC_BWD_W_IH;
+        const uint64_t present = d == 0 || bidirectional; /* 0 rows = absent */
+        MATRIX(base + 0, present * 3 * he, e);
+        MATRIX(base + 1, present * 3 * he, he);
+        VECTOR(base + 2, present * 3 * he);
+        VECTOR(base + 3, present * 3 * he);
     }
-    MATRIX(AS_T_INIT_W, hd, he);
-    VECTOR(AS_T_INIT_B, hd);
+    MATRIX(AS_T_INIT_W, init_layer ? hd : 0, he);
+    VECTOR(AS_T_INIT_B, init_layer ? hd : 0);
     MATRIX(AS_T_ATTN_QUERY_W, additive ? a : 0, hd);
-    MATRIX(AS_T_ATTN_KEY_W, keyed ? a : 0, 2 * he);
+    VECTOR(AS_T_ATTN_QUERY_B, attn_bias ? a : 0);
+    MATRIX(AS_T_ATTN_KEY_W, keyed ? a : 0, c);
+    VECTOR(AS_T_ATTN_KEY_B, attn_bias ? a : 0);
     VECTOR(AS_T_ATTN_V, additive ? a : 0);
+    VECTOR(AS_T_ATTN_V_B, attn_bias ? 1 : 0);
     MATRIX(AS_T_TGT_EMBEDDING, vt, e);
-    MATRIX(AS_T_DEC_W_IH, 3 * hd, e + 2 * he);
+    MATRIX(AS_T_DEC_W_IH, 3 * hd, e + c);
     MATRIX(AS_T_DEC_W_HH, 3 * hd, hd);
     VECTOR(AS_T_DEC_B_IH, 3 * hd);
     VECTOR(AS_T_DEC_B_HH, 3 * hd);
-    MATRIX(AS_T_OUT_W, o, hd + 2 * he + e);
-    VECTOR(AS_T_OUT_B, o);
+    MATRIX(AS_T_OUT_W, deep_output ? o : 0, hd + c + e);
+    VECTOR(AS_T_OUT_B, deep_output ? o : 0);
     MATRIX(AS_T_PROJ_W, vt, o);
     VECTOR(AS_T_PROJ_B, vt);
 #undef MATRIX
@@ -180,6 +188,13 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     *tensor_bytes = read_u32(h + AS_OFF_TENSOR_BYTES);
     *crc = read_u32(h + AS_OFF_CRC32);
 
+    /* arch_flags: reserved (0) before version 3; unknown bits are a feature
+     * of a newer engine, said as such rather than "bad header". */
+    info->arch_flags = read_u32(h + AS_OFF_ARCH_FLAGS);
+    if (info->format_version < 3 && info->arch_flags != 0) return AS_ERR_BAD_HEADER;
+    if (info->arch_flags & ~AS_ARCH_KNOWN_FLAGS) return AS_ERR_UNKNOWN_FEATURE;
+    const uint32_t flags = info->arch_flags;
+
     if (info->attention_kind > AS_ATTENTION_SCALED_DOT) return AS_ERR_BAD_HEADER;
     if (info->weight_type > AS_WEIGHT_I8) return AS_ERR_BAD_HEADER;
     if (info->weight_type == AS_WEIGHT_I8 && info->format_version < 2) return AS_ERR_BAD_HEADER;
@@ -188,6 +203,10 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     if (!in_range(info->embed_dim, 1, AS_MAX_DIM) || !in_range(info->encoder_hidden, 1, AS_MAX_DIM) ||
         !in_range(info->decoder_hidden, 1, AS_MAX_DIM) || !in_range(info->output_dim, 1, AS_MAX_DIM))
         return AS_ERR_BAD_HEADER;
+    info->context_dim = (flags & AS_ARCH_UNIDIRECTIONAL) ? info->encoder_hidden : 2 * info->encoder_hidden;
+    if ((flags & AS_ARCH_INIT_FROM_ENCODER) && info->decoder_hidden != info->encoder_hidden) return AS_ERR_BAD_HEADER;
+    if ((flags & AS_ARCH_DIRECT_OUTPUT) && info->output_dim != info->decoder_hidden) return AS_ERR_BAD_HEADER;
+    if ((flags & AS_ARCH_ATTENTION_BIAS) && info->attention_kind != AS_ATTENTION_ADDITIVE) return AS_ERR_BAD_HEADER;
     switch (info->attention_kind) {
     case AS_ATTENTION_ADDITIVE:
         if (!in_range(info->attention_dim, 1, AS_MAX_DIM)) return AS_ERR_BAD_HEADER;
@@ -199,9 +218,8 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
         break;
     case AS_ATTENTION_DOT:
     case AS_ATTENTION_SCALED_DOT:
-        if (info->attention_dim != 0 || info->decoder_hidden != 2 * info->encoder_hidden)
-            return AS_ERR_BAD_HEADER;
-        info->key_dim = 2 * info->encoder_hidden;
+        if (info->attention_dim != 0 || info->decoder_hidden != info->context_dim) return AS_ERR_BAD_HEADER;
+        info->key_dim = info->context_dim;
         break;
     default: /* none */
         if (info->attention_dim != 0) return AS_ERR_BAD_HEADER;
@@ -213,7 +231,6 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     if (!is_finite_bits(scale_bits) || !(info->trained_score_scale > 0.0f)) return AS_ERR_BAD_HEADER;
     if (!valid_language(h + AS_OFF_SOURCE_LANGUAGE, info->source_language) ||
         !valid_language(h + AS_OFF_TARGET_LANGUAGE, info->target_language)) return AS_ERR_BAD_HEADER;
-    if (read_u32(h + AS_OFF_RESERVED) != 0) return AS_ERR_BAD_HEADER;
 
     /* Each token takes 2..256 bytes (length byte + 1..255). */
     const uint64_t tokens = (uint64_t)info->src_vocab_size + info->tgt_vocab_size;
@@ -393,8 +410,11 @@ static as_status read_weights(as_model *model, const uint8_t *p) {
     model->init_w = matrix[AS_T_INIT_W];
     model->init_b = vector[AS_T_INIT_B];
     model->attn_query_w = matrix[AS_T_ATTN_QUERY_W];
+    model->attn_query_b = vector[AS_T_ATTN_QUERY_B];
     model->attn_key_w = matrix[AS_T_ATTN_KEY_W];
+    model->attn_key_b = vector[AS_T_ATTN_KEY_B];
     model->attn_v = vector[AS_T_ATTN_V];
+    model->attn_v_b = vector[AS_T_ATTN_V_B];
     model->tgt_embedding = matrix[AS_T_TGT_EMBEDDING];
     model->dec_w_ih = matrix[AS_T_DEC_W_IH];
     model->dec_w_hh = matrix[AS_T_DEC_W_HH];

@@ -40,21 +40,26 @@ struct as_model {
     int8_t *qweights;
     /* Named views (shapes as in alignscope_format.h). */
     as_matrix src_embedding;     /* (Vs, E) */
-    as_matrix enc_w_ih[2];       /* (3He, E)   [0] forward, [1] backward */
+    as_matrix enc_w_ih[2];       /* (3He, E)   [0] forward, [1] backward (absent if
+                                    AS_ARCH_UNIDIRECTIONAL) */
     as_matrix enc_w_hh[2];       /* (3He, He) */
     const float *enc_b_ih[2];    /* (3He) */
     const float *enc_b_hh[2];    /* (3He) */
-    as_matrix init_w;            /* (Hd, He) */
+    as_matrix init_w;            /* (Hd, He)  absent with AS_ARCH_INIT_FROM_ENCODER */
     const float *init_b;         /* (Hd) */
     as_matrix attn_query_w;      /* (A, Hd)   additive only */
-    as_matrix attn_key_w;        /* (A, 2He)  additive; (Hd, 2He) general */
+    const float *attn_query_b;   /* (A)       additive + AS_ARCH_ATTENTION_BIAS, else NULL */
+    as_matrix attn_key_w;        /* (A, C)    additive; (Hd, C) general; C = info.context_dim */
+    const float *attn_key_b;     /* (A)       as attn_query_b */
     const float *attn_v;         /* (A)       additive only */
+    const float *attn_v_b;       /* (1)       as attn_query_b */
     as_matrix tgt_embedding;     /* (Vt, E) */
-    as_matrix dec_w_ih;          /* (3Hd, E + 2He), input [embedding; context] */
+    as_matrix dec_w_ih;          /* (3Hd, E + C), input [embedding; context] */
     as_matrix dec_w_hh;          /* (3Hd, Hd) */
     const float *dec_b_ih;       /* (3Hd) */
     const float *dec_b_hh;       /* (3Hd) */
-    as_matrix out_w;             /* (O, Hd + 2He + E), input [state; context; embedding] */
+    as_matrix out_w;             /* (O, Hd + C + E), input [state; context; embedding];
+                                    absent with AS_ARCH_DIRECT_OUTPUT */
     const float *out_b;          /* (O) */
     as_matrix proj_w;            /* (Vt, O) */
     const float *proj_b;         /* (Vt) */

@@ -21,6 +21,9 @@ const char *as_status_message(as_status status) {
     case AS_ERR_BAD_OPTION:
         return "an option is out of range (score scale: finite and at most 1e6, 0 = trained value; "
                "top-k: 0 to 16; max target tokens: 0 or more)";
+    case AS_ERR_UNKNOWN_FEATURE:
+        return "this model file uses an architecture feature (an arch_flags bit) this engine does not know; "
+               "update alignscope to load it";
     case AS_STATUS_COUNT: break;
     }
     return "unknown status code";

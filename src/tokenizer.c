@@ -1,6 +1,8 @@
 /* tokenizer.c - text to source tokens, exactly as models/FORMAT.md section 5
  * and models/train/tokenize_text.py define it (tests/loader.test.mjs runs both
- * on the same strings). Spans are byte offsets into the caller's text. */
+ * on the same strings), or, for a model with AS_ARCH_TOKENIZER_TUTORIAL, as
+ * the PyTorch tutorial's normalizeString + split (FORMAT.md 5.1;
+ * tests/byo.test.mjs compares). Spans are byte offsets into the caller's text. */
 #include <string.h>
 
 #include "model_internal.h"
@@ -155,6 +157,66 @@ static void emit(token_sink *sink, const token_buf *tb, size_t start, size_t end
     }
 }
 
+/* ---- the tutorial's tokeniser (FORMAT.md 5.1) --------------------------- */
+
+/* What the tutorial's lower() + NFD + dropping combining marks leaves of
+ * U+00C0 ... U+017F, one entry per code point: the base letter, or ' ' where
+ * nothing of a-z remains (ae, eth, o-slash, thorn, sharp s, dotless i, oe,
+ * l-stroke, ...), which then separates words like any non-letter. Made with
+ * Python's unicodedata; tests/byo.test.mjs checks every entry against it. */
+static const char tutorial_latin[0x180 - 0xC0 + 1] =
+    "aaaaaa ceeeeiiii nooooo  uuuuy  "
+    "aaaaaa ceeeeiiii nooooo  uuuuy y"
+    "aaaaaaccccccccdd  eeeeeeeeeegggg"
+    "gggghh  iiiiiiiii   jjkk llllll "
+    "   nnnnnn   oooooo  rrrrrrssssss"
+    "sstttt  uuuuuuuuuuuuwwyyyzzzzzz ";
+
+/* One code point -> a-z, '!' or '?' (kept), 0 (dropped: a combining mark,
+ * which NFD + the Mn filter remove without splitting the word) or ' ' (any
+ * other character: a separator, like the tutorial's [^a-zA-Z!?]+ -> " "). */
+static uint32_t tutorial_fold(uint32_t cp) {
+    if (cp >= 'A' && cp <= 'Z') return cp + 0x20u;
+    if ((cp >= 'a' && cp <= 'z') || cp == '!' || cp == '?') return cp;
+    if (cp >= 0xC0u && cp <= 0x17Fu) return (uint8_t)tutorial_latin[cp - 0xC0u];
+    if (cp >= 0x300u && cp <= 0x36Fu) return 0;
+    return ' ';
+}
+
+/* normalizeString then split(' '): a token is a run of kept characters; '!'
+ * and '?' also start a new token (the tutorial puts a space before them, not
+ * after); '.' and everything else separate. A token's span runs from its
+ * first kept character to its last, plus any combining marks after it. */
+static void tokenize_tutorial(token_sink *sink, const uint8_t *t, size_t length) {
+    token_buf current;
+    current.length = 0;
+    current.overflow = 0;
+    int in_word = 0;
+    size_t start = 0, end = 0, pos = 0;
+    while (pos < length) {
+        const size_t char_start = pos;
+        const uint32_t f = tutorial_fold(as_utf8_decode(t, length, &pos));
+        if (f == 0) {
+            if (in_word) end = pos;
+            continue;
+        }
+        if (in_word && (f == ' ' || f == '!' || f == '?')) {
+            emit(sink, &current, start, end);
+            in_word = 0;
+            current.length = 0;
+            current.overflow = 0;
+        }
+        if (f == ' ') continue;
+        if (!in_word) {
+            in_word = 1;
+            start = char_start;
+        }
+        token_append(&current, f);
+        end = pos;
+    }
+    if (in_word) emit(sink, &current, start, end);
+}
+
 as_status as_tokenize_internal(const as_model *model, const char *text, size_t length,
                                int32_t *ids, int32_t *spans, char *token_text,
                                int32_t capacity, int32_t *count_out) {
@@ -163,6 +225,11 @@ as_status as_tokenize_internal(const as_model *model, const char *text, size_t l
     /* spans are int32: refuse texts whose offsets would not fit */
     if (length > (size_t)INT32_MAX) return AS_ERR_INPUT_TOO_LONG;
     token_sink sink = {model, ids, spans, token_text, capacity, 0};
+    if (model && (model->info.arch_flags & AS_ARCH_TOKENIZER_TUTORIAL)) {
+        tokenize_tutorial(&sink, (const uint8_t *)text, length);
+        *count_out = sink.count;
+        return AS_OK;
+    }
     token_buf current;
     current.length = 0;
     current.overflow = 0;

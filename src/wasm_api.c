@@ -81,6 +81,8 @@ ASW_EXPORT double asw_info(int field) {
     case 12: return in->trained_score_scale;
     case 13: return in->key_dim;
     case 14: return (double)in->parameter_count;
+    case 15: return in->arch_flags;
+    case 16: return in->context_dim;
     default: return -1;
     }
 }
@@ -138,6 +140,7 @@ ASW_EXPORT uintptr_t asw_trace(int field) {
     case 17: return (uintptr_t)t->encoder_reused;
     case 18: return (uintptr_t)t->translation;
     case 19: return (uintptr_t)t->translation_spans;
+    case 20: return (uintptr_t)t->source_eos;
     default: return 0;
     }
 }

@@ -46,7 +46,7 @@ function badFiles() {
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   cases.push(['a PNG file', png, 'AS_ERR_BAD_MAGIC', 'not an alignscope model']);
   cases.push(['a text file', new TextEncoder().encode('Open the file\nShow the new window\n'), 'AS_ERR_BAD_MAGIC', 'magic']);
-  cases.push(['format version 3', withU32(good, OFF.version, 3), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
+  cases.push(['format version 4', withU32(good, OFF.version, 4), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0xFFFFFFFF', withU32(good, OFF.version, 0xffffffff), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0', withU32(good, OFF.version, 0), 'AS_ERR_VERSION_UNSUPPORTED', 'version']);
   // header fields out of range (the CRC covers only what follows the header)
@@ -59,9 +59,16 @@ function badFiles() {
     ['output dim 2^32-1', OFF.outDim, 2 ** 32 - 1], ['max source 0', OFF.maxSrc, 0], ['max target 5000', OFF.maxTgt, 5000],
     ['vocab bytes 2^32-1', OFF.vocabBytes, 2 ** 32 - 1], ['vocab bytes 0', OFF.vocabBytes, 0],
     ['tensor bytes 2^32-1', OFF.tensorBytes, 2 ** 32 - 1], ['tensor bytes one short', OFF.tensorBytes, readU32(good, OFF.tensorBytes) - 2],
-    ['reserved nonzero', OFF.reserved, 1], ['source language control byte', OFF.srcLang, 0x01],
+    ['source language control byte', OFF.srcLang, 0x01],
   ];
   for (const [name, off, value] of header) cases.push([name, withU32(good, off, value), 'AS_ERR_BAD_HEADER', 'header']);
+  // arch_flags (format 3): an unknown bit is a newer engine's feature; any bit
+  // in a version 1 or 2 file (where offset 92 was reserved, 0) is a bad header.
+  for (const bit of [6, 7, 15, 31]) {
+    cases.push([`arch_flags bit ${bit} (unknown)`, withU32(good, OFF.archFlags, 2 ** bit), 'AS_ERR_UNKNOWN_FEATURE', 'feature']);
+  }
+  cases.push(['arch_flags bit 0 in a version 2 file', withU32(withU32(good, OFF.version, 2), OFF.archFlags, 1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['arch_flags 0xFFFFFFFF in a version 1 file', withU32(withU32(good, OFF.version, 1), OFF.archFlags, 0xffffffff), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['dot with decoder_hidden != 2 He', withU32(dot, OFF.decHidden, readU32(dot, OFF.decHidden) + 1), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['dot with attention_dim 8', withU32(dot, OFF.attnDim, 8), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['score scale NaN', withF32(good, OFF.scale, NaN), 'AS_ERR_BAD_HEADER', 'header']);
@@ -168,7 +175,10 @@ for (const variant of VARIANTS) {
       for (const kind of ['additive', 'dot', 'general', 'scaled_dot', 'none']) {
         const info = engine.load(modelBytes(kind));
         assert.equal(info.attention, kind);
-        assert.equal(info.formatVersion, 2);
+        assert.equal(info.formatVersion, 3);
+        assert.equal(info.archFlags, 0);
+        assert.equal(info.tokenizer, 'alignscope');
+        assert.equal(info.contextDim, 2 * info.encoderHidden);
         assert.equal(info.weightType, 'f16');
         assert.equal(info.sourceLanguage, 'en');
         assert.equal(info.targetLanguage, 'fr');
@@ -193,9 +203,9 @@ for (const variant of VARIANTS) {
       console.log(`# ${variant}: ${cases.length} bad files refused`);
     });
 
-    test('loads an int8 file (format 2) and refuses bad int8 files', () => {
+    test('loads an int8 file (format 3) and refuses bad int8 files', () => {
       const info = engine.load(int8);
-      assert.equal(info.formatVersion, 2);
+      assert.equal(info.formatVersion, 3);
       assert.equal(info.weightType, 'int8');
       assert.equal(info.parameterCount, engine.load(good).parameterCount);
       engine.load(int8);
@@ -210,8 +220,11 @@ for (const variant of VARIANTS) {
         }, name);
       }
       assert.equal(engine.translate('Open the file').translation, before);
-      // a version 1 f16 file (the format before int8) still loads
-      assert.equal(engine.load(fixCrc(withU32(good, OFF.version, 1))).formatVersion, 1);
+      // version 1 (before int8) and 2 (before arch_flags) f16 files still load, and
+      // version 2 int8 files (the header is not under the CRC)
+      assert.equal(engine.load(withU32(good, OFF.version, 1)).formatVersion, 1);
+      assert.equal(engine.load(withU32(good, OFF.version, 2)).formatVersion, 2);
+      assert.equal(engine.load(withU32(int8, OFF.version, 2)).formatVersion, 2);
       console.log(`# ${variant}: ${cases.length} bad int8 files refused`);
     });
   });

@@ -15,7 +15,7 @@ const STATUS_CODES = [
   'AS_OK', 'AS_ERR_NULL_ARGUMENT', 'AS_ERR_TOO_SHORT', 'AS_ERR_BAD_MAGIC', 'AS_ERR_VERSION_TOO_NEW',
   'AS_ERR_VERSION_UNSUPPORTED', 'AS_ERR_BAD_HEADER', 'AS_ERR_SIZE_MISMATCH', 'AS_ERR_CHECKSUM',
   'AS_ERR_BAD_VOCABULARY', 'AS_ERR_BAD_WEIGHTS', 'AS_ERR_OUT_OF_MEMORY', 'AS_ERR_EMPTY_INPUT',
-  'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION',
+  'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION', 'AS_ERR_UNKNOWN_FEATURE',
 ];
 const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
@@ -28,12 +28,16 @@ const EOS = 3;
 const INFO = {
   formatVersion: 0, attention: 1, weightType: 2, srcVocabSize: 3, tgtVocabSize: 4, embedDim: 5,
   encoderHidden: 6, decoderHidden: 7, attentionDim: 8, outputDim: 9, maxSourceTokens: 10,
-  maxTargetTokens: 11, trainedScoreScale: 12, keyDim: 13, parameterCount: 14,
+  maxTargetTokens: 11, trainedScoreScale: 12, keyDim: 13, parameterCount: 14, archFlags: 15, contextDim: 16,
+};
+// arch_flags bits (src/alignscope_format.h, models/FORMAT.md 1.1) -> info.architecture keys.
+const ARCH_FLAGS = {
+  unidirectional: 1, initFromEncoder: 2, attentionBias: 4, directOutput: 8, sourceEos: 16, tutorialTokenizer: 32,
 };
 const TRACE = {
   S: 0, sourceIds: 1, sourceSpans: 2, sourceTokens: 3, T: 4, targetIds: 5, copySource: 6, scores: 7,
   alpha: 8, context: 9, contextDim: 10, state: 11, stateDim: 12, topK: 13, topIds: 14, topProbs: 15,
-  stoppedAtEos: 16, encoderReused: 17, translation: 18, translationSpans: 19,
+  stoppedAtEos: 16, encoderReused: 17, translation: 18, translationSpans: 19, sourceEos: 20,
 };
 
 const utf8Decoder = new TextDecoder('utf-8');
@@ -160,6 +164,9 @@ class Engine {
         : new Uint8Array(modelBytes);
     this.#check(this.#withBytes(bytes, (ptr, len) => this.#x.asw_load(ptr, len)));
     const f = (k) => this.#x.asw_info(INFO[k]);
+    // A module built before format 3 answers -1 for fields it lacks.
+    const archFlags = Math.max(0, f('archFlags'));
+    const architecture = Object.fromEntries(Object.entries(ARCH_FLAGS).map(([k, bit]) => [k, (archFlags & bit) !== 0]));
     this.#info = {
       attention: ATTENTION_KINDS[f('attention')],
       sourceLanguage: this.#string(this.#x.asw_language(0)),
@@ -170,6 +177,9 @@ class Engine {
       maxSourceTokens: f('maxSourceTokens'), maxTargetTokens: f('maxTargetTokens'),
       trainedScoreScale: f('trainedScoreScale'), parameterCount: f('parameterCount'),
       weightType: WEIGHT_TYPES[f('weightType')], formatVersion: f('formatVersion'),
+      // format 3: archFlags (the raw bits) and the same as booleans; contextDim = C (2He, or He)
+      archFlags, architecture, tokenizer: architecture.tutorialTokenizer ? 'tutorial' : 'alignscope',
+      contextDim: f('contextDim') > 0 ? f('contextDim') : 2 * f('encoderHidden'),
     };
     this.#tgtTokens = new Array(this.#info.tgtVocabSize);
     return { ...this.#info };
@@ -256,14 +266,18 @@ class Engine {
     const sourceIds = this.#copyI32(tr('sourceIds'), S);
     const spans = this.#copyI32(tr('sourceSpans'), 2 * S);
     const tokensPtr = tr('sourceTokens');
+    // A model that reads </s> after the words (format 3, sourceEos) has one
+    // more source position than the text has words: it has no text of its
+    // own, so it is labelled '</s>' (isEnd), with the empty span at the end.
+    const endPosition = tr('sourceEos') === 1 ? S - 1 : -1;
     const source = [];
     for (let j = 0; j < S; j++) {
       const start = byteToUtf16[spans[2 * j]], end = byteToUtf16[spans[2 * j + 1]];
       const id = sourceIds[j];
       source.push({
-        text: text.slice(start, end),
+        text: j === endPosition ? '</s>' : text.slice(start, end),
         token: this.#string(tokensPtr + j * TOKEN_TEXT_STRIDE),
-        id, unknown: id === UNK, start, end,
+        id, unknown: id === UNK, isEnd: j === endPosition, start, end,
       });
     }
 

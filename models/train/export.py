@@ -22,9 +22,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from model import ATTENTION_KINDS, BOS, EOS, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 WEIGHT_TYPES = {"f32": 0, "f16": 1, "int8": 2}  # header field weight_type
 HEADER_SIZE = 96
+# arch_flags bits (header offset 92, format version 3; src/alignscope_format.h).
+# Our own models use none of them; models/train/convert_tutorial.py sets them.
+ARCH_UNIDIRECTIONAL = 1 << 0       # forward GRU only: annotations He wide
+ARCH_INIT_FROM_ENCODER = 1 << 1    # s0 = encoder final state, no init_w/init_b
+ARCH_ATTENTION_BIAS = 1 << 2       # attn_query_b, attn_key_b, attn_v_b
+ARCH_DIRECT_OUTPUT = 1 << 3        # logits = proj_w s_t + proj_b, no out_w/out_b
+ARCH_SOURCE_EOS = 1 << 4           # the encoder reads </s> after the words
+ARCH_TOKENIZER_TUTORIAL = 1 << 5   # FORMAT.md 5.1 instead of 5
 MAX_SOURCE_TOKENS = 100
 MAX_TARGET_TOKENS = 210  # = 2 * MAX_SOURCE_TOKENS + 10
 
@@ -102,22 +110,35 @@ def tensor_file_bytes(t, weights):
     return t.detach().to(dtype).contiguous().numpy().tobytes()
 
 
-def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr")):
+def alsc_bytes(dims, src_vocab, tgt_vocab, tensors, weights="f16", languages=("en", "fr"), arch_flags=0,
+               max_source_tokens=MAX_SOURCE_TOKENS, max_target_tokens=MAX_TARGET_TOKENS):
+    """A whole .alsc file (models/FORMAT.md). dims: attention (kind name),
+    embed_dim, encoder_hidden, decoder_hidden, attention_dim, output_dim and
+    trained_score_scale; tensors: [(name, tensor)] in the file order that the
+    attention kind and arch_flags imply (the loader checks every size)."""
     assert weights in WEIGHT_TYPES, weights
-    cfg = model.config
     vocab = vocab_block(src_vocab) + vocab_block(tgt_vocab)
     padding = b"\0" * ((-(HEADER_SIZE + len(vocab))) % 4)
-    tensor_data = b"".join(tensor_file_bytes(t, weights) for _, t in tensors_in_file_order(model))
+    tensor_data = b"".join(tensor_file_bytes(t, weights) for _, t in tensors)
     body = vocab + padding + tensor_data
     header = struct.pack(
         "<8sIIIIIIIIIIIIIfIII8s8sI",
-        b"ALNSCOPE", FORMAT_VERSION, HEADER_SIZE, ATTENTION_KINDS[cfg.attention], WEIGHT_TYPES[weights],
-        len(src_vocab), len(tgt_vocab), cfg.embed_dim, cfg.encoder_hidden, cfg.decoder_hidden,
-        cfg.attention_dim, cfg.output_dim, MAX_SOURCE_TOKENS, MAX_TARGET_TOKENS,
-        cfg.trained_score_scale(), len(vocab), len(tensor_data), zlib.crc32(body),
-        languages[0].encode(), languages[1].encode(), 0)
+        b"ALNSCOPE", FORMAT_VERSION, HEADER_SIZE, ATTENTION_KINDS[dims["attention"]], WEIGHT_TYPES[weights],
+        len(src_vocab), len(tgt_vocab), dims["embed_dim"], dims["encoder_hidden"], dims["decoder_hidden"],
+        dims["attention_dim"], dims["output_dim"], max_source_tokens, max_target_tokens,
+        dims["trained_score_scale"], len(vocab), len(tensor_data), zlib.crc32(body),
+        languages[0].encode(), languages[1].encode(), arch_flags)
     assert len(header) == HEADER_SIZE
     return header + body
+
+
+def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr")):
+    """One of our models (models/train/model.py): arch_flags 0."""
+    cfg = model.config
+    dims = {"attention": cfg.attention, "embed_dim": cfg.embed_dim, "encoder_hidden": cfg.encoder_hidden,
+            "decoder_hidden": cfg.decoder_hidden, "attention_dim": cfg.attention_dim,
+            "output_dim": cfg.output_dim, "trained_score_scale": cfg.trained_score_scale()}
+    return alsc_bytes(dims, src_vocab, tgt_vocab, tensors_in_file_order(model), weights, languages)
 
 
 @torch.no_grad()

@@ -42,6 +42,8 @@ export function fixtureFiles() {
     const file = join(TEST_MODELS, `${kind}.parity.json`);
     out.push({ name: `test-models/${kind}`, fixture: file, model: join(TEST_MODELS, `${kind}.alsc`) });
   }
+  // The PyTorch tutorial's architecture, converted (tests/support/tutorial_model.py).
+  out.push({ name: 'test-models/tutorial', fixture: join(TEST_MODELS, 'tutorial.parity.json'), model: join(TEST_MODELS, 'tutorial.alsc') });
   const dir = join(ROOT, 'models', 'fixtures');
   if (existsSync(dir)) {
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.parity.json')).sort()) {
@@ -78,7 +80,7 @@ export function crc32(bytes) {
 export const OFF = {
   magic: 0, version: 8, headerSize: 12, kind: 16, weightType: 20, srcVocab: 24, tgtVocab: 28, embed: 32,
   encHidden: 36, decHidden: 40, attnDim: 44, outDim: 48, maxSrc: 52, maxTgt: 56, scale: 60,
-  vocabBytes: 64, tensorBytes: 68, crc: 72, srcLang: 76, tgtLang: 84, reserved: 92,
+  vocabBytes: 64, tensorBytes: 68, crc: 72, srcLang: 76, tgtLang: 84, archFlags: 92,
 };
 
 export function readU32(bytes, off) { return new DataView(bytes.buffer, bytes.byteOffset).getUint32(off, true); }
