@@ -180,7 +180,8 @@ mode_models() {
     # "Bring your own model": the PyTorch seq2seq tutorial's architecture,
     # trained briefly, saved as a student would and converted (~5 s).
     if STALE_SELF=0 stale $TEST_MODELS/tutorial.meta.json tests/support/tutorial_model.py \
-        models/train/convert_tutorial.py models/train/export.py models/train/model.py models/train/toy_corpus.py; then
+        models/train/convert_tutorial.py models/train/tutorial_text.py models/train/export.py models/train/model.py \
+        models/train/toy_corpus.py; then
         log "test models: $TEST_MODELS/tutorial.alsc (tutorial architecture, convert_tutorial.py)"
         OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/support/tutorial_model.py "$TEST_MODELS"
     fi

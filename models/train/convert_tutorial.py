@@ -48,9 +48,7 @@ values the file stores.
 import argparse
 import json
 import os
-import re
 import sys
-import unicodedata
 
 import torch
 import torch.nn as nn
@@ -60,6 +58,7 @@ from export import (  # noqa: E402
     ARCH_ATTENTION_BIAS, ARCH_DIRECT_OUTPUT, ARCH_INIT_FROM_ENCODER, ARCH_SOURCE_EOS, ARCH_TOKENIZER_TUTORIAL,
     ARCH_UNIDIRECTIONAL, FORMAT_VERSION, MAX_SOURCE_TOKENS, alsc_bytes, dequantise_rows, quantise_rows)
 from model import BOS, EOS, SPECIALS, UNK  # noqa: E402
+from tutorial_text import tutorial_tokens  # noqa: E402
 
 ARCH_FLAGS = (ARCH_UNIDIRECTIONAL | ARCH_INIT_FROM_ENCODER | ARCH_ATTENTION_BIAS | ARCH_DIRECT_OUTPUT
               | ARCH_SOURCE_EOS | ARCH_TOKENIZER_TUTORIAL)
@@ -81,26 +80,6 @@ DECODER_KEYS = {"embedding.weight": ("Vo", "H"),
 
 def fail(message):
     raise SystemExit(f"convert_tutorial: {message}")
-
-
-# ---- the tutorial's text normalisation ---------------------------------------
-
-def normalize_string(s):
-    """The tutorial's normalizeString: lower-case, strip accents (NFD, drop
-    combining marks), a space before each of . ! ?, every run of characters
-    other than a-z A-Z ! ? -> one space, strip. (The current tutorial's class
-    is [^a-zA-Z!?], so '.' is removed as well.) src/tokenizer.c does the same
-    with a table (models/FORMAT.md 5.1)."""
-    s = "".join(c for c in unicodedata.normalize("NFD", s.lower().strip()) if unicodedata.category(c) != "Mn")
-    s = re.sub(r"([.!?])", r" \1", s)
-    s = re.sub(r"[^a-zA-Z!?]+", r" ", s)
-    return s.strip()
-
-
-def tutorial_tokens(text):
-    """The words the tutorial's tensorFromSentence looks up (before its EOS)."""
-    normalized = normalize_string(text)
-    return normalized.split(" ") if normalized else []
 
 
 # ---- the checkpoint ------------------------------------------------------------

@@ -43,7 +43,9 @@ export function fixtureFiles() {
     out.push({ name: `test-models/${kind}`, fixture: file, model: join(TEST_MODELS, `${kind}.alsc`) });
   }
   // The PyTorch tutorial's architecture, converted (tests/support/tutorial_model.py).
-  out.push({ name: 'test-models/tutorial', fixture: join(TEST_MODELS, 'tutorial.parity.json'), model: join(TEST_MODELS, 'tutorial.alsc') });
+  for (const name of ['tutorial', 'tutorial-int8']) {
+    out.push({ name: `test-models/${name}`, fixture: join(TEST_MODELS, `${name}.parity.json`), model: join(TEST_MODELS, `${name}.alsc`) });
+  }
   const dir = join(ROOT, 'models', 'fixtures');
   if (existsSync(dir)) {
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.parity.json')).sort()) {

@@ -35,9 +35,10 @@ def decode(raw):
     return "".join(chars), starts
 
 
-out = []
-for hexed in json.load(sys.stdin):
-    raw = bytes.fromhex(hexed)
-    text, starts = decode(raw)
-    out.append([[tok, starts[a], starts[b]] for tok, a, b in tokenize(text)])
-json.dump(out, sys.stdout, ensure_ascii=False)
+if __name__ == "__main__":  # tutorial_tokens.py imports decode()
+    out = []
+    for hexed in json.load(sys.stdin):
+        raw = bytes.fromhex(hexed)
+        text, starts = decode(raw)
+        out.append([[tok, starts[a], starts[b]] for tok, a, b in tokenize(text)])
+    json.dump(out, sys.stdout, ensure_ascii=False)

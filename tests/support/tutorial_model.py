@@ -7,7 +7,8 @@ from its description: EncoderRNN, BahdanauAttention, AttnDecoderRNN, hidden
 size H everywhere), trained for a few seconds on the made-up corpus of
 models/train/toy_corpus.py normalised with the tutorial's normalizeString,
 saved with the three lines of models/train/convert_tutorial.py's docstring,
-then converted with it. Writes OUT_DIR/tutorial.alsc, tutorial.parity.json
+then converted with it. Writes OUT_DIR/tutorial.alsc (f32, the converter's
+default) and tutorial-int8.alsc (--int8), each with its .parity.json
 (tests/parity.test.mjs), tutorial-checkpoint.pt and tutorial.meta.json.
 
 Before it writes the meta file it checks the converter against this module's
@@ -30,7 +31,7 @@ import torch.nn.functional as F
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAIN = os.path.join(HERE, "..", "..", "models", "train")
 sys.path.insert(0, TRAIN)
-from convert_tutorial import normalize_string  # noqa: E402
+from tutorial_text import normalize_string  # noqa: E402
 
 SOS_token, EOS_token = 0, 1
 MAX_LENGTH = 10
@@ -190,10 +191,11 @@ def main():
     sentences = os.path.join(run_dir, "sentences.txt")
     with open(sentences, "w", encoding="utf-8") as f:
         f.write("\n".join(SENTENCES) + "\n")
-    subprocess.run([sys.executable, os.path.join(TRAIN, "convert_tutorial.py"), os.path.join(out, "tutorial-checkpoint.pt"),
-                    os.path.join(out, "tutorial.alsc"), "--languages", "en,fr",
-                    "--fixtures", os.path.join(out, "tutorial.parity.json"), "--sentences", sentences],
-                   check=True, stdout=subprocess.DEVNULL)
+    for name, extra in (("tutorial", []), ("tutorial-int8", ["--int8"])):
+        subprocess.run([sys.executable, os.path.join(TRAIN, "convert_tutorial.py"),
+                        os.path.join(out, "tutorial-checkpoint.pt"), os.path.join(out, f"{name}.alsc"),
+                        "--languages", "en,fr", "--fixtures", os.path.join(out, f"{name}.parity.json"),
+                        "--sentences", sentences] + extra, check=True, stdout=subprocess.DEVNULL)
 
     with open(os.path.join(out, "tutorial.parity.json"), encoding="utf-8") as f:
         fixture = json.load(f)
