@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../src/alignscope.h"
+#include "../../src/alignscope_format.h" /* AS_ARCH_SOURCE_EOS */
 
 /* A broken invariant is a finding like any sanitizer report. */
 #define FUZZ_CHECK(cond)                                                                   \
@@ -29,18 +30,27 @@ static void fuzz_check_trace(const as_model *model, const as_trace *tr, size_t l
                              const as_options *opt, int strict) {
     const as_model_info *in = as_model_get_info(model);
     const int32_t S = tr->source_len, T = tr->target_len, K = tr->top_k;
-    FUZZ_CHECK(S >= 1 && (uint32_t)S <= in->max_source_tokens);
+    /* a model with AS_ARCH_SOURCE_EOS reads </s> after the words: S = words + 1 */
+    FUZZ_CHECK(tr->source_eos == ((in->arch_flags & AS_ARCH_SOURCE_EOS) != 0));
+    const int32_t words = S - tr->source_eos;
+    FUZZ_CHECK(words >= 1 && (uint32_t)words <= in->max_source_tokens);
     int32_t cap = 2 * S + 10;
     if ((uint32_t)cap > in->max_target_tokens) cap = (int32_t)in->max_target_tokens;
     if (opt->max_target_tokens > 0 && opt->max_target_tokens < cap) cap = opt->max_target_tokens;
     FUZZ_CHECK(T >= 1 && T <= cap);
     FUZZ_CHECK(K == opt->top_k);
-    FUZZ_CHECK(tr->context_dim == (int32_t)(2 * in->encoder_hidden));
+    FUZZ_CHECK(tr->context_dim == (int32_t)in->context_dim);
+    FUZZ_CHECK(in->context_dim == ((in->arch_flags & AS_ARCH_UNIDIRECTIONAL) ? 1u : 2u) * in->encoder_hidden);
     FUZZ_CHECK(tr->state_dim == (int32_t)in->decoder_hidden);
     int32_t prev_start = 0, prev_end = 0;
     for (int32_t j = 0; j < S; j++) {
         FUZZ_CHECK(tr->source_ids[j] >= 0 && (uint32_t)tr->source_ids[j] < in->src_vocab_size);
         const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
+        if (j == words) { /* the appended </s>: the empty span at the end */
+            FUZZ_CHECK(tr->source_ids[j] == 3 && a == b && (size_t)a == length);
+            FUZZ_CHECK(strcmp(tr->source_tokens + (size_t)j * AS_TOKEN_TEXT_STRIDE, "</s>") == 0);
+            continue;
+        }
         /* in order and disjoint, except "..." from one U+2026: three tokens, one span */
         FUZZ_CHECK((a >= prev_end || (a == prev_start && b == prev_end)) && a < b && (size_t)b <= length);
         prev_start = a;
@@ -51,7 +61,7 @@ static void fuzz_check_trace(const as_model *model, const as_trace *tr, size_t l
     const size_t out_len = strlen(tr->translation);
     for (int32_t t = 0; t < T; t++) {
         FUZZ_CHECK(tr->target_ids[t] >= 0 && (uint32_t)tr->target_ids[t] < in->tgt_vocab_size);
-        FUZZ_CHECK(tr->target_copy_source[t] >= -1 && tr->target_copy_source[t] < S);
+        FUZZ_CHECK(tr->target_copy_source[t] >= -1 && tr->target_copy_source[t] < words);
         const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
         FUZZ_CHECK(a >= 0 && a <= b && (size_t)b <= out_len);
         for (int32_t k = 0; k < K; k++) {

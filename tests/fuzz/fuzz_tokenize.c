@@ -2,8 +2,9 @@
  * the whole translation path (src/engine.c) on arbitrary text.
  *
  * Real (small) models are loaded once: ALIGNSCOPE_FUZZ_MODELS, a
- * colon-separated list of .alsc files, or else the five test models in
- * FUZZ_MODEL_DIR (set at build time to build/test-models). Input layout:
+ * colon-separated list of .alsc files, or else the five test models and the
+ * tutorial one (format 3, its own tokeniser) in FUZZ_MODEL_DIR (set at build
+ * time to build/test-models). Input layout:
  *   byte 0: which model (low 3 bits) and max_target_tokens (high bits)
  *   byte 1: score scale (low 4 bits, a table with extreme values) and top_k
  *   rest:   the text, UTF-8 or not, NULs allowed
@@ -69,7 +70,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             p += n + (p[n] == ':');
         }
     } else {
-        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none"};
+        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none", "tutorial"};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.alsc", FUZZ_MODEL_DIR, kinds[i]);
@@ -154,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         FUZZ_CHECK(st == AS_ERR_INPUT_TOO_LONG && tr == NULL);
     } else {
         FUZZ_CHECK(st == AS_OK && tr != NULL);
-        FUZZ_CHECK(tr->source_len == count);
+        FUZZ_CHECK(tr->source_len == count + tr->source_eos);
         fuzz_check_trace(model, tr, len, &opt, 1);
         const int32_t T = tr->target_len;
         int32_t *first = malloc((size_t)T * sizeof *first);

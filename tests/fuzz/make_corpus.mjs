@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = process.argv[2] ?? join(ROOT, 'build', 'fuzz', 'corpus');
-const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8'];
+const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'tutorial'];
 
 const CRC_TABLE = new Uint32Array(256).map((_, i) => {
   let c = i;
@@ -71,7 +71,7 @@ for (const [kind, m] of models) {
   }
   // every header field at 0, 1, max and value+1 (the header is not CRC-covered;
   // two kinds are enough, the rules do not depend on the kind beyond these)
-  for (let off = 8; off < 96 && (kind === 'additive' || kind === 'dot'); off += 4) {
+  for (let off = 8; off < 96 && (kind === 'additive' || kind === 'dot' || kind === 'tutorial'); off += 4) {
     for (const v of [0, 1, 0xffffffff, u32(m, off) + 1]) add('model_load', `${kind}-h${off}-${v}`, setU32(m.slice(), off, v));
   }
   // damage after the header, CRC fixed: token lengths, bytes, specials, weights
