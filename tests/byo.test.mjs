@@ -8,7 +8,8 @@
 // tutorial's tokeniser against its Python original.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 
@@ -170,6 +171,57 @@ describe('tutorial model (native CLI)', () => {
     const bad = runNative(['--model', join(TEST_MODELS, 'nope.alsc'), 'x']);
     assert.equal(bad.status, 1);
   });
+});
+
+test('convert_tutorial.py explains what is wrong with a checkpoint it cannot convert', () => {
+  // One Python process (torch loads once): damaged copies of the test
+  // checkpoint, each converted by convert_tutorial.main() -> its exit message.
+  const script = `
+import json, os, sys, torch
+checkpoint, tmp, train_dir, ours = sys.argv[1:5]
+sys.path.insert(0, train_dir)
+import convert_tutorial
+ck = torch.load(checkpoint)
+old = dict(ck, decoder={k: v for k, v in ck["decoder"].items() if not k.startswith("attention.")})
+old["decoder"]["attn.weight"] = torch.zeros(10, 64)
+old["decoder"]["attn_combine.weight"] = torch.zeros(32, 64)
+wide = dict(ck, encoder=dict(ck["encoder"]))
+wide["encoder"]["gru.weight_hh_l0"] = torch.zeros(96, 33)
+cases = {"ours": ours, "old": old, "no-bias": dict(ck, decoder={k: v for k, v in ck["decoder"].items() if k != "attention.Va.bias"}),
+         "wide": wide, "no-vocab": {k: v for k, v in ck.items() if k != "output_lang"},
+         "vocab": dict(ck, input_lang={0: "SOS", 2: "x"})}
+out = {}
+for name, case in cases.items():
+    path = case if isinstance(case, str) else os.path.join(tmp, name + ".pt")
+    if not isinstance(case, str):
+        torch.save(case, path)
+    sys.argv = ["convert_tutorial.py", path, os.path.join(tmp, "out.alsc")]
+    try:
+        convert_tutorial.main()
+        out[name] = None
+    except SystemExit as e:
+        out[name] = str(e.code)
+print(json.dumps(out))
+`;
+  const dir = mkdtempSync(join(tmpdir(), 'alignscope-byo-'));
+  try {
+    const r = spawnSync(PYTHON, ['-c', script, join(TEST_MODELS, 'tutorial-checkpoint.pt'), dir,
+      join(ROOT, 'models', 'train'), join(TEST_MODELS, 'run-additive', 'checkpoint.pt')], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const got = JSON.parse(r.stdout.trim().split('\n').at(-1));
+    const want = {
+      ours: /has no 'encoder': save it with the three lines/,
+      old: /older tutorial's AttnDecoderRNN/,
+      'no-bias': /decoder state_dict has no 'attention\.Va\.bias'/,
+      wide: /encoder gru\.weight_hh_l0 has shape \(96, 33\), expected \(96, 32\)/,
+      'no-vocab': /has no 'output_lang'/,
+      vocab: /input_lang: ids must run 0\.\.1 with 0 = 'SOS', 1 = 'EOS'/,
+    };
+    for (const [name, message] of Object.entries(want)) assert.match(got[name] ?? 'converted', message, name);
+    assert.ok(!existsSync(join(dir, 'out.alsc')), 'no file written for a refused checkpoint');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 // ---- the tutorial's tokeniser against normalizeString -----------------------------

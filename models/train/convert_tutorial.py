@@ -127,6 +127,9 @@ def load_tutorial_checkpoint(path):
         if key not in checkpoint:
             fail(f"{path} has no {key!r}: save it with the three lines in this script's docstring")
     encoder, decoder = strip_prefix(checkpoint["encoder"]), strip_prefix(checkpoint["decoder"])
+    if "attn_combine.weight" in decoder:
+        fail("this decoder is the older tutorial's AttnDecoderRNN (attn over MAX_LENGTH positions, then "
+             "attn_combine), not the current one with BahdanauAttention; only the current version converts")
     src_words = vocabulary(checkpoint["input_lang"], "input_lang")
     tgt_words = vocabulary(checkpoint["output_lang"], "output_lang")
     if "embedding.weight" not in encoder:
