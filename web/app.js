@@ -9,6 +9,7 @@ const app = mountAlignscope(document.getElementById('app'), {
   initial: { ...parseShareString(location.hash), view: 'full' },
   syncUrl: true,
   shareBase: location.href.split('#')[0],
+  localFiles: true,
 });
 
 // Theme: follows the system until the user picks; the choice is remembered.

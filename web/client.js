@@ -21,6 +21,7 @@ export class EngineClient {
     this.waiters = new Map(); // type -> { resolve, reject, timer }
     this.lastRoundTripMs = NaN;
     this.roundTrips = [];
+    this.loadId = 0;
   }
 
   /** Start the worker and the engine. Resolves with { variant }. */
@@ -51,13 +52,20 @@ export class EngineClient {
     return p;
   }
 
-  /** Load model bytes (Uint8Array). Resolves with the model info. */
+  /**
+   * Load model bytes (Uint8Array). Resolves with the model info, or rejects
+   * with the engine's error (code, message); the engine then keeps the model
+   * it had. A newer load supersedes an older one: the older promise rejects
+   * and its late answer is ignored. Translations asked for before the load
+   * are dropped (their results would describe the previous model).
+   */
   load(modelId, bytes) {
     const p = this.#expect('loaded', CONFIG.requestTimeoutMs);
     const copy = bytes.slice().buffer;
     this.inFlight = null;
     this.pending = null;
-    this.worker.postMessage({ type: 'load', modelId, bytes: copy }, [copy]);
+    this.loadId += 1;
+    this.worker.postMessage({ type: 'load', modelId, loadId: this.loadId, bytes: copy }, [copy]);
     return p.then((m) => m.info);
   }
 
@@ -115,14 +123,18 @@ export class EngineClient {
   }
 
   #onMessage(msg) {
+    // The answer to a load that a newer load replaced: nobody waits for it.
+    if ((msg.type === 'loaded' || (msg.type === 'error' && msg.stage === 'load')) && msg.loadId !== this.loadId) return;
     if (msg.type === 'ready' || msg.type === 'loaded') {
       this.#settle(msg.type, msg);
       return;
     }
     if (msg.type === 'result' || (msg.type === 'error' && msg.stage === 'translate')) {
-      const done = this.inFlight && this.inFlight.id === msg.id ? this.inFlight : null;
+      // A request sent before the latest load: its result is about the old model.
+      if (!this.inFlight || this.inFlight.id !== msg.id) return;
+      const done = this.inFlight;
       this.inFlight = null;
-      const rt = done ? performance.now() - done.sentAt : NaN;
+      const rt = performance.now() - done.sentAt;
       if (msg.type === 'result') {
         this.lastRoundTripMs = rt;
         this.roundTrips.push(rt);
@@ -133,8 +145,8 @@ export class EngineClient {
       if (next) this.#send(next);
       // Only report the newest answer: an older one is about to be replaced.
       if (!next) {
-        if (msg.type === 'result') this.onResult?.(msg.trace, done?.params, rt, msg.workerMs);
-        else this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done?.params);
+        if (msg.type === 'result') this.onResult?.(msg.trace, done.params, rt, msg.workerMs);
+        else this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done.params);
       }
       return;
     }

@@ -5,7 +5,6 @@ export const CONFIG = Object.freeze({
   typingPauseMs: 220,          // translate after this long without a keystroke
   maxSentenceChars: 2000,      // URL and textarea cap
   defaultSentence: 'Show the new window',
-  defaultModel: 'en-fr',
   topK: 5,
   maxSourceTokens: 100,        // shown before a model says its own limit (models refuse more)
 
@@ -33,6 +32,7 @@ export const CONFIG = Object.freeze({
   requestTimeoutMs: 30_000,
   downloadStallMs: 20_000,      // a download with no new byte for this long is aborted
   catalogTimeoutMs: 20_000,     // models/index.json must arrive within this
+  maxModelFileBytes: 256e6,     // a model file from disk larger than this is not read (ours: 6-25 MB)
 });
 
 /** URL/attribute state keys and their meaning (documented in the README, "Embedding"). */

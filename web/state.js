@@ -4,15 +4,20 @@
 // URL hash: `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained).
 // Runtime state (trace, info, loading, error) lives here too but is never
-// written to the URL.
+// written to the URL. A model opened from the reader's disk cannot travel in
+// a link: the link says so instead (`m=file:NAME`), and the page that opens
+// it explains why it shows a model from its own list.
 
 import { CONFIG, VIEWS } from './config.js';
 
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+// `m=file:NAME`: the link was made while a model file from a disk was in use.
+const FILE_MARK = 'file:';
+const FILE_NAME_MAX = 120;
 
-/** The shareable part with its defaults. */
+/** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: CONFIG.defaultModel, scale: 1, step: 0, view: 'full' };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full' };
 }
 
 /**
@@ -37,6 +42,7 @@ export function parseShareString(str) {
   // Only ids: a URL or a path is refused here and reported as rejectedModel
   // (the page says so; it never fetches a model from anywhere but its own list).
   if (m !== null && MODEL_ID.test(m)) out.model = m;
+  else if (m !== null && m.startsWith(FILE_MARK) && m.length > FILE_MARK.length) out.fileModel = m.slice(FILE_MARK.length, FILE_MARK.length + FILE_NAME_MAX);
   else if (m !== null && m !== '') out.rejectedModel = m.slice(0, 200);
   const scale = parseScale(params.get('scale'));
   if (scale !== null) out.scale = scale;
@@ -68,11 +74,46 @@ export function parseStep(text) {
 export function serializeShareState(st) {
   const p = new URLSearchParams();
   p.set('s', (st.sentence ?? '').slice(0, CONFIG.maxSentenceChars));
-  p.set('m', st.model);
+  if (st.local) p.set('m', `${FILE_MARK}${st.local.name.slice(0, FILE_NAME_MAX)}`);
+  else if (st.model) p.set('m', st.model);
   p.set('scale', roundScale(st.scale));
   p.set('step', String(st.step | 0));
   if (st.view && st.view !== 'full') p.set('view', st.view);
   return p.toString();
+}
+
+/**
+ * Which catalogue model to show for a requested id, and what to tell the
+ * reader when it is not the one asked for. Models are chosen only by id from
+ * the site's own list: an id that is not listed, a refused value (a URL, a
+ * path: `rejected`) or a link made with a file from a disk (`fileModel`)
+ * each get the default model and a notice saying why.
+ *   -> { model, notice }  (notice null when the request was honoured)
+ */
+export function resolveModel(catalog, requested, { rejected = null, fileModel = null, canOpenFiles = false } = {}) {
+  const models = catalog?.models ?? [];
+  const listed = (id) => models.some((m) => m.id === id);
+  const fallback = listed(catalog?.default) ? catalog.default : models[0]?.id ?? null;
+  const label = (id) => models.find((m) => m.id === id)?.label || id;
+  const use = requested != null && listed(requested) ? requested : fallback;
+  if (rejected != null) {
+    return { model: use, notice: `The model “${clip(rejected)}” was not loaded: alignscope loads models only by their id from this site’s own list (models/index.json), never from a URL or a path. Showing “${label(use)}”.` };
+  }
+  if (fileModel != null) {
+    return {
+      model: use,
+      notice: `This link was made with a model file from someone’s disk (“${clip(fileModel)}”). A link cannot carry a file, so this shows “${label(use)}” from this site’s list instead${canOpenFiles ? '; to see what the link showed, open that file with “Open a model file…”' : ''}.`,
+    };
+  }
+  if (requested != null && !listed(requested)) {
+    return { model: use, notice: `There is no model “${clip(requested)}” in this site’s list; showing “${label(use)}” instead.` };
+  }
+  return { model: use, notice: null };
+}
+
+function clip(text) {
+  const chars = Array.from(String(text));
+  return chars.length > 80 ? `${chars.slice(0, 79).join('')}…` : chars.join('');
 }
 
 /** Short but exact enough: the slider moves in 2^0.05 steps. */

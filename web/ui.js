@@ -6,7 +6,7 @@
 import { CONFIG } from './config.js';
 import { h, uid, download } from './lib/dom.js';
 import { rowEntropies, fmt } from './lib/math.js';
-import { createStore, defaultShareState, serializeShareState, parseShareString, scaleFor } from './state.js';
+import { createStore, defaultShareState, serializeShareState, parseShareString, scaleFor, resolveModel } from './state.js';
 import { EngineClient, fetchWithProgress, fromBase64, formatBytes, DownloadError } from './client.js';
 import * as heatmapView from './views/heatmap.js';
 import * as tableView from './views/table.js';
@@ -17,6 +17,11 @@ import * as theoryView from './views/theory.js';
 import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from './views/export.js';
 import { themeColors } from './views/heatmap.js';
 import { viridis, hex } from './lib/colormap.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, fixedSummary } from './lib/catalog.js';
+
+// The picker's value while a model file from the reader's disk is in use
+// (catalogue ids cannot contain ':', so it never collides with one).
+const LOCAL = 'file:';
 
 // In the single-file build modules are blob: URLs, which cannot be a base for
 // relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
@@ -35,26 +40,40 @@ function simdInBrowser() {
  * @param {object} opts
  *   view: 'full'|'heatmap'|'steps'; initial: partial share state;
  *   syncUrl: keep location.hash in step with the state (the page and embed.html);
- *   shareBase: URL that shared links point to; inline: the single-file build's packed bytes.
+ *   shareBase: URL that shared links point to; inline: the single-file build's packed bytes;
+ *   localFiles: offer "Open a model file…" and take a .alsc file dropped anywhere on the page.
  */
 export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
   const base = opts.base ? new URL(opts.base, location.href) : MODULE_BASE;
   const shareBase = opts.shareBase ?? new URL('index.html', base).href;
-  // A model value that is not an id (a URL, a path) never reaches the store.
-  const { rejectedModel, ...initial } = opts.initial || {};
+  // A model value that is not an id (a URL, a path, a file from someone's
+  // disk) never reaches the store.
+  const { rejectedModel, fileModel, ...initial } = opts.initial || {};
+  const localFiles = !!opts.localFiles;
   const store = createStore({
     ...defaultShareState(),
     ...initial,
     // runtime state
-    info: null, trace: null, catalog: null, status: 'starting', error: null,
+    // local: { name, size } while a model file from the reader's disk is in use.
+    info: null, trace: null, catalog: null, status: 'starting', error: null, local: null,
   });
   const view = store.get().view;
 
   // ---------- DOM skeleton ----------
-  const ids = { input: uid('sentence'), model: uid('model'), tableCap: uid('tablecap'), hint: uid('hint'), notice: uid('notice'), link: uid('link') };
+  const ids = { input: uid('sentence'), model: uid('model'), tableCap: uid('tablecap'), hint: uid('hint'), notice: uid('notice'), link: uid('link'), modelInfo: uid('modelinfo'), fileHint: uid('filehint'), shareWhy: uid('sharewhy') };
   const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', dir: 'auto', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': `${ids.hint} ${ids.notice}`, autocomplete: 'off' });
-  const modelSelect = h('select', { id: ids.model, class: 'as-select' });
+  const modelSelect = h('select', { id: ids.model, class: 'as-select', 'aria-describedby': ids.modelInfo });
+  // What the chosen model is: attention kind, size, weights, BLEU (or, for a
+  // file from disk, its name and what the engine read from it). Announced
+  // when it changes, so a screen reader hears which model is now in use.
+  const modelInfo = h('p', { id: ids.modelInfo, class: 'as-model-info as-small', 'aria-live': 'polite' });
+  const comparison = view === 'full' ? h('details', { class: 'as-models as-small' }) : null;
+  // The file control: a real button (focus, Enter/Space, a screen reader's
+  // name) that opens the system's file chooser of a hidden file input.
+  const fileInput = localFiles ? h('input', { type: 'file', class: 'as-file-input', accept: '.alsc', hidden: true }) : null;
+  const openFileBtn = localFiles ? h('button', { type: 'button', class: 'as-btn as-open-file', 'aria-describedby': ids.fileHint }, 'Open a model file…') : null;
+  const fileHint = localFiles ? h('span', { id: ids.fileHint, class: 'as-small as-muted as-file-hint' }, 'Loads an alignscope .alsc model from your device (or drop one on the page). The file stays on your device.') : null;
   const hint = h('p', { id: ids.hint, class: 'as-small as-muted' });
   // Messages about the input (too long, cut, a refused model): one line each, by topic.
   const notice = h('div', { id: ids.notice, class: 'as-notice as-small', role: 'status', 'aria-live': 'polite' });
@@ -72,9 +91,11 @@ export function mountAlignscope(root, opts = {}) {
 
   const inputCard = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
     h('div', { class: 'as-input-row' },
-      h('div', { class: 'as-field as-grow' }, h('label', { for: ids.input }, 'English sentence'), sentence),
-      h('div', { class: 'as-field' }, h('label', { for: ids.model }, 'Model'), modelSelect)),
-    hint, notice, status,
+      h('div', { class: 'as-field as-grow' }, h('label', { for: ids.input }, 'English sentence'), sentence, hint),
+      h('div', { class: 'as-field as-model-field' }, h('label', { for: ids.model }, 'Model'),
+        h('div', { class: 'as-model-row' }, modelSelect, openFileBtn, fileInput),
+        modelInfo, fileHint)),
+    comparison, notice, status,
     h('div', { class: 'as-translation-box' }, h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation),
     perf);
 
@@ -83,7 +104,10 @@ export function mountAlignscope(root, opts = {}) {
     h('span', { class: 'as-small as-muted' }, 'each row sums to 1 over the source words'));
   const tableToggle = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false' }, 'Numbers table');
   const exportButtons = ['PNG', 'SVG', 'CSV', 'JSON'].map((fmtName) => h('button', { type: 'button', class: 'as-btn as-btn-small', dataset: { export: fmtName.toLowerCase() } }, fmtName));
-  const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-btn-primary' }, 'Copy link');
+  const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-btn-primary', 'aria-describedby': ids.shareWhy }, 'Copy link');
+  // Why there is no link while a file from disk is in use (a link cannot carry it).
+  const shareWhy = h('p', { id: ids.shareWhy, class: 'as-small as-note as-share-why', hidden: true });
+  const heatIntro = h('p', { class: 'as-small as-muted' }, 'Rows: the translation, one decoder step each. Columns: your words. Colour: how much of the step’s attention went to that word. Click a row to jump the step view there.');
   const linkField = h('input', { id: ids.link, class: 'as-link', type: 'text', readonly: true, hidden: true, 'aria-label': 'Link to this view' });
   const heatBox = h('div', { class: 'as-heat-box' });
   const tableBox = h('div', { class: 'as-table-box as-visually-hidden' });
@@ -91,8 +115,7 @@ export function mountAlignscope(root, opts = {}) {
     h('div', { class: 'as-card-head' },
       h('h2', { id: `${ids.input}-ht` }, 'Alignment heatmap'),
       h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': 'Heatmap tools' }, tableToggle, h('span', { class: 'as-sep', 'aria-hidden': 'true' }), h('span', { class: 'as-small as-muted' }, 'Export'), exportButtons, copyBtn)),
-    h('p', { class: 'as-small as-muted' }, 'Rows: the translation, one decoder step each. Columns: your words. Colour: how much of the step’s attention went to that word. Click a row to jump the step view there.'),
-    legend, linkField, heatBox, tableBox);
+    shareWhy, heatIntro, legend, linkField, heatBox, tableBox);
 
   const sliderBox = h('div', { class: 'as-slider' });
   const sliderCard = h('section', { class: 'as-card as-slider-card', 'aria-labelledby': `${ids.input}-st` },
@@ -162,7 +185,7 @@ export function mountAlignscope(root, opts = {}) {
 
   function requestTranslation() {
     const st = store.get();
-    if (!st.info || st.status === 'failed' || st.status === 'loading') return;
+    if (!st.info || st.status === 'failed' || st.status === 'loading' || st.status === 'checking') return;
     const text = st.sentence;
     if (!text.trim()) {
       store.set({ trace: null, error: { stage: 'translate', message: 'Type a sentence to see how the model aligns it.' } });
@@ -208,33 +231,49 @@ export function mountAlignscope(root, opts = {}) {
     return cat;
   }
 
+  // The picker: one option per catalogue model, its text saying what a
+  // teacher weighs (attention kind, size, BLEU, weights); then, once one has
+  // been opened, the reader's own file.
+  let localOption = null;
   function fillModelSelect(cat) {
-    modelSelect.replaceChildren(...cat.models.map((m) => h('option', { value: m.id }, m.label || m.id)));
-    checkModel(store.get().model, pendingRejected);
-    pendingRejected = null;
+    modelSelect.replaceChildren(...cat.models.map((m) => h('option', { value: m.id }, optionText(m))), localOption ?? []);
+    if (comparison) fillComparison(cat);
+    checkModel(store.get().model, pending.rejected, pending.fileModel);
+    pending = {};
+  }
+
+  function fillComparison(cat) {
+    const rows = comparisonRows(cat);
+    const cols = [['Model', 'label'], ['Attention', 'attention'], ['Weights', 'weights'], ['Download', 'size'], ['Parameters', 'parameters'], ['Test BLEU', 'bleu']];
+    const hasNotes = rows.some((r) => r.note);
+    comparison.replaceChildren(
+      h('summary', null, `Compare the ${rows.length} model${rows.length === 1 ? '' : 's'}: attention, size, BLEU`),
+      h('div', { class: 'as-table-wrap' },
+        h('table', { class: 'as-table as-models-table' },
+          h('caption', null, 'The models this site offers. BLEU: corpus BLEU on held-out test sentences (higher is better; the toy test models have none).'),
+          h('thead', null, h('tr', null, cols.map(([name]) => h('th', { scope: 'col' }, name)), hasNotes ? h('th', { scope: 'col' }, 'Note') : null)),
+          h('tbody', null, rows.map((r) => h('tr', { dataset: { model: r.id } },
+            h('th', { scope: 'row' }, r.label, r.isDefault ? h('span', { class: 'as-muted' }, ' (default)') : null),
+            cols.slice(1).map(([, k]) => h('td', null, r[k])),
+            hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null))))));
   }
 
   // Models are chosen only by id from this site's catalogue. Anything else
-  // (a URL, a path, an id that is not listed) is refused visibly, and the
-  // default model is shown instead.
-  let pendingRejected = rejectedModel ?? null;
-  function checkModel(model, rejected) {
+  // (a URL, a path, an id that is not listed, a link made with a file from a
+  // disk) is refused visibly, and the default model is shown instead.
+  let pending = { rejected: rejectedModel ?? null, fileModel: fileModel ?? null };
+  function checkModel(model, rejected = null, fromFile = null) {
     const cat = store.get().catalog;
-    if (!cat) { pendingRejected = rejected ?? pendingRejected; return model; }
-    const fallback = cat.models.some((m) => m.id === cat.default) ? cat.default : cat.models[0].id;
-    const label = (id) => cat.models.find((m) => m.id === id)?.label || id;
-    let use = model;
-    if (rejected != null) {
-      setNotice('model', `The model “${clip(rejected)}” was not loaded: alignscope loads models only by their id from this site’s own list (models/index.json), never from a URL or a path. Showing “${label(model)}”.`);
-    } else if (!cat.models.some((m) => m.id === model)) {
-      use = fallback;
-      setNotice('model', `There is no model “${clip(model)}” in this site’s list; showing “${label(use)}” instead.`);
-    } else setNotice('model', null);
-    modelSelect.value = use;
-    store.set({ model: use });
-    return use;
+    if (!cat) {
+      pending = { rejected: rejected ?? pending.rejected, fileModel: fromFile ?? pending.fileModel };
+      return model;
+    }
+    const r = resolveModel(cat, model, { rejected, fileModel: fromFile, canOpenFiles: localFiles });
+    setNotice('model', r.notice);
+    if (!store.get().local) modelSelect.value = r.model;
+    store.set({ model: r.model });
+    return r.model;
   }
-  const clip = (text) => (Array.from(text).length > 80 ? `${Array.from(text).slice(0, 79).join('')}…` : text);
 
   let loadSeq = 0;
   let loadAbort = null;
@@ -245,7 +284,10 @@ export function mountAlignscope(root, opts = {}) {
     const st = store.get();
     const entry = st.catalog.models.find((m) => m.id === st.model);
     const name = entry?.label || st.model;
-    store.set({ status: 'loading', info: null, trace: null, error: null });
+    modelSelect.value = st.model;
+    setNotice('file', null);
+    setNotice('share', null);
+    store.set({ status: 'loading', info: null, trace: null, error: null, local: null });
     progress.value = 0;
     let stage = 'download';
     try {
@@ -294,6 +336,87 @@ export function mountAlignscope(root, opts = {}) {
     return `${head} ${err.message}`;
   }
 
+  // ---------- a model file from the reader's disk ----------
+  // The engine checks the file (magic, version, every size, checksum) and
+  // either takes it or refuses it with a code and a message; refused, it
+  // keeps the model it had, and so does the page: the sentence, the slider,
+  // the step and the translation on screen stay as they were.
+  let localModel = null; // { name, size, bytes } of the last file the engine took
+  const fileName = (file) => { const n = Array.from(String(file?.name || 'model file')); return n.length > 120 ? `${n.slice(0, 119).join('')}…` : n.join(''); };
+
+  async function loadLocalFile(file) {
+    if (!file) return;
+    const name = fileName(file);
+    const refuse = (why) => setNotice('file', `The model file “${name}” was not loaded: ${why}`);
+    const busy = engineBusy();
+    if (busy) return refuse(busy);
+    if (file.size > CONFIG.maxModelFileBytes) return refuse(`it is ${formatBytes(file.size)}, more than the ${formatBytes(CONFIG.maxModelFileBytes)} this page opens (alignscope models are a few MB to a few tens of MB). Nothing changed.`);
+    let bytes;
+    try {
+      bytes = new Uint8Array(await file.arrayBuffer());
+    } catch (err) {
+      return refuse(`it could not be read from your device (${err.message}). Nothing changed.`);
+    }
+    return openLocal({ name, size: bytes.length, bytes });
+  }
+
+  /** Why no model can be opened right now, or null. */
+  function engineBusy() {
+    const st = store.get();
+    if (!client.worker || st.status === 'starting') return `the translation engine ${st.status === 'starting' ? 'is still starting. Try again in a moment.' : 'is not running. Press Retry first.'}`;
+    if (st.status === 'loading' || st.status === 'checking') return 'another model is still loading. Try again once it has loaded.';
+    return null;
+  }
+
+  async function openLocal(local) {
+    const busy = engineBusy();
+    if (busy) {
+      setNotice('file', `The model file “${local.name}” was not loaded: ${busy}`);
+      modelSelect.value = store.get().local ? LOCAL : store.get().model;
+      return;
+    }
+    const before = store.get();
+    const seq = ++loadSeq; // picking a model from the list meanwhile wins
+    const current = before.info ? activeName(before) : null;
+    setNotice('file', null);
+    store.set({ status: 'checking' });
+    statusText.textContent = `Checking the model file “${local.name}” (${formatBytes(local.size)}): format, sizes, checksum…`;
+    try {
+      const info = await client.load(`${LOCAL}${local.name}`, local.bytes);
+      if (seq !== loadSeq) return;
+      localModel = local;
+      setLocalOption(local, info);
+      setNotice('model', null);
+      setNotice('share', null);
+      store.set({ info, trace: null, local: { name: local.name, size: local.size }, status: 'ready', error: null });
+      requestTranslation();
+    } catch (err) {
+      if (seq !== loadSeq) return;
+      store.set({ status: before.status, error: before.error });
+      modelSelect.value = before.local ? LOCAL : before.model;
+      setNotice('file', `The model file “${local.name}” was not loaded. The engine says: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}${fileHintFor(err.code)}${current ? ` Still using “${current}”; your sentence and settings are unchanged.` : ''}`);
+      requestTranslation(); // the load dropped any translation in flight
+    }
+  }
+
+  const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((m) => m.id === st.model)?.label || st.model);
+
+  /** What the reader can do about a refused file, by the engine's code. */
+  function fileHintFor(code) {
+    if (code === 'AS_ERR_BAD_MAGIC') return ' Choose a .alsc file written by alignscope’s exporter or converter.';
+    if (code === 'AS_ERR_VERSION_TOO_NEW') return ' It was written by a newer alignscope than this page.';
+    if (/TOO_SHORT|SIZE_MISMATCH|CHECKSUM/.test(code ?? '')) return ' The file is damaged or incomplete: export or download it again.';
+    return '';
+  }
+
+  function setLocalOption(local, info) {
+    localOption = h('optgroup', { label: 'From your device' },
+      h('option', { value: LOCAL }, `Your file: ${local.name} — ${info.attention === 'none' ? 'no attention' : info.attention?.replace('_', ' ')} · ${formatBytes(local.size)}`));
+    modelSelect.querySelector('optgroup')?.remove();
+    modelSelect.append(localOption);
+    modelSelect.value = LOCAL;
+  }
+
   // ---------- rendering from state ----------
   function buildVM(trace, info) {
     const rowLabels = trace.target.map((w) => (w.isEnd ? '</s>' : w.text));
@@ -303,7 +426,7 @@ export function mountAlignscope(root, opts = {}) {
 
   function renderStatus(st) {
     const failed = st.status === 'failed';
-    const busy = st.status === 'starting' || st.status === 'loading';
+    const busy = st.status === 'starting' || st.status === 'loading' || st.status === 'checking';
     progress.hidden = !busy;
     retry.hidden = !failed;
     status.classList.toggle('as-error', failed);
@@ -321,9 +444,38 @@ export function mountAlignscope(root, opts = {}) {
       : `Up to ${CONFIG.maxSentenceChars} characters.`;
   }
 
+  function renderModelInfo(st) {
+    const entry = st.catalog?.models.find((m) => m.id === st.model);
+    modelInfo.textContent = st.local ? describeLocal(st.local, st.info) : entry ? describeEntry(entry) : '';
+    modelInfo.dataset.attention = st.info?.attention ?? entry?.attention ?? '';
+  }
+
+  // A link cannot carry a file from the reader's disk: while one is in use,
+  // "Copy link" explains that instead of copying something else.
+  const shareWhyText = (st) => `Links cannot carry a model file from your device: anyone opening a link would see a model from this site’s list, not “${st.local.name}”. “Copy link” is off while it is in use; pick a model from the list to share a link.`;
+  function renderShare(st) {
+    // aria-disabled, not disabled: the button stays focusable, so keyboard and
+    // screen-reader users reach it and hear why it does nothing.
+    if (st.local) copyBtn.setAttribute('aria-disabled', 'true'); else copyBtn.removeAttribute('aria-disabled');
+    copyBtn.classList.toggle('as-btn-off', !!st.local);
+    shareWhy.hidden = !st.local;
+    shareWhy.textContent = st.local ? shareWhyText(st) : '';
+    if (st.local) linkField.hidden = true;
+  }
+
   function render(st, changed) {
     if (changed.has('status') || changed.has('error')) renderStatus(st);
     if (changed.has('info')) theory?.update(st.info);
+    if (['info', 'local', 'model', 'catalog'].some((k) => changed.has(k))) renderModelInfo(st);
+    if (changed.has('local')) renderShare(st);
+    if (changed.has('info')) {
+      // No attention: no weights, so no colour scale and nothing to tabulate.
+      const none = st.info?.attention === 'none';
+      legend.hidden = none;
+      heatIntro.hidden = none;
+      tableToggle.disabled = none;
+      if (none && !tableBox.classList.contains('as-visually-hidden')) tableToggle.click();
+    }
     if (changed.has('trace') || changed.has('error') || changed.has('info') || changed.has('status')) {
       if (st.trace && st.info) {
         vm = buildVM(st.trace, st.info);
@@ -332,7 +484,8 @@ export function mountAlignscope(root, opts = {}) {
         const step = Math.min(st.step, vm.T - 1);
         if (step !== st.step) queueMicrotask(() => store.set({ step })); // a shorter translation: clamp
         if (!vm.alpha) {
-          heatmap.update({ message: 'This model has no attention (the no-attention baseline). Every decoder step sees the same summary vector c = [→h_S ; ←h_1], so there is no alignment to show: no weights, no heatmap. Switch to an attention model to compare.' });
+          const fixed = fixedSummary(st.info);
+          heatmap.update({ message: `This model has no attention (the no-attention baseline): the decoder sees only a fixed summary of the source, ${fixed.formula} (${fixed.words}), the same vector at every step. So there is no alignment to show: no weights α, no heatmap. Switch to an attention model to compare.` });
           table.update(null);
           exportButtons.forEach((b) => { b.disabled = true; });
         } else {
@@ -366,9 +519,12 @@ export function mountAlignscope(root, opts = {}) {
       steps.setStep(st.step);
     }
     if (changed.has('sentence') && sentence.value !== st.sentence) sentence.value = st.sentence;
-    if (changed.has('model') && modelSelect.value !== st.model && st.catalog) modelSelect.value = st.model;
+    if ((changed.has('model') || changed.has('local')) && st.catalog && st.status !== 'checking') {
+      const want = st.local ? LOCAL : st.model;
+      if (modelSelect.value !== want) modelSelect.value = want;
+    }
     renderHint(st);
-    if (opts.syncUrl && ['sentence', 'model', 'scale', 'step'].some((k) => changed.has(k))) scheduleUrlSync();
+    if (opts.syncUrl && ['sentence', 'model', 'scale', 'step', 'local'].some((k) => changed.has(k))) scheduleUrlSync();
     if (linkField.hidden === false && ['sentence', 'model', 'scale', 'step'].some((k) => changed.has(k))) linkField.value = shareLink();
   }
   store.subscribe(render);
@@ -401,9 +557,45 @@ export function mountAlignscope(root, opts = {}) {
   });
   modelSelect.addEventListener('change', () => {
     setNotice('model', null);
+    if (modelSelect.value === LOCAL) {
+      if (localModel) openLocal(localModel);
+      return;
+    }
     store.set({ model: modelSelect.value });
     loadModel();
   });
+  if (localFiles) {
+    openFileBtn.addEventListener('click', () => fileInput.click());
+    fileInput.addEventListener('change', () => {
+      const file = fileInput.files?.[0];
+      fileInput.value = ''; // choosing the same file again is a new choice
+      loadLocalFile(file);
+    });
+  }
+
+  // Drop a .alsc file anywhere on the page. Only drags that carry files are
+  // taken (text dragged into the sentence box behaves as usual), and a file
+  // dropped anywhere never makes the browser navigate away from the page.
+  const dropHint = localFiles ? h('div', { class: 'as-drop', hidden: true, 'aria-hidden': 'true' }, h('p', null, 'Drop the model file (.alsc) to load it')) : null;
+  let dragDepth = 0;
+  const carriesFiles = (e) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+  const onDragEnter = (e) => { if (!carriesFiles(e)) return; e.preventDefault(); dragDepth += 1; dropHint.hidden = false; };
+  const onDragOver = (e) => { if (!carriesFiles(e)) return; e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; dropHint.hidden = false; };
+  const onDragLeave = (e) => { if (!carriesFiles(e)) return; dragDepth = Math.max(0, dragDepth - 1); if (dragDepth === 0) dropHint.hidden = true; };
+  const onDrop = (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    dragDepth = 0;
+    dropHint.hidden = true;
+    const files = Array.from(e.dataTransfer.files ?? []);
+    if (files.length === 1) loadLocalFile(files[0]);
+    else setNotice('file', `${files.length} files were dropped: drop one model file (.alsc) at a time.`);
+  };
+  const dragEvents = [['dragenter', onDragEnter], ['dragover', onDragOver], ['dragleave', onDragLeave], ['drop', onDrop]];
+  if (localFiles) {
+    wrapper.append(dropHint);
+    for (const [type, fn] of dragEvents) addEventListener(type, fn);
+  }
   retry.addEventListener('click', () => {
     const st = store.get();
     if (client.worker && st.error?.stage === 'load') loadModel();
@@ -413,11 +605,12 @@ export function mountAlignscope(root, opts = {}) {
     const on = tableBox.classList.toggle('as-visually-hidden') === false;
     tableToggle.setAttribute('aria-pressed', String(on));
   });
-  const fileStem = () => `alignscope-${store.get().model}-${store.get().sentence.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'sentence'}`;
+  const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
+  const fileStem = () => `alignscope-${(store.get().local?.name.replace(/\.alsc$/i, '') ?? store.get().model).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40)}-${store.get().sentence.trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'sentence'}`;
   const exportMeta = () => {
     const st = store.get();
     const sc = scaleFor(st.info, st.scale);
-    return { model: st.model, sentence: st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim };
+    return { model: modelTag(), sentence: st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim };
   };
   const measureCtx = document.createElement('canvas').getContext('2d');
   measureCtx.font = CONFIG.labelFont;
@@ -438,6 +631,11 @@ export function mountAlignscope(root, opts = {}) {
     return `${shareBase.split('#')[0]}#${serializeShareState(store.get())}`;
   }
   copyBtn.addEventListener('click', async () => {
+    if (store.get().local) {
+      setNotice('share', shareWhyText(store.get()));
+      return;
+    }
+    setNotice('share', null);
     const link = shareLink();
     linkField.hidden = false;
     linkField.value = link;
@@ -471,6 +669,9 @@ export function mountAlignscope(root, opts = {}) {
     setState(patch) {
       const before = store.get();
       if (patch.rejectedModel != null) checkModel(before.model, patch.rejectedModel);
+      // A link made with a file from a disk: say why this shows another model
+      // (unless the reader has a file of their own open right now).
+      if (patch.fileModel != null && !before.local) checkModel(before.model, null, patch.fileModel);
       const next = {};
       for (const k of ['sentence', 'model', 'scale', 'step']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (!Object.keys(next).length) return;
@@ -495,6 +696,7 @@ export function mountAlignscope(root, opts = {}) {
       clearTimeout(urlTimer);
       loadAbort?.abort();
       if (opts.syncUrl) removeEventListener('hashchange', onHashChange);
+      if (localFiles) for (const [type, fn] of dragEvents) removeEventListener(type, fn);
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
     },

@@ -3,11 +3,13 @@
 // Protocol (every message is a plain object):
 //   → { type: 'init', variant?: 'simd'|'scalar', wasmBytes?: ArrayBuffer }
 //   ← { type: 'ready', variant }
-//   → { type: 'load', modelId, bytes: ArrayBuffer }
-//   ← { type: 'loaded', modelId, info }
+//   → { type: 'load', modelId, loadId, bytes: ArrayBuffer }
+//   ← { type: 'loaded', modelId, loadId, info }
+//     (a refused file: { type: 'error', stage: 'load', loadId, code, message },
+//     and the engine keeps the model it had)
 //   → { type: 'translate', id, text, scoreScale, topK }
 //   ← { type: 'result', id, trace, workerMs }
-//   ← { type: 'error', id?, stage, code?, message }
+//   ← { type: 'error', id?, loadId?, stage, code?, message }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
 
@@ -16,8 +18,8 @@ import { createEngine, simdSupported } from './engine.js';
 let engine = null;
 let enginePromise = null;
 
-function fail(stage, err, id) {
-  postMessage({ type: 'error', id, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err) });
+function fail(stage, err, id, loadId) {
+  postMessage({ type: 'error', id, loadId, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err) });
 }
 
 function copyTrace(tr) {
@@ -48,7 +50,7 @@ self.onmessage = async (event) => {
     } else if (msg.type === 'load') {
       if (!engine) engine = await enginePromise;
       const info = await engine.load(new Uint8Array(msg.bytes));
-      postMessage({ type: 'loaded', modelId: msg.modelId, info: { ...info } });
+      postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info } });
     } else if (msg.type === 'translate') {
       const t0 = performance.now();
       const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK });
@@ -56,6 +58,6 @@ self.onmessage = async (event) => {
       postMessage({ type: 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
     }
   } catch (err) {
-    fail(msg.type, err, msg.id);
+    fail(msg.type, err, msg.id, msg.loadId);
   }
 };

@@ -59,6 +59,10 @@ function makeTestCatalogue(dir, real) {
     fs.copyFileSync(src, path.join(dir, `${id}.alsc`));
     models.push({ id, file: `${id}.alsc`, label: `Toy model (${kind} attention)`, source: 'en', target: 'fr', attention: kind, bytes: fs.statSync(src).size });
   }
+  // The optional fields of a catalogue entry: weights and note.
+  const int8 = path.join(REPO, 'build', 'test-models', 'additive-int8.alsc');
+  fs.copyFileSync(int8, path.join(dir, 'toy-int8.alsc'));
+  models.push({ id: 'toy-int8', file: 'toy-int8.alsc', label: 'Toy model (additive, int8)', source: 'en', target: 'fr', attention: 'additive', bytes: fs.statSync(int8).size, parameters: 18213, bleu: 1.25, weights: 'int8', note: 'Trained for seconds on a made-up corpus: for tests only.' });
   const index = { default: real.default, models };
   fs.writeFileSync(path.join(dir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
   return index;
@@ -532,6 +536,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     assert.notEqual(await page.locator('#first textarea').inputValue(), await page.locator('#second textarea').inputValue());
     assert.ok(await page.locator('#first .as-heatmap-canvas').isVisible());
     assert.equal(await page.locator('#first .as-steps-card').count(), 0, 'view="heatmap" has no step view');
+    assert.equal(await page.locator('#first button.as-open-file, #second button.as-open-file, #first input[type="file"]').count(), 0, 'embeds load models from the site’s list only');
     await page.locator('#second .as-steps').focus();
     await page.keyboard.press('ArrowLeft');
     assert.match(await page.locator('#second .as-step-count').textContent(), /^step 1 \//);
@@ -568,6 +573,10 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     assert.equal(Number(await page.locator('#app canvas.as-heatmap-canvas').getAttribute('data-marked-row')), 1);
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes("'unsafe-eval'"), csp);
+    // A model file from disk works here too (the worker is a blob: script).
+    await page.locator('#app input[type="file"]').setInputFiles(path.join(REPO, 'build', 'test-models', 'general.alsc'));
+    await page.locator('#app .as-model-info', { hasText: 'Your file “general.alsc”' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('#app .as-status').hidden && document.querySelector('#app .as-translation').textContent !== '');
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -612,5 +621,368 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       assert.deepEqual(errors, []);
       await context.close();
     }
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Models: the picker, a model file from the reader's disk, no attention.
+
+const TOY = (kind) => path.join(REPO, 'build', 'test-models', `${kind}.alsc`);
+const engines = new Map();
+/** engine.js in Node on a model file: what the page must show for it. */
+async function nodeModel(file) {
+  if (!engines.has(file)) {
+    const e = await createEngine({ variant: 'scalar' });
+    const info = e.load(new Uint8Array(fs.readFileSync(file)));
+    engines.set(file, { e, info, translate: (s, rel = 1) => e.translate(s, { scoreScale: info.trainedScoreScale / rel, topK: 5 }) });
+  }
+  return engines.get(file);
+}
+/** The engine's own message for bytes it refuses. */
+async function engineRefusal(bytes) {
+  const e = await createEngine({ variant: 'scalar' });
+  try {
+    e.load(bytes);
+  } catch (err) {
+    return { code: err.code, message: err.message };
+  } finally {
+    e.dispose();
+  }
+  throw new Error('the engine took bytes the test meant to be refused');
+}
+const textOf = (page, sel) => page.locator(sel).first().textContent();
+/** Wait until the page shows `translation` and no load is in progress. */
+async function waitForTranslation(page, translation) {
+  await page.waitForFunction((t) => document.querySelector('#app .as-translation')?.textContent === t && document.querySelector('#app .as-status')?.hidden, translation, { timeout: 20_000 });
+}
+const SNAPSHOT = async (page) => ({
+  sentence: await page.locator('#app textarea').inputValue(),
+  divisor: await textOf(page, '#app .as-slider output'),
+  step: await textOf(page, '#app .as-step-count'),
+  translation: await textOf(page, '#app .as-translation'),
+});
+
+describe('models: the picker, a model file from disk, no attention', { timeout: 170_000 }, () => {
+  after(() => { for (const { e } of engines.values()) e.dispose(); });
+
+  test('the picker says, per model, its attention kind, size and BLEU; the chosen one is described; a comparison table', async () => {
+    const { page, errors, context } = await openPage();
+    await page.goto(server.url);
+    await page.waitForSelector(READY);
+    const options = await page.locator('#app select option').allTextContents();
+    assert.equal(options.length, testCatalog.models.length);
+    const byId = Object.fromEntries(await page.locator('#app select option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])));
+    const real = testCatalog.models.find((m) => m.id === catalog.default);
+    assert.ok(byId[real.id].startsWith(real.label), byId[real.id]);
+    assert.ok(byId[real.id].includes(`${(real.bytes / 1e6).toFixed(1)} MB`), byId[real.id]);
+    assert.ok(byId[real.id].includes(`BLEU ${real.bleu.toFixed(1)}`), byId[real.id]);
+    assert.ok(byId[real.id].includes(real.attention.replace('_', ' ')), byId[real.id]);
+    assert.match(byId['toy-none'], /no attention · 3[0-9] kB$/);
+    assert.match(byId['toy-scaled-dot'], /scaled dot · 4[0-9] kB$/);
+    assert.match(byId['toy-int8'], /additive · 2[0-9] kB · BLEU 1\.3 · int8$/);
+    // The line under the picker is the select's description (read with it) and names the model in use.
+    const info = page.locator('#app .as-model-info');
+    assert.equal(await page.locator('#app select').getAttribute('aria-describedby'), await info.getAttribute('id'));
+    assert.equal(await info.getAttribute('aria-live'), 'polite');
+    const line = await info.textContent();
+    for (const want of ['additive attention (Bahdanau)', `${(real.bytes / 1e6).toFixed(1)} MB download`, `test BLEU ${real.bleu.toFixed(1)}`, `${(real.parameters / 1e6).toFixed(1)} M parameters`]) assert.ok(line.includes(want), `${want} in ${line}`);
+    await page.locator('#app select').selectOption('toy-int8');
+    await waitForTranslation(page, (await nodeModel(path.join(modelsDir, 'toy-int8.alsc'))).translate('Show the new window').translation);
+    assert.equal(await info.textContent(), 'additive attention (Bahdanau) · 22 kB download · int8 weights · 18 k parameters · test BLEU 1.3 · en → fr. Trained for seconds on a made-up corpus: for tests only.');
+    // Every model side by side, in a real table.
+    await page.locator('#app details.as-models summary').click();
+    const rows = await page.locator('#app .as-models-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    assert.equal(rows.length, testCatalog.models.length);
+    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '1.3', 'Trained for seconds on a made-up corpus: for tests only.']);
+    assert.ok(rows.find((r) => r[0] === `${real.label} (default)`), 'the default is marked');
+    assert.deepEqual(rows.find((r) => r[0] === 'Toy model (none attention)').slice(1, 6), ['no attention (baseline)', '—', '33 kB', '—', '—'], 'unknown values: a dash');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a link without a model opens the catalogue’s default model, whatever it is', async () => {
+    const { page, errors, context } = await openPage();
+    await page.route('**/models/index.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...testCatalog, default: 'toy-general' }) }));
+    await page.goto(`${server.url}#s=Close+the+window`);
+    await page.waitForSelector(READY);
+    assert.equal(await page.locator('#app select').inputValue(), 'toy-general');
+    assert.match(await page.locator('#app .as-model-info').textContent(), /^general attention \(Luong\)/);
+    await page.waitForFunction(() => /&m=toy-general&/.test(location.hash));
+    assert.equal(await page.locator('#app .as-notice').textContent(), '');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a model file from disk, chosen with the keyboard: its translation, its name, size and kind; no link for it', async () => {
+    const sentence = 'Print the new document';
+    const dot = await nodeModel(TOY('dot'));
+    const want = dot.translate(sentence).translation;
+    assert.notEqual(want, nodeEngine.translate(sentence, { scoreScale: nodeInfo.trainedScoreScale }).translation, 'precondition: the toy model translates this differently');
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}`);
+    await page.waitForSelector(READY);
+    const button = page.locator('#app button.as-open-file');
+    assert.equal(await button.textContent(), 'Open a model file…');
+    assert.match(await page.locator(`#${await button.getAttribute('aria-describedby')}`).textContent(), /\.alsc .*stays on your device/);
+    await button.focus();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    assert.equal(chooser.isMultiple(), false);
+    await chooser.setFiles(TOY('dot'));
+    await waitForTranslation(page, want);
+    const size = fs.statSync(TOY('dot')).size;
+    assert.match(await page.locator('#app .as-model-info').textContent(), new RegExp(`^Your file “dot\\.alsc” \\(${Math.round(size / 1e3)} kB\\) · dot-product attention \\(Luong\\) · f16 weights · 23 k parameters · en → fr\\. Not from this site’s list`));
+    assert.equal(await page.locator('#app select').inputValue(), 'file:');
+    assert.match(await page.locator('#app select option:checked').textContent(), /^Your file: dot\.alsc — dot · 4[0-9] kB$/);
+    // The heatmap is this model's: the export matches engine.js on the same file.
+    const m = await exportedMatrix(page);
+    assert.equal(m.model, 'file:dot.alsc');
+    assert.equal(m.attention, 'dot');
+    const ref = dot.translate(sentence);
+    for (let t = 0; t < ref.T; t++) for (let j = 0; j < ref.S; j++) assert.ok(Math.abs(m.alpha[t][j] - ref.alpha[t * ref.S + j]) <= 1e-5, `α[${t}][${j}]`);
+    // No link can carry the file: Copy link says so instead of copying.
+    const copy = page.locator('#app .as-toolbar button', { hasText: 'Copy link' });
+    assert.equal(await copy.getAttribute('aria-disabled'), 'true');
+    const why = page.locator(`#${await copy.getAttribute('aria-describedby')}`);
+    assert.ok(await why.isVisible());
+    assert.match(await why.textContent(), /Links cannot carry a model file from your device.*not “dot\.alsc”/);
+    await copy.focus();
+    await page.keyboard.press('Enter'); // focusable, and says why when pressed
+    assert.match(await page.locator('#app .as-notice [data-topic="share"]').textContent(), /Links cannot carry a model file/);
+    assert.ok(await page.locator('#app input.as-link').isHidden(), 'no link was produced');
+    // The address bar does not pretend either: a link opened from it explains.
+    await page.waitForFunction(() => /&m=file%3Adot\.alsc&/.test(location.hash));
+    const other = await openPage();
+    await other.page.goto(await page.evaluate(() => location.href));
+    await other.page.waitForSelector(READY);
+    assert.match(await other.page.locator('#app .as-notice [data-topic="model"]').textContent(), /This link was made with a model file from someone’s disk \(“dot\.alsc”\)\. A link cannot carry a file, so this shows “.+” from this site’s list instead; to see what the link showed, open that file with “Open a model file…”\./);
+    assert.equal(await other.page.locator('#app select').inputValue(), catalog.default);
+    assert.deepEqual(other.errors, []);
+    await other.context.close();
+    // Back to a model from the list: links work again. And the file is still offered.
+    await page.locator('#app select').selectOption(catalog.default);
+    await waitForTranslation(page, nodeEngine.translate(sentence, { scoreScale: nodeInfo.trainedScoreScale }).translation);
+    assert.equal(await copy.getAttribute('aria-disabled'), null);
+    assert.ok(await why.isHidden());
+    assert.equal(await page.locator('#app .as-notice [data-topic="share"]').count(), 0);
+    await copy.click();
+    assert.match(await page.locator('#app input.as-link').inputValue(), new RegExp(`&m=${catalog.default}&`));
+    await page.locator('#app select').selectOption('file:');
+    await waitForTranslation(page, want);
+    assert.match(await page.locator('#app .as-model-info').textContent(), /^Your file “dot\.alsc”/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a damaged file is refused with the engine’s message; the previous model keeps translating, nothing else changes', async () => {
+    const broken = new Uint8Array(fs.readFileSync(TOY('dot')));
+    broken[broken.length >> 1] ^= 0xff;
+    const refusal = await engineRefusal(broken);
+    assert.equal(refusal.code, 'AS_ERR_CHECKSUM');
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=Close+the+current+dialog&scale=2&step=1`);
+    await page.waitForSelector(READY);
+    const before = await SNAPSHOT(page);
+    const infoBefore = await page.locator('#app .as-model-info').textContent();
+    await page.locator('#app input[type="file"]').setInputFiles({ name: 'broken.alsc', mimeType: 'application/octet-stream', buffer: Buffer.from(broken) });
+    const note = page.locator('#app .as-notice[aria-live="polite"] [data-topic="file"]');
+    await note.waitFor();
+    const label = testCatalog.models.find((m) => m.id === catalog.default).label;
+    assert.equal(await note.textContent(), `The model file “broken.alsc” was not loaded. The engine says: ${refusal.message}. The file is damaged or incomplete: export or download it again. Still using “${label}”; your sentence and settings are unchanged.`);
+    await page.waitForFunction(() => document.querySelector('#app .as-status').hidden);
+    assert.deepEqual(await SNAPSHOT(page), before);
+    assert.equal(await page.locator('#app .as-model-info').textContent(), infoBefore);
+    assert.equal(await page.locator('#app select').inputValue(), catalog.default);
+    assert.equal(await page.locator('#app .as-toolbar button', { hasText: 'Copy link' }).getAttribute('aria-disabled'), null);
+    // The old model still translates, at the old scale.
+    const n = await decodeCount(page);
+    await page.locator('#app textarea').fill('Open the selected file');
+    await waitForDecode(page, n);
+    const ref = nodeEngine.translate('Open the selected file', { scoreScale: nodeInfo.trainedScoreScale / 2 });
+    await waitForTranslation(page, ref.translation);
+    const m = await exportedMatrix(page);
+    assert.equal(m.model, catalog.default);
+    for (let t = 0; t < ref.T; t++) for (let j = 0; j < ref.S; j++) assert.ok(Math.abs(m.alpha[t][j] - ref.alpha[t * ref.S + j]) <= 1e-5, `α[${t}][${j}]`);
+    // Not a model at all: the engine's words, and what to do.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 7)]);
+    const notModel = await engineRefusal(new Uint8Array(png));
+    await page.locator('#app input[type="file"]').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: png });
+    await page.waitForFunction((msg) => document.querySelector('#app .as-notice [data-topic="file"]')?.textContent.includes(msg), notModel.message);
+    assert.match(await note.textContent(), /^The model file “picture\.png” was not loaded\. The engine says: .+ Choose a \.alsc file written by alignscope’s exporter or converter\. Still using/);
+    assert.equal(await page.locator('#app .as-translation').textContent(), ref.translation);
+    // A good file afterwards clears the message.
+    await page.locator('#app input[type="file"]').setInputFiles(TOY('general'));
+    await waitForTranslation(page, (await nodeModel(TOY('general'))).translate('Open the selected file', 2).translation);
+    assert.equal(await page.locator('#app .as-notice [data-topic="file"]').count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a model converted from the PyTorch tutorial, from disk: its words, its </s> column, its architecture named', async () => {
+    const file = TOY('tutorial');
+    assert.ok(fs.existsSync(file), `${file} is missing: run ./build.sh models`);
+    const tutorial = await nodeModel(file);
+    const sentence = 'Close the current dialog';
+    const ref = tutorial.translate(sentence);
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}`);
+    await page.waitForSelector(READY);
+    await page.locator('#app input[type="file"]').setInputFiles(file);
+    await waitForTranslation(page, ref.translation);
+    assert.match(await page.locator('#app .as-model-info').textContent(), /^Your file “tutorial\.alsc” \([0-9]+ kB\) · additive attention \(Bahdanau\) · the PyTorch seq2seq tutorial’s architecture · f32 weights/);
+    const m = await exportedMatrix(page);
+    assert.deepEqual(m.source, ref.source.map((w) => w.text));
+    assert.equal(m.source.at(-1), '</s>', 'the end token the tutorial model reads is a column');
+    for (let t = 0; t < ref.T; t++) for (let j = 0; j < ref.S; j++) assert.ok(Math.abs(m.alpha[t][j] - ref.alpha[t * ref.S + j]) <= 1e-5, `α[${t}][${j}]`);
+    const D = tutorial.info.contextDim;
+    assert.ok((await page.locator('#app .as-steps-card').textContent()).includes(`${D} numbers (the ${D} units of a one-direction encoder)`), 'the context vector of a one-direction encoder');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a model file dropped on the page loads; a drop never navigates away', async () => {
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=Open+the+file`);
+    await page.waitForSelector(READY);
+    const int8 = await nodeModel(TOY('additive-int8'));
+    const bytes = [...fs.readFileSync(TOY('additive-int8'))];
+    const dropped = await page.evaluate((data) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(data)], 'additive-int8.alsc', { type: 'application/octet-stream' }));
+      const target = document.querySelector('#app .as-heat-card');
+      const fire = (type) => target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+      const entered = !fire('dragenter');
+      const over = !fire('dragover');
+      const hintShown = !document.querySelector('#app .as-drop').hidden;
+      const dropPrevented = !fire('drop');
+      return { entered, over, hintShown, dropPrevented, hintAfter: !document.querySelector('#app .as-drop').hidden };
+    }, bytes);
+    assert.deepEqual(dropped, { entered: true, over: true, hintShown: true, dropPrevented: true, hintAfter: false });
+    await waitForTranslation(page, int8.translate('Open the file').translation);
+    assert.match(await page.locator('#app .as-model-info').textContent(), /^Your file “additive-int8\.alsc” \(2[0-9] kB\) · additive attention \(Bahdanau\) · int8 weights/);
+    // Two files at once: one at a time, please; nothing changes.
+    const two = await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['a'], 'a.alsc'));
+      dt.items.add(new File(['b'], 'b.alsc'));
+      return !document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    assert.ok(two, 'the drop is taken, not left to the browser');
+    assert.match(await page.locator('#app .as-notice [data-topic="file"]').textContent(), /2 files were dropped: drop one model file/);
+    assert.match(await page.locator('#app .as-model-info').textContent(), /^Your file “additive-int8\.alsc”/);
+    // Text dragged into the sentence box is left alone.
+    const textDrop = await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', 'hello');
+      return document.querySelector('#app textarea').dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    });
+    assert.equal(textDrop, true, 'a text drag is not cancelled by the page');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('switching models while stepping and with the slider moved: step clamped, scale kept, no-attention model explained', async () => {
+    const sentence = 'Print the new document';
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}&step=3`);
+    await page.waitForSelector(READY);
+    let n = await decodeCount(page);
+    await page.locator('#app .as-slider input').focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight'); // × 2^0.2
+    await waitForDecode(page, n);
+    const rel = 2 ** 0.2;
+    await page.locator('#app .as-play').click(); // playing while the model changes
+    assert.equal(await page.locator('#app .as-play').getAttribute('aria-pressed'), 'true');
+    await page.locator('#app select').selectOption('toy-dot');
+    const dot = await nodeModel(path.join(modelsDir, 'toy-dot.alsc'));
+    const ref = dot.translate(sentence, rel);
+    await waitForTranslation(page, ref.translation);
+    assert.equal(await page.locator('#app .as-play').getAttribute('aria-pressed'), 'false', 'playback stopped with the old model');
+    const stepText = await textOf(page, '#app .as-step-count');
+    const [, k, T] = stepText.match(/^step (\d+) \/ (\d+)$/).map(Number);
+    assert.equal(T, ref.T);
+    assert.ok(k >= 1 && k <= T, stepText);
+    const m = await exportedMatrix(page);
+    assert.ok(Math.abs(m.divisor * dot.info.trainedScoreScale / rel - 1) < 1e-6, `the slider’s scale carried over: ${m.divisor}`);
+    for (let t = 0; t < ref.T; t++) for (let j = 0; j < ref.S; j++) assert.ok(Math.abs(m.alpha[t][j] - ref.alpha[t * ref.S + j]) <= 1e-5, `α[${t}][${j}]`);
+    await page.waitForFunction(() => /&m=toy-dot&scale=1\.1487[0-9]*&/.test(location.hash));
+    // To the model without attention, from the end of the step-through.
+    await page.locator('#app .as-steps').focus();
+    await page.keyboard.press('End');
+    await page.locator('#app select').selectOption('toy-none');
+    const none = await nodeModel(path.join(modelsDir, 'toy-none.alsc'));
+    await waitForTranslation(page, none.translate(sentence).translation);
+    assert.equal(await textOf(page, '#app .as-step-count'), `step ${none.translate(sentence).T} / ${none.translate(sentence).T}`, 'the step is clamped to the shorter translation');
+    assert.ok(await page.locator('#app .as-slider input').isDisabled());
+    assert.match(await textOf(page, '#app .as-heat-card .as-empty'), /decoder sees only a fixed summary of the source/);
+    // Back to an attention model: the slider is on again, at the same place.
+    await page.locator('#app select').selectOption(catalog.default);
+    await waitForTranslation(page, nodeEngine.translate(sentence, { scoreScale: nodeInfo.trainedScoreScale / rel }).translation);
+    assert.ok(await page.locator('#app .as-slider input').isEnabled());
+    assert.ok(Math.abs(Number(await page.locator('#app .as-slider input').inputValue()) - 0.2) < 1e-9);
+    assert.ok(await page.locator('#app .as-legend').isVisible());
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('no attention: heatmap, step-through and slider each say why there is nothing to show (list and file); screenshots', async () => {
+    for (const [name, viewport, scheme, how] of [['desktop', { width: 1280, height: 800 }, 'light', 'list'], ['phone', { width: 390, height: 844 }, 'dark', 'file']]) {
+      const { page, errors, context } = await openPage({ viewport, colorScheme: scheme });
+      const sentence = 'Show the new window';
+      const none = await nodeModel(TOY('none'));
+      if (how === 'list') {
+        await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}&m=toy-none&step=1`);
+      } else {
+        await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}&step=1`);
+        await page.waitForSelector(READY);
+        await page.locator('#app input[type="file"]').setInputFiles(TOY('none'));
+      }
+      await waitForTranslation(page, none.translate(sentence).translation);
+      assert.match(await page.locator('#app .as-model-info').textContent(), /no attention \(baseline\)/);
+      // Heatmap: the explanation instead of a picture; no colour legend, nothing to export or tabulate.
+      const empty = page.locator('#app .as-heat-card .as-empty');
+      assert.ok(await empty.isVisible());
+      assert.match(await empty.textContent(), /no attention.*the decoder sees only a fixed summary of the source, c = \[→h_S ; ←h_1\].*the same vector at every step\. So there is no alignment to show/);
+      assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isHidden());
+      assert.ok(await page.locator('#app .as-legend').isHidden());
+      for (const b of await page.locator('#app .as-heat-card button[data-export]').all()) assert.ok(await b.isDisabled());
+      assert.ok(await page.locator('#app .as-toolbar button', { hasText: 'Numbers table' }).isDisabled());
+      // Slider: off, with the reason as its description.
+      const slider = page.locator('#app .as-slider input');
+      assert.ok(await slider.isDisabled());
+      const why = await page.locator(`#${await slider.getAttribute('aria-describedby')}`).textContent();
+      assert.match(why, /^The slider is off: this model has no attention, so there are no scores to divide/);
+      assert.ok(await page.locator('#app .as-slider p', { hasText: 'd = ' }).isHidden(), 'no meaningless d = 0 line');
+      // Step-through: still steps through the words, but says there is no finger.
+      const steps = page.locator('#app .as-steps-card');
+      assert.match(await steps.locator('h4').first().textContent(), /No finger: this model has no attention/);
+      assert.match(await steps.textContent(), /sees only a fixed summary of the source: c = \[→h_S ; ←h_1\].*no weights α and no finger/);
+      assert.equal(await steps.locator('.as-bar').count(), 0, 'no weight bars');
+      assert.equal(await textOf(page, '#app .as-step-count'), `step 2 / ${none.translate(sentence).T}`);
+      await page.locator('#app .as-steps').focus();
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await textOf(page, '#app .as-step-count'), `step 3 / ${none.translate(sentence).T}`);
+      await page.locator('#app .as-input-card').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, `none-${how}-${name}-${scheme}.png`), fullPage: name === 'desktop' });
+      await page.locator('#app .as-steps-card').screenshot({ path: path.join(ARTIFACTS, `none-steps-${name}-${scheme}.png`) });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  });
+
+  test('phone layout: the file control and the model line fit, and a loaded file is described', async () => {
+    const { page, errors, context } = await openPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+    await page.goto(`${server.url}#s=Open+the+file`);
+    await page.waitForSelector(READY);
+    await page.locator('#app input[type="file"]').setInputFiles(TOY('scaled_dot'));
+    await page.locator('#app .as-model-info', { hasText: 'Your file “scaled_dot.alsc”' }).waitFor();
+    const box = await page.locator('#app button.as-open-file').boundingBox();
+    assert.ok(box.height >= 32 && box.x >= 0 && box.x + box.width <= 390, `the file button is on screen and big enough to tap: ${JSON.stringify(box)}`);
+    await page.locator('#app .as-input-card').screenshot({ path: path.join(ARTIFACTS, 'model-file-phone-light.png') });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 });

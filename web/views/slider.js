@@ -17,7 +17,7 @@ export function render(container, { onChange }) {
   const divisorOut = h('output', { for: id, class: 'as-big-number' }, '1');
   const detail = h('p', { class: 'as-muted as-small' });
   const entropyOut = h('p', { class: 'as-small' });
-  const kindNote = h('p', { class: 'as-small as-note' });
+  const kindNote = h('p', { class: 'as-small as-note', id: `${id}-why` });
   const ticks = h('div', { class: 'as-range-ticks', 'aria-hidden': 'true' },
     h('span', null, 'sharper (÷ small)'), h('span', { class: 'as-tick-mid' }, 'trained'), h('span', null, 'flatter (÷ large)'));
   container.append(
@@ -64,15 +64,21 @@ export function render(container, { onChange }) {
       const none = info?.attention === 'none';
       input.disabled = !info || none;
       show();
+      // Off, and why: the reason is the input's description, so a screen
+      // reader that lands on the disabled slider hears it.
+      if (none) input.setAttribute('aria-describedby', kindNote.id); else input.removeAttribute('aria-describedby');
+      detail.hidden = none;
+      divisorOut.classList.toggle('as-off', none);
       if (none) {
-        entropyOut.textContent = 'This model has no attention, so there is nothing to scale.';
+        reset.disabled = true;
+        entropyOut.textContent = '';
       } else if (entropies?.length) {
         const mean = entropies.reduce((a, b) => a + b, 0) / entropies.length;
         entropyOut.textContent = `Mean row entropy ${fmt(mean, 2)} bits (0 = all weight on one word; ${fmt(Math.log2(Math.max(1, S)), 2)} = spread evenly over all ${S}).`;
       } else entropyOut.textContent = '';
       kindNote.textContent = !info ? '' : info.attention === 'scaled_dot'
         ? 'This model was trained with scores divided by √d: the trained divisor is √d.'
-        : info.attention === 'none' ? ''
+        : info.attention === 'none' ? 'The slider is off: this model has no attention, so there are no scores to divide and no softmax to sharpen or flatten. Its decoder sees only a fixed summary of the source, the same at every step. Pick an attention model to use the slider.'
           : `This model (${info.attention}) was trained without a divisor (divisor 1). Dividing by more flattens its softmax; by less sharpens it.`;
     },
   };

@@ -7,6 +7,7 @@ import { CONFIG } from '../config.js';
 import { h, uid, prefersReducedMotion } from '../lib/dom.js';
 import { viridis, diverging, rgb, textOn } from '../lib/colormap.js';
 import { fmt, argmax } from '../lib/math.js';
+import { fixedSummary } from '../lib/catalog.js';
 
 export function render(container, { onStep }) {
   const scrubId = uid('scrub');
@@ -18,8 +19,16 @@ export function render(container, { onStep }) {
   const emitted = h('p', { class: 'as-emitted', 'aria-live': 'polite' });
   const finger = h('div', { class: 'as-finger', role: 'list', 'aria-label': 'Attention weights of this step over the source words' });
   const fingerNote = h('p', { class: 'as-small as-muted' });
+  const fingerHead = h('h4');
+  const setFingerHead = (attention) => (attention
+    ? fingerHead.replaceChildren('Where the finger points: α', h('sub', null, 't'), ' over the source positions')
+    : fingerHead.replaceChildren('No finger: this model has no attention'));
   const ctxStrip = h('div', { class: 'as-ctx-strip', role: 'img' });
   const ctxNote = h('p', { class: 'as-small as-muted' });
+  const ctxHead = h('h4');
+  const setCtxHead = (attention) => (attention
+    ? ctxHead.replaceChildren('Context vector c', h('sub', null, 't'), ' = Σ', h('sub', null, 'j'), ' α', h('sub', null, 'tj'), ' h', h('sub', null, 'j'))
+    : ctxHead.replaceChildren('Context vector c: one summary for every step'));
   const cands = h('ol', { class: 'as-cands' });
   const candNote = h('p', { class: 'as-small as-muted' });
 
@@ -30,11 +39,9 @@ export function render(container, { onStep }) {
       scrub, counter),
     h('div', { class: 'as-step-grid' },
       h('section', { class: 'as-step-block as-step-wide' },
-        h('h4', null, 'Where the finger points: α', h('sub', null, 't'), ' over the source positions'),
-        finger, fingerNote),
+        fingerHead, finger, fingerNote),
       h('section', { class: 'as-step-block' },
-        h('h4', null, 'Context vector c', h('sub', null, 't'), ' = Σ', h('sub', null, 'j'), ' α', h('sub', null, 'tj'), ' h', h('sub', null, 'j')),
-        ctxStrip, ctxNote),
+        ctxHead, ctxStrip, ctxNote),
       h('section', { class: 'as-step-block' },
         h('h4', null, 'Next word: softmax over the vocabulary'),
         cands, candNote),
@@ -88,6 +95,10 @@ export function render(container, { onStep }) {
     fwd.disabled = t >= T - 1;
 
     // Finger over the source.
+    setFingerHead(!!vm.alpha);
+    setCtxHead(!!vm.alpha);
+    finger.classList.toggle('as-finger-none', !vm.alpha);
+    finger.setAttribute('aria-label', vm.alpha ? 'Attention weights of this step over the source words' : 'The source words (this model has no attention weights)');
     finger.replaceChildren();
     const row = vm.alpha ? Array.from(vm.alpha.subarray(t * S, (t + 1) * S)) : null;
     const best = row ? argmax(row) : -1;
@@ -112,7 +123,7 @@ export function render(container, { onStep }) {
     const unknown = trace.source.filter((w) => w.unknown).map((w) => `“${w.text}”`);
     fingerNote.textContent = (row
       ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“${vm.colLabels[best]}”, ${fmt(row[best])}).`
-      : 'This model has no attention: the decoder gets the same summary vector at every step, so there is no finger to show.')
+      : `The decoder of this model sees only a fixed summary of the source: ${fixedSummary(vm.info).formula}, ${fixedSummary(vm.info).words}, the same at every step. It never looks back at single words, so there are no weights α and no finger to show; the words above are only what it read.`)
       + (unknown.length ? ` Dashed: ${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''} ${unknown.length === 1 ? 'is' : 'are'} not among the ${vm.info?.srcVocabSize ?? ''} words the model knows, so the encoder reads ${unknown.length === 1 ? 'it' : 'each'} as <unk>.` : '');
 
     // Context vector.
@@ -125,9 +136,10 @@ export function render(container, { onStep }) {
       ctxStrip.append(h('span', { class: 'as-ctx-cell', title: `c_t[${k}] = ${ctx[k].toFixed(3)}`, style: { 'background-color': rgb(diverging(ctx[k])) } }));
     }
     ctxStrip.setAttribute('aria-label', `Context vector c_t: ${D} numbers between ${fmt(lo, 2)} and ${fmt(hi, 2)}.`);
+    const oneWay = vm.info?.architecture?.unidirectional;
     ctxNote.textContent = vm.alpha
-      ? `${D} numbers (2 × ${D / 2} encoder units), purple < 0 < orange. Not the weights: c_t is the weighted sum of the encoder states h_j, using the weights α above.`
-      : `${D} numbers: [→h_S ; ←h_1], the same at every step for this model.`;
+      ? `${D} numbers (${oneWay ? `the ${D} units of a one-direction encoder` : `2 × ${D / 2} encoder units`}), purple < 0 < orange. Not the weights: c_t is the weighted sum of the encoder states h_j, using the weights α above.`
+      : `${D} numbers: ${fixedSummary(vm.info).formula.slice(4)}, the same at every step for this model.`;
 
     // Candidates.
     cands.replaceChildren();

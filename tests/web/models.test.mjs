@@ -1,0 +1,156 @@
+// Unit tests for how the page names and picks models (no browser): the
+// picker's words (web/lib/catalog.js), model ids in links against the
+// catalogue and the link of a model file from disk (web/state.js), and the
+// worker client's handling of a load that replaces another (web/client.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseShareString, serializeShareState, defaultShareState, resolveModel } from '../../web/state.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters } from '../../web/lib/catalog.js';
+import { EngineClient } from '../../web/client.js';
+
+const CATALOG = {
+  default: 'en-fr-int8',
+  models: [
+    { id: 'en-fr', file: 'en-fr.alsc', label: 'English → French (Bahdanau additive)', source: 'en', target: 'fr', attention: 'additive', bytes: 11_886_028, parameters: 5_878_848, bleu: 31.81, card: 'en-fr.md', weights: 'f16' },
+    { id: 'en-fr-int8', file: 'en-fr-int8.alsc', label: 'English → French (int8)', source: 'en', target: 'fr', attention: 'additive', bytes: 6_200_000, parameters: 5_878_848, bleu: 31.83, weights: 'int8', note: 'Half the download, same BLEU.' },
+    { id: 'en-fr-none', file: 'en-fr-none.alsc', label: 'English → French (no attention)', source: 'en', target: 'fr', attention: 'none', bytes: 9_000_000, parameters: 4_000_000, bleu: 12.5 },
+    { id: 'toy', file: 'toy.alsc', label: 'Toy', attention: 'scaled_dot', bytes: 47_082 },
+  ],
+};
+
+test('option text: label, then attention kind, size in MB, BLEU, weights', () => {
+  assert.equal(optionText(CATALOG.models[0]), 'English → French (Bahdanau additive) — additive · 11.9 MB · BLEU 31.8 · f16');
+  assert.equal(optionText(CATALOG.models[1]), 'English → French (int8) — additive · 6.2 MB · BLEU 31.8 · int8');
+  assert.equal(optionText(CATALOG.models[2]), 'English → French (no attention) — no attention · 9.0 MB · BLEU 12.5');
+  assert.equal(optionText(CATALOG.models[3]), 'Toy — scaled dot · 47 kB', 'no BLEU, no weights: left out, not "undefined"');
+  assert.equal(optionText({ id: 'bare' }), 'bare');
+});
+
+test('the line under the picker: a catalogue model, and a file from disk', () => {
+  assert.equal(describeEntry(CATALOG.models[1]), 'additive attention (Bahdanau) · 6.2 MB download · int8 weights · 5.9 M parameters · test BLEU 31.8 · en → fr. Half the download, same BLEU.');
+  assert.equal(describeEntry(CATALOG.models[3]), 'scaled dot-product attention · 47 kB download');
+  const info = { attention: 'dot', weightType: 'f16', parameterCount: 23_289, sourceLanguage: 'en', targetLanguage: 'de' };
+  assert.equal(describeLocal({ name: 'mine.alsc', size: 47_082 }, info), 'Your file “mine.alsc” (47 kB) · dot-product attention (Luong) · f16 weights · 23 k parameters · en → de. Not from this site’s list: no BLEU measured here.');
+  assert.equal(attentionName('none'), 'no attention (baseline)');
+  assert.equal(attentionName('local_window'), 'local_window attention', 'a kind from a newer format is named, not dropped');
+  assert.equal(formatParameters(999), '999');
+});
+
+test('comparison rows: every model, dashes for what the catalogue does not say, the default marked', () => {
+  const rows = comparisonRows(CATALOG);
+  assert.equal(rows.length, 4);
+  assert.deepEqual(rows.map((r) => r.isDefault), [false, true, false, false]);
+  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', bleu: '—', note: '', isDefault: false });
+  assert.equal(rows[1].note, 'Half the download, same BLEU.');
+});
+
+test('model ids from a link are checked against the catalogue; no model asked: the catalogue’s default', () => {
+  assert.equal(defaultShareState().model, null, 'not a hard-wired id: the catalogue says which is the default');
+  assert.deepEqual(resolveModel(CATALOG, null), { model: 'en-fr-int8', notice: null });
+  assert.deepEqual(resolveModel(CATALOG, 'en-fr-none'), { model: 'en-fr-none', notice: null });
+  const unknown = resolveModel(CATALOG, 'en-xx');
+  assert.equal(unknown.model, 'en-fr-int8');
+  assert.equal(unknown.notice, 'There is no model “en-xx” in this site’s list; showing “English → French (int8)” instead.');
+  const refused = resolveModel(CATALOG, null, { rejected: 'https://evil.example/m.alsc' });
+  assert.equal(refused.model, 'en-fr-int8');
+  assert.match(refused.notice, /^The model “https:\/\/evil\.example\/m\.alsc” was not loaded: alignscope loads models only by their id/);
+  // A catalogue whose default is not among its models: the first one.
+  assert.equal(resolveModel({ default: 'gone', models: CATALOG.models }, null).model, 'en-fr');
+});
+
+test('a model file from disk in a link: marked, never silently another model', () => {
+  const st = { sentence: 'Open the file', model: 'en-fr', local: { name: 'my model (v2).alsc', size: 1 }, scale: 1, step: 0, view: 'full' };
+  const hash = serializeShareState(st);
+  assert.match(hash, /&m=file%3Amy\+model\+%28v2%29\.alsc&/);
+  const back = parseShareString(`#${hash}`);
+  assert.equal(back.model, undefined, 'the receiving page must not load some id instead');
+  assert.equal(back.fileModel, 'my model (v2).alsc');
+  const r = resolveModel(CATALOG, back.model ?? null, { fileModel: back.fileModel, canOpenFiles: true });
+  assert.equal(r.model, 'en-fr-int8');
+  assert.equal(r.notice, 'This link was made with a model file from someone’s disk (“my model (v2).alsc”). A link cannot carry a file, so this shows “English → French (int8)” from this site’s list instead; to see what the link showed, open that file with “Open a model file…”.');
+  assert.ok(!resolveModel(CATALOG, null, { fileModel: 'x.alsc' }).notice.includes('Open a model file'), 'an embed without the file button does not point to it');
+  assert.equal(parseShareString('#m=file%3A' + 'a'.repeat(500)).fileModel.length, 120);
+  assert.deepEqual(parseShareString('#m=file%3A'), { rejectedModel: 'file:' }, 'an empty file name is just refused');
+  // Without a file, and before the catalogue is known, the link has no model key.
+  assert.doesNotMatch(serializeShareState({ ...st, local: null, model: null }), /m=/);
+  assert.match(serializeShareState({ ...st, local: null }), /&m=en-fr&/);
+});
+
+// A stand-in for the engine worker: records what the client sends and lets
+// the test answer, in order, as the real worker does.
+class FakeWorker {
+  static last = null;
+  constructor() { this.sent = []; FakeWorker.last = this; }
+  postMessage(msg) { this.sent.push(msg); }
+  terminate() {}
+  reply(msg) { this.onmessage({ data: msg }); }
+}
+
+async function startedClient(results) {
+  globalThis.Worker = FakeWorker;
+  const client = new EngineClient({ workerUrl: 'worker.js', onResult: (trace) => results.push(trace.tag), onError: (err, stage) => results.push(`error:${stage}:${err.message}`) });
+  const started = client.start();
+  FakeWorker.last.reply({ type: 'ready', variant: 'scalar' });
+  await started;
+  return { client, worker: FakeWorker.last };
+}
+
+test('client: a refused load rejects with the engine’s code and message; a translation sent before it is not shown', async () => {
+  const results = [];
+  const { client, worker } = await startedClient(results);
+  client.translate({ text: 'old', scoreScale: 1 });
+  const loading = client.load('file:x.alsc', new Uint8Array([1, 2, 3]));
+  const load = worker.sent.find((m) => m.type === 'load');
+  assert.equal(load.loadId, 1);
+  assert.equal(load.bytes.byteLength, 3);
+  // The worker answers in order: the old translation first, then the refusal.
+  worker.reply({ type: 'result', id: worker.sent.find((m) => m.type === 'translate').id, trace: { tag: 'old model' }, workerMs: 1 });
+  worker.reply({ type: 'error', stage: 'load', loadId: 1, code: 'AS_ERR_CHECKSUM', message: 'the model file is damaged (CRC-32 checksum mismatch)' });
+  const err = await loading.catch((e) => e);
+  assert.equal(err.code, 'AS_ERR_CHECKSUM');
+  assert.equal(err.message, 'the model file is damaged (CRC-32 checksum mismatch)');
+  assert.deepEqual(results, [], 'the result asked for before the load is not reported');
+  assert.equal(client.busy, false);
+  // The next translation goes through.
+  client.translate({ text: 'again', scoreScale: 1 });
+  const t = worker.sent.filter((m) => m.type === 'translate').at(-1);
+  worker.reply({ type: 'result', id: t.id, trace: { tag: 'again' }, workerMs: 1 });
+  assert.deepEqual(results, ['again']);
+  client.stop();
+});
+
+test('client: a load replaced by a newer one: its late answer is ignored, the newer one settles', async () => {
+  const results = [];
+  const { client, worker } = await startedClient(results);
+  const first = client.load('file:a.alsc', new Uint8Array([1]));
+  const second = client.load('en-fr', new Uint8Array([2]));
+  assert.equal((await first.catch((e) => e)).message, 'superseded');
+  worker.reply({ type: 'loaded', modelId: 'file:a.alsc', loadId: 1, info: { attention: 'dot' } });
+  // Still waiting for the second: a stale 'loaded' must not settle it.
+  let settled = null;
+  second.then((info) => { settled = info; });
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(settled, null);
+  worker.reply({ type: 'loaded', modelId: 'en-fr', loadId: 2, info: { attention: 'additive' } });
+  assert.deepEqual(await second, { attention: 'additive' });
+  // A translation in flight when the next result of an older request arrives keeps its place.
+  client.translate({ text: 'a', scoreScale: 1 });
+  const a = worker.sent.filter((m) => m.type === 'translate').at(-1);
+  worker.reply({ type: 'result', id: a.id - 1, trace: { tag: 'stale' }, workerMs: 1 });
+  assert.equal(client.busy, true, 'an unknown id does not clear the request in flight');
+  worker.reply({ type: 'result', id: a.id, trace: { tag: 'a' }, workerMs: 1 });
+  assert.deepEqual(results, ['a']);
+  client.stop();
+});
+
+test('format-3 architectures in words; what a decoder without attention sees', async () => {
+  const { architectureName, fixedSummary } = await import('../../web/lib/catalog.js');
+  const all = { unidirectional: true, initFromEncoder: true, attentionBias: true, directOutput: true, sourceEos: true, tutorialTokenizer: true };
+  assert.equal(architectureName({ architecture: all }), 'the PyTorch seq2seq tutorial’s architecture');
+  assert.equal(architectureName({ architecture: { ...all, tutorialTokenizer: false, attentionBias: false, initFromEncoder: false, directOutput: false } }), 'one-direction encoder, reads </s> after the words');
+  assert.equal(architectureName({ architecture: {} }), '', 'ours: nothing to add');
+  assert.equal(architectureName({}), '', 'an engine before format 3');
+  assert.equal(fixedSummary({ architecture: { unidirectional: true } }).formula, 'c = h_S');
+  assert.equal(fixedSummary({}).formula, 'c = [→h_S ; ←h_1]');
+  assert.match(describeLocal({ name: 't.alsc', size: 83_696 }, { attention: 'additive', weightType: 'f32', parameterCount: 21_000, architecture: all }), /^Your file “t\.alsc” \(84 kB\) · additive attention \(Bahdanau\) · the PyTorch seq2seq tutorial’s architecture · f32 weights · 21 k parameters\./);
+});
