@@ -17,7 +17,7 @@ import * as theoryView from './views/theory.js';
 import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from './views/export.js';
 import { themeColors } from './views/heatmap.js';
 import { viridis, hex } from './lib/colormap.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, fixedSummary } from './lib/catalog.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, fixedSummary, sentenceLabel } from './lib/catalog.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -63,6 +63,8 @@ export function mountAlignscope(root, opts = {}) {
   // ---------- DOM skeleton ----------
   const ids = { input: uid('sentence'), model: uid('model'), tableCap: uid('tablecap'), hint: uid('hint'), notice: uid('notice'), link: uid('link'), modelInfo: uid('modelinfo'), fileHint: uid('filehint'), shareWhy: uid('sharewhy') };
   const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', dir: 'auto', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': `${ids.hint} ${ids.notice}`, autocomplete: 'off' });
+  // Named after the model's source language (a converted tutorial model reads French).
+  const sentenceLabelEl = h('label', { for: ids.input }, 'English sentence');
   const modelSelect = h('select', { id: ids.model, class: 'as-select', 'aria-describedby': ids.modelInfo });
   // What the chosen model is: attention kind, size, weights, BLEU (or, for a
   // file from disk, its name and what the engine read from it). Announced
@@ -91,7 +93,7 @@ export function mountAlignscope(root, opts = {}) {
 
   const inputCard = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
     h('div', { class: 'as-input-row' },
-      h('div', { class: 'as-field as-grow' }, h('label', { for: ids.input }, 'English sentence'), sentence, hint),
+      h('div', { class: 'as-field as-grow' }, sentenceLabelEl, sentence, hint),
       h('div', { class: 'as-field as-model-field' }, h('label', { for: ids.model }, 'Model'),
         h('div', { class: 'as-model-row' }, modelSelect, openFileBtn, fileInput),
         modelInfo, fileHint)),
@@ -448,6 +450,8 @@ export function mountAlignscope(root, opts = {}) {
     const entry = st.catalog?.models.find((m) => m.id === st.model);
     modelInfo.textContent = st.local ? describeLocal(st.local, st.info) : entry ? describeEntry(entry) : '';
     modelInfo.dataset.attention = st.info?.attention ?? entry?.attention ?? '';
+    const source = st.info?.sourceLanguage ?? (st.local ? null : entry?.source);
+    if (source) sentenceLabelEl.textContent = sentenceLabel(source);
   }
 
   // A link cannot carry a file from the reader's disk: while one is in use,

@@ -833,6 +833,15 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     assert.deepEqual(m.source, ref.source.map((w) => w.text));
     assert.equal(m.source.at(-1), '</s>', 'the end token the tutorial model reads is a column');
     for (let t = 0; t < ref.T; t++) for (let j = 0; j < ref.S; j++) assert.ok(Math.abs(m.alpha[t][j] - ref.alpha[t * ref.S + j]) <= 1e-5, `α[${t}][${j}]`);
+    assert.equal(await page.locator('#app label[for^="sentence"]').textContent(), 'English sentence');
+    // The tutorial translates French to English: the box is named after the file's source language.
+    const frEn = new Uint8Array(fs.readFileSync(file));
+    frEn.set([...'fr\0\0\0\0\0\0', ...'en\0\0\0\0\0\0'].map((c) => c.charCodeAt(0)), 76); // models/FORMAT.md: languages at 76 and 84
+    await page.locator('#app input[type="file"]').setInputFiles({ name: 'tutorial-fr-en.alsc', mimeType: 'application/octet-stream', buffer: Buffer.from(frEn) });
+    await page.locator('#app .as-model-info', { hasText: 'tutorial-fr-en.alsc' }).waitFor();
+    assert.match(await page.locator('#app .as-model-info').textContent(), / · fr → en\. /);
+    assert.equal(await page.locator('#app label[for^="sentence"]').textContent(), 'French sentence');
+    assert.equal(await page.locator('#app textarea').getAttribute('id'), await page.locator('#app label[for^="sentence"]').getAttribute('for'));
     const D = tutorial.info.contextDim;
     assert.ok((await page.locator('#app .as-steps-card').textContent()).includes(`${D} numbers (the ${D} units of a one-direction encoder)`), 'the context vector of a one-direction encoder');
     assert.deepEqual(errors, []);

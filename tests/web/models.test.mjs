@@ -154,3 +154,11 @@ test('format-3 architectures in words; what a decoder without attention sees', a
   assert.equal(fixedSummary({}).formula, 'c = [→h_S ; ←h_1]');
   assert.match(describeLocal({ name: 't.alsc', size: 83_696 }, { attention: 'additive', weightType: 'f32', parameterCount: 21_000, architecture: all }), /^Your file “t\.alsc” \(84 kB\) · additive attention \(Bahdanau\) · the PyTorch seq2seq tutorial’s architecture · f32 weights · 21 k parameters\./);
 });
+
+test('the sentence box is named after the model’s source language', async () => {
+  const { sentenceLabel } = await import('../../web/lib/catalog.js');
+  assert.equal(sentenceLabel('en'), 'English sentence');
+  assert.equal(sentenceLabel('fr'), 'French sentence');
+  assert.equal(sentenceLabel('xx'), 'Sentence (xx)');
+  assert.equal(sentenceLabel(''), 'Sentence');
+});

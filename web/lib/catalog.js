@@ -14,6 +14,14 @@ export const ATTENTION_NAMES = Object.freeze({
   none: 'no attention (baseline)',
 });
 
+const LANGUAGES = Object.freeze({ en: 'English', fr: 'French', de: 'German', es: 'Spanish', it: 'Italian', pt: 'Portuguese', nl: 'Dutch' });
+
+/** The label of the sentence box for a model's source language: "French sentence", "Sentence (xx)". */
+export function sentenceLabel(code) {
+  if (!code) return 'Sentence';
+  return LANGUAGES[code] ? `${LANGUAGES[code]} sentence` : `Sentence (${code})`;
+}
+
 /** "additive attention (Bahdanau)"; an unknown kind is named as it is. */
 export function attentionName(kind) {
   return ATTENTION_NAMES[kind] ?? (kind ? `${kind} attention` : 'attention kind not stated');
