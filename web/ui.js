@@ -249,7 +249,7 @@ export function mountAlignscope(root, opts = {}) {
     const cols = [['Model', 'label'], ['Attention', 'attention'], ['Weights', 'weights'], ['Download', 'size'], ['Parameters', 'parameters'], ['Test BLEU', 'bleu']];
     const hasNotes = rows.some((r) => r.note);
     comparison.replaceChildren(
-      h('summary', null, `Compare the ${rows.length} model${rows.length === 1 ? '' : 's'}: attention, size, BLEU`),
+      h('summary', null, rows.length === 1 ? 'About this site’s model: attention, size, BLEU' : `Compare the ${rows.length} models: attention, size, BLEU`),
       h('div', { class: 'as-table-wrap' },
         h('table', { class: 'as-table as-models-table' },
           h('caption', null, 'The models this site offers. BLEU: corpus BLEU on held-out test sentences (higher is better; the toy test models have none).'),
