@@ -38,7 +38,7 @@ struct as_session {
     float *keys;             /* (P, key_dim) additive/general; dot uses annotations */
     float *s0;               /* (Hd) */
     float *summary;          /* (C) [fwd_S ; bwd_1] (or fwd_S), kind none */
-    float *embedding;        /* (E) one source embedding row, dequantised if int8 */
+    float *src_embedded;     /* (P, E) the source's embedding rows, dequantised if int8 */
 
     /* decoder scratch */
     float *state;            /* (Hd) s_t */
@@ -99,7 +99,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
         s->keys = alloc_array(ms * in->key_dim, sizeof(float), &failed);
     s->s0 = alloc_array(hd, sizeof(float), &failed);
     s->summary = alloc_array(c, sizeof(float), &failed);
-    s->embedding = alloc_array(e, sizeof(float), &failed);
+    s->src_embedded = alloc_array(ms * e, sizeof(float), &failed);
     s->state = alloc_array(hd, sizeof(float), &failed);
     s->query = alloc_array(a, sizeof(float), &failed);
     s->dec_in = alloc_array(e + c, sizeof(float), &failed);
@@ -132,7 +132,7 @@ void as_session_free(as_session *s) {
     if (!s) return;
     void *buffers[] = {
         s->source_ids, s->source_spans, s->source_tokens, s->cached_ids, s->enc_gi, s->enc_gh,
-        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->embedding, s->state, s->query,
+        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->src_embedded, s->state, s->query,
         s->dec_in, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
         s->translation_spans, s->translation};
@@ -185,6 +185,14 @@ static void matvec(const as_matrix *w, size_t rows, size_t cols, const float *x,
     else as_f32_matvec_p24(rows, cols, w->f32, x, b, y);
 }
 
+/* The same product for `count` inputs x + j * x_stride -> y + j * y_stride,
+ * each bit for bit what matvec gives, the weights read once (kernels.h). */
+static void matvec_batch(const as_matrix *w, size_t rows, size_t cols, size_t count, const float *x,
+                         size_t x_stride, const float *b, float *y, size_t y_stride) {
+    if (w->i8) as_i8_matvec_q32_batch(rows, cols, w->i8, w->scale, count, x, x_stride, b, y, y_stride);
+    else as_f32_matvec_p24_batch(rows, cols, w->f32, count, x, x_stride, b, y, y_stride);
+}
+
 /* Row id of an embedding (row-major, `dim` wide) -> out, dequantised (one
  * f32 multiply per value, as the file defines) if it is int8. */
 static void embedding_row(const as_matrix *table, size_t dim, int32_t id, float *out) {
@@ -209,11 +217,11 @@ static void run_encoder(as_session *s, int32_t len) {
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
     const size_t c = in->context_dim, n = (size_t)len;
     const int directions = (in->arch_flags & AS_ARCH_UNIDIRECTIONAL) ? 1 : 2;
+    for (size_t j = 0; j < n; j++)
+        embedding_row(&m->src_embedding, e, s->source_ids[j], s->src_embedded + j * e);
     for (int dir = 0; dir < directions; dir++) {
-        for (size_t j = 0; j < n; j++) {
-            embedding_row(&m->src_embedding, e, s->source_ids[j], s->embedding);
-            matvec(&m->enc_w_ih[dir], 3 * he, e, s->embedding, m->enc_b_ih[dir], s->enc_gi + j * 3 * he);
-        }
+        /* all positions' input projections in one pass over W_ih */
+        matvec_batch(&m->enc_w_ih[dir], 3 * he, e, n, s->src_embedded, e, m->enc_b_ih[dir], s->enc_gi, 3 * he);
         memset(s->enc_h, 0, he * sizeof(float));
         for (size_t step = 0; step < n; step++) {
             const size_t j = dir == 0 ? step : n - 1 - step;
@@ -230,11 +238,8 @@ static void run_encoder(as_session *s, int32_t len) {
         matvec(&m->init_w, hd, he, final_state, m->init_b, s->s0);
         as_f32_tanh(hd, s->s0, s->s0);
     }
-    if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL) {
-        for (size_t j = 0; j < n; j++)
-            matvec(&m->attn_key_w, in->key_dim, c, s->annotations + j * c, m->attn_key_b,
-                   s->keys + j * in->key_dim);
-    }
+    if (in->attention_kind == AS_ATTENTION_ADDITIVE || in->attention_kind == AS_ATTENTION_GENERAL)
+        matvec_batch(&m->attn_key_w, in->key_dim, c, n, s->annotations, c, m->attn_key_b, s->keys, in->key_dim);
     memcpy(s->summary, s->annotations + (n - 1) * c, he * sizeof(float));           /* ->h_S */
     if (directions == 2) memcpy(s->summary + he, s->annotations + he, he * sizeof(float)); /* <-h_1 */
 }
