@@ -614,7 +614,8 @@ export function mountAlignscope(root, opts = {}) {
   const exportMeta = () => {
     const st = store.get();
     const sc = scaleFor(st.info, st.scale);
-    return { model: modelTag(), sentence: st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim };
+    // The sentence the matrix was computed for (typing may have moved on).
+    return { model: modelTag(), sentence: vm?.trace?.text ?? st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim };
   };
   const measureCtx = document.createElement('canvas').getContext('2d');
   measureCtx.font = CONFIG.labelFont;

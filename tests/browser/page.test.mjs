@@ -210,7 +210,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.locator('#app textarea').pressSequentially(sentence, { delay: 15 });
     await page.waitForFunction((s) => document.querySelector('#app .as-hint, #app textarea')?.value === s, sentence);
     await waitForDecode(page, n);
-    await page.waitForFunction(() => document.querySelector('#app .as-matrix caption'));
+    // A slow machine may translate a part typed so far first: wait for the whole.
+    await page.waitForFunction((s) => document.querySelector('#app .as-matrix caption')?.textContent.includes(`“${s}”`), sentence);
     const m = await exportedMatrix(page);
     assert.equal(m.sentence, sentence);
     assertRowsSumToOne(m.alpha);
@@ -719,13 +720,18 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const want = dot.translate(sentence).translation;
     assert.notEqual(want, nodeEngine.translate(sentence, { scoreScale: nodeInfo.trainedScoreScale }).translation, 'precondition: the toy model translates this differently');
     const { page, errors, context } = await openPage();
+    // Listen before the page loads: Playwright turns on file-chooser
+    // interception asynchronously, and a key press right after
+    // waitForEvent('filechooser') can beat it (the chooser then opens unseen).
+    const chooserOpened = new Promise((resolve) => page.once('filechooser', resolve));
     await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}`);
     await page.waitForSelector(READY);
     const button = page.locator('#app button.as-open-file');
     assert.equal(await button.textContent(), 'Open a model file…');
     assert.match(await page.locator(`#${await button.getAttribute('aria-describedby')}`).textContent(), /\.alsc .*stays on your device/);
     await button.focus();
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    await page.keyboard.press('Enter');
+    const chooser = await Promise.race([chooserOpened, new Promise((_, reject) => setTimeout(() => reject(new Error('Enter on “Open a model file…” opened no file chooser within 10 s')), 10_000))]);
     assert.equal(chooser.isMultiple(), false);
     await chooser.setFiles(TOY('dot'));
     await waitForTranslation(page, want);
