@@ -17,7 +17,7 @@ import * as theoryView from './views/theory.js';
 import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from './views/export.js';
 import { themeColors } from './views/heatmap.js';
 import { viridis, hex } from './lib/colormap.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, fixedSummary, sentenceLabel } from './lib/catalog.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, fixedSummary, sentenceLabel, reportOf } from './lib/catalog.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -248,16 +248,28 @@ export function mountAlignscope(root, opts = {}) {
     const rows = comparisonRows(cat);
     const cols = [['Model', 'label'], ['Attention', 'attention'], ['Weights', 'weights'], ['Download', 'size'], ['Parameters', 'parameters'], ['Test BLEU', 'bleu']];
     const hasNotes = rows.some((r) => r.note);
+    // Cards and the report are files beside index.json; the single-file build carries neither.
+    const files = !inline?.index;
+    const hasCards = files && rows.some((r) => r.card);
+    const modelsUrl = (f) => new URL(`models/${f}`, base).href;
+    const report = files ? reportOf(cat) : null;
     comparison.replaceChildren(
       h('summary', null, rows.length === 1 ? 'About this site’s model: attention, size, BLEU' : `Compare the ${rows.length} models: attention, size, BLEU`),
       h('div', { class: 'as-table-wrap' },
         h('table', { class: 'as-table as-models-table' },
           h('caption', null, 'The models this site offers. BLEU: corpus BLEU on held-out test sentences (higher is better; the toy test models have none).'),
-          h('thead', null, h('tr', null, cols.map(([name]) => h('th', { scope: 'col' }, name)), hasNotes ? h('th', { scope: 'col' }, 'Note') : null)),
+          h('thead', null, h('tr', null, cols.map(([name]) => h('th', { scope: 'col' }, name)),
+            hasNotes ? h('th', { scope: 'col' }, 'Note') : null, hasCards ? h('th', { scope: 'col' }, 'Card') : null)),
           h('tbody', null, rows.map((r) => h('tr', { dataset: { model: r.id } },
             h('th', { scope: 'row' }, r.label, r.isDefault ? h('span', { class: 'as-muted' }, ' (default)') : null),
             cols.slice(1).map(([, k]) => h('td', null, r[k])),
-            hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null))))));
+            hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null,
+            hasCards ? h('td', null, r.card ? h('a', { href: modelsUrl(r.card), 'aria-label': `Model card of ${r.label} (text)` }, 'card') : '—') : null))))),
+      report ? h('figure', { class: 'as-report-figure' },
+        h('img', { src: modelsUrl(report.figure), alt: 'Test BLEU by source sentence length for each attention kind and the no-attention baseline, trained for the same number of updates (details in the model report).', loading: 'lazy', width: 640, height: 400 }),
+        h('figcaption', null, 'Bahdanau et al. 2015, Figure 2, on this site’s data: BLEU by source length, equal training budget. ',
+          report.caption ? `${report.caption} ` : '',
+          h('a', { href: modelsUrl(report.text) }, 'The model report (tables, intervals, caveats)'), '.')) : null);
   }
 
   // Models are chosen only by id from this site's catalogue. Anything else
@@ -423,7 +435,7 @@ export function mountAlignscope(root, opts = {}) {
   function buildVM(trace, info) {
     const rowLabels = trace.target.map((w) => (w.isEnd ? '</s>' : w.text));
     const colLabels = trace.source.map((w) => w.text);
-    return { info, trace, T: trace.T, S: trace.S, rowLabels, colLabels, target: trace.target, alpha: trace.alpha, entropies: rowEntropies(trace.alpha, trace.T, trace.S) };
+    return { info, trace, T: trace.T, S: trace.S, words: trace.source.filter((w) => !w.isEnd).length, rowLabels, colLabels, target: trace.target, alpha: trace.alpha, entropies: rowEntropies(trace.alpha, trace.T, trace.S) };
   }
 
   function renderStatus(st) {
@@ -440,7 +452,7 @@ export function mountAlignscope(root, opts = {}) {
 
   function renderHint(st) {
     const max = st.info?.maxSourceTokens;
-    const S = st.trace?.S;
+    const S = st.trace?.words; // the reader's words; a tutorial model's appended </s> is not one
     hint.textContent = max
       ? `${S != null ? `${S} source token${S === 1 ? '' : 's'} · ` : ''}limit ${max} tokens (the model refuses longer input) · ${st.sentence.length} / ${CONFIG.maxSentenceChars} characters`
       : `Up to ${CONFIG.maxSentenceChars} characters.`;

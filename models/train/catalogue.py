@@ -18,6 +18,17 @@ ATTENTION_NAMES = {"additive": "Bahdanau additive", "dot": "Luong dot", "general
                    "scaled_dot": "scaled dot product", "none": "no attention"}
 
 
+def report_caption(report_path):
+    """The report's verdict paragraph (the line starting with **), as plain text."""
+    if not os.path.exists(report_path):
+        return ""
+    with open(report_path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("**"):
+                return line.strip().replace("**", "")
+    return ""
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
@@ -55,6 +66,11 @@ def main():
     entries.sort(key=lambda e: (e["id"] != default, e["target"] != "fr", e["target"],
                                 kind_rank.get(e["attention"], 9), e["bytes"]))
     index = {"default": default, "models": entries}
+    # The zoo's comparison figure (models/REPORT.md), for the page's model table.
+    figure = os.path.join(args.models, "report", "bleu-by-length.svg")
+    if os.path.exists(figure):
+        index["report"] = {"figure": "report/bleu-by-length.svg", "text": "REPORT.md",
+                           "caption": report_caption(os.path.join(args.models, "REPORT.md"))}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)
         f.write("\n")

@@ -51,7 +51,14 @@ function makeTestCatalogue(dir, real) {
   const models = [];
   for (const m of real.models) {
     fs.symlinkSync(path.join(WEB, 'models', m.file), path.join(dir, m.file));
+    if (m.card) fs.symlinkSync(path.join(WEB, 'models', m.card), path.join(dir, m.card));
     models.push(m);
+  }
+  if (real.report) { // the model report's figure and text, as assemble.mjs placed them
+    for (const f of [real.report.figure, real.report.text]) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.symlinkSync(path.join(WEB, 'models', f), path.join(dir, f));
+    }
   }
   for (const [id, kind] of TOY_MODELS) {
     const src = path.join(REPO, 'build', 'test-models', `${kind}.alsc`);
@@ -63,7 +70,7 @@ function makeTestCatalogue(dir, real) {
   const int8 = path.join(REPO, 'build', 'test-models', 'additive-int8.alsc');
   fs.copyFileSync(int8, path.join(dir, 'toy-int8.alsc'));
   models.push({ id: 'toy-int8', file: 'toy-int8.alsc', label: 'Toy model (additive, int8)', source: 'en', target: 'fr', attention: 'additive', bytes: fs.statSync(int8).size, parameters: 18213, bleu: 1.25, weights: 'int8', note: 'Trained for seconds on a made-up corpus: for tests only.' });
-  const index = { default: real.default, models };
+  const index = { default: real.default, models, ...(real.report ? { report: real.report } : {}) };
   fs.writeFileSync(path.join(dir, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
   return index;
 }
@@ -694,8 +701,20 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.locator('#app details.as-models summary').click();
     const rows = await page.locator('#app .as-models-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.equal(rows.length, testCatalog.models.length);
-    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '1.3', 'Trained for seconds on a made-up corpus: for tests only.']);
+    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '1.3', 'Trained for seconds on a made-up corpus: for tests only.', '—']);
     assert.ok(rows.find((r) => r[0] === `${real.label} (default)`), 'the default is marked');
+    // The real model's card is linked and served as text.
+    const cardHref = await page.locator(`#app .as-models-table tr[data-model="${real.id}"] a`).getAttribute('href');
+    assert.ok(cardHref.endsWith(`models/${real.card}`), cardHref);
+    const card = await page.request.get(cardHref);
+    assert.equal(card.status(), 200, cardHref);
+    assert.match(await card.text(), /^# Model card/);
+    // The model report's figure (Bahdanau et al. Figure 2 on our data), when the catalogue has one.
+    if (catalog.report) {
+      const img = page.locator('#app .as-report-figure img');
+      assert.ok((await img.getAttribute('alt')).includes('BLEU by source sentence length'));
+      await page.waitForFunction(() => document.querySelector('#app .as-report-figure img')?.naturalWidth > 0);
+    }
     assert.deepEqual(rows.find((r) => r[0] === 'Toy model (none attention)').slice(1, 6), ['no attention (baseline)', '—', '33 kB', '—', '—'], 'unknown values: a dash');
     assert.deepEqual(errors, []);
     await context.close();

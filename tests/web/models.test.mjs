@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShareString, serializeShareState, defaultShareState, resolveModel } from '../../web/state.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters } from '../../web/lib/catalog.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, reportOf } from '../../web/lib/catalog.js';
 import { EngineClient } from '../../web/client.js';
 
 const CATALOG = {
@@ -40,7 +40,7 @@ test('comparison rows: every model, dashes for what the catalogue does not say, 
   const rows = comparisonRows(CATALOG);
   assert.equal(rows.length, 4);
   assert.deepEqual(rows.map((r) => r.isDefault), [false, true, false, false]);
-  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', bleu: '—', note: '', isDefault: false });
+  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', bleu: '—', note: '', card: null, isDefault: false });
   assert.equal(rows[1].note, 'Half the download, same BLEU.');
 });
 
@@ -161,4 +161,15 @@ test('the sentence box is named after the model’s source language', async () =
   assert.equal(sentenceLabel('fr'), 'French sentence');
   assert.equal(sentenceLabel('xx'), 'Sentence (xx)');
   assert.equal(sentenceLabel(''), 'Sentence');
+});
+
+test('model cards and the model report: only plain file names inside models/', () => {
+  const rows = comparisonRows({ ...CATALOG, models: [...CATALOG.models, { id: 'x', card: '../secret.md' }, { id: 'y', card: 'https://evil.example/card.md' }] });
+  assert.deepEqual(rows.map((r) => r.card), ['en-fr.md', null, null, null, null, null]);
+  assert.equal(reportOf(CATALOG), null, 'no report named: none shown');
+  const good = { report: { figure: 'report/bleu-by-length.svg', text: 'REPORT.md', caption: 'Agrees with the paper.' } };
+  assert.deepEqual(reportOf(good), good.report);
+  for (const figure of ['../x.svg', '/etc/x.svg', 'https://evil.example/x.svg', 'report/x.png', 'javascript:alert(1)//.svg']) {
+    assert.equal(reportOf({ report: { ...good.report, figure } }), null, figure);
+  }
 });

@@ -131,6 +131,16 @@ export function comparisonRows(catalog) {
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
     bleu: Number.isFinite(m.bleu) ? m.bleu.toFixed(1) : '—',
     note: m.note ?? '',
+    card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
     isDefault: m.id === catalog.default,
   }));
+}
+
+// The catalogue's model report (models/REPORT.md and its figure), if it names
+// one: paths are checked to stay inside models/ (no scheme, no "..").
+export function reportOf(catalog) {
+  const r = catalog?.report;
+  const safe = (f) => typeof f === 'string' && /^[A-Za-z0-9_./-]+\.(svg|md)$/.test(f) && !f.includes('..') && !f.startsWith('/');
+  if (!r || !safe(r.figure) || !safe(r.text)) return null;
+  return { figure: r.figure, text: r.text, caption: typeof r.caption === 'string' ? r.caption : '' };
 }

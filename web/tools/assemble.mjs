@@ -29,6 +29,24 @@ export function assemble({ quiet = false } = {}) {
     if (!fs.existsSync(src)) throw new Error(`models/index.json lists ${m.file}, which is missing`);
     fs.copyFileSync(src, path.join(OUT, m.file));
     m.bytes = fs.statSync(src).size;
+    // The model card (Markdown, shown as text) goes along when it exists.
+    if (m.card && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) && fs.existsSync(path.join(REPO, 'models', m.card))) {
+      fs.copyFileSync(path.join(REPO, 'models', m.card), path.join(OUT, m.card));
+    } else {
+      delete m.card;
+    }
+  }
+  // The model report's figure and text (models/REPORT.md), when the zoo made them.
+  if (index.report) {
+    const files = [index.report.figure, index.report.text];
+    if (files.every((f) => /^[A-Za-z0-9_./-]+\.(svg|md)$/.test(f ?? '') && !f.includes('..') && fs.existsSync(path.join(REPO, 'models', f)))) {
+      for (const f of files) {
+        fs.mkdirSync(path.dirname(path.join(OUT, f)), { recursive: true });
+        fs.copyFileSync(path.join(REPO, 'models', f), path.join(OUT, f));
+      }
+    } else {
+      delete index.report;
+    }
   }
   fs.writeFileSync(path.join(OUT, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
   log(`assemble: ${index.models.length} model(s) from models/ → web/models/`);
