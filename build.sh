@@ -8,6 +8,7 @@
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
+#   ./build.sh model-export   the same model files again from the trained run (no training)
 #   ./build.sh zoo      the comparison models (all attention kinds, en-de, en-es) -> models/REPORT.md
 #   ./build.sh bench    wasm + bench programs -> tests/bench/results.{json,md} (args: --quick --no-browser)
 #   ./build.sh fuzz     libFuzzer harnesses (clang, ASan + UBSan), FUZZ_SECONDS each (default 120)
@@ -222,6 +223,15 @@ mode_model() {
     rm -rf "$run"
     OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-2} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
         --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 192 --lr 3e-3
+    model_files "$run" "$id" "$lang" "./build.sh model"
+}
+
+# The model files again from the run `model` trained (no training).
+mode_model_export() {
+    local lang=${LANG_PAIR:-fr} kind=${ATTENTION:-additive}
+    local id="en-$lang" run="models/train/runs/en-$lang-$kind"
+    [[ $kind != additive ]] && id="en-$lang-$kind"
+    [[ -f $run/checkpoint.pt ]] || { log "no $run/checkpoint.pt: run ./build.sh model first"; return 1; }
     model_files "$run" "$id" "$lang" "./build.sh model"
 }
 
@@ -483,6 +493,7 @@ case "$mode" in
     serve) mode_serve ;;
     dist) mode_dist ;;
     model) mode_model ;;
+    model-export) mode_model_export ;;
     zoo) mode_zoo ;;
     zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;
     bench) shift; mode_bench "$@" ;;
@@ -491,7 +502,7 @@ case "$mode" in
     sanitize) mode_sanitize ;;
     sanitize-build) mode_sanitize_build ;;
     soak) mode_soak ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model|zoo|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model|model-export|zoo|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
 exit
 }
