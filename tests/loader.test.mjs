@@ -27,6 +27,19 @@ function tensorElements(b) {
 }
 
 // [name, bytes, expected code, message fragment]
+/** Each case [name, bytes, code, message fragment] must be refused by engine.load
+ * with an AlignscopeError of that code whose message contains the fragment. */
+function assertAllRefused(engine, cases) {
+  for (const [name, bytes, code, fragment] of cases) {
+    assert.throws(() => engine.load(bytes), (err) => {
+      assert.ok(err instanceof AlignscopeError, `${name}: not an AlignscopeError: ${err}`);
+      assert.equal(err.code, code, `${name}: got ${err.code} (${err.message})`);
+      assert.ok(err.message.toLowerCase().includes(fragment.toLowerCase()), `${name}: message "${err.message}" lacks "${fragment}"`);
+      return true;
+    }, name);
+  }
+}
+
 function badFiles() {
   const cases = [];
   for (let cut = 0; cut < 96; cut++) cases.push([`cut at header byte ${cut}`, good.subarray(0, cut), 'AS_ERR_TOO_SHORT', 'too short']);
@@ -190,14 +203,7 @@ for (const variant of VARIANTS) {
       engine.load(good);
       const before = engine.translate('Open the file').translation;
       const cases = badFiles();
-      for (const [name, bytes, code, fragment] of cases) {
-        assert.throws(() => engine.load(bytes), (err) => {
-          assert.ok(err instanceof AlignscopeError, `${name}: not an AlignscopeError: ${err}`);
-          assert.equal(err.code, code, `${name}: got ${err.code} (${err.message})`);
-          assert.ok(err.message.toLowerCase().includes(fragment.toLowerCase()), `${name}: message "${err.message}" lacks "${fragment}"`);
-          return true;
-        }, name);
-      }
+      assertAllRefused(engine, cases);
       // nothing crashed, and a failed load keeps the previous model
       assert.equal(engine.translate('Open the file').translation, before);
       console.log(`# ${variant}: ${cases.length} bad files refused`);
@@ -211,14 +217,7 @@ for (const variant of VARIANTS) {
       engine.load(int8);
       const before = engine.translate('Open the file').translation;
       const cases = badInt8Files();
-      for (const [name, bytes, code, fragment] of cases) {
-        assert.throws(() => engine.load(bytes), (err) => {
-          assert.ok(err instanceof AlignscopeError, `${name}: not an AlignscopeError: ${err}`);
-          assert.equal(err.code, code, `${name}: got ${err.code} (${err.message})`);
-          assert.ok(err.message.toLowerCase().includes(fragment.toLowerCase()), `${name}: message "${err.message}" lacks "${fragment}"`);
-          return true;
-        }, name);
-      }
+      assertAllRefused(engine, cases);
       assert.equal(engine.translate('Open the file').translation, before);
       // version 1 (before int8) and 2 (before arch_flags) f16 files still load, and
       // version 2 int8 files (the header is not under the CRC)
