@@ -262,7 +262,7 @@ model_files() {
 # ---- zoo -------------------------------------------------------------------
 # The comparison models behind models/REPORT.md: every attention kind on
 # en-fr plus additive en-de and en-es, each trained for the same ZOO_STEPS
-# updates (default 1600; otherwise the `model` recipe), ZOO_PARALLEL at a
+# updates (default 1000; otherwise the `model` recipe), ZOO_PARALLEL at a
 # time (default 2, one core each), stored int8 (BLEU within 0.3 of f32, half
 # the bytes of f16); then models/train/report.py writes models/REPORT.md and
 # models/report/. ZOO_JOBS="fr:dot de:additive" picks a subset. The en-fr
@@ -288,9 +288,9 @@ mode_zoo_one() {
     [[ $kind != additive ]] && id="en-$lang-$kind"
     [[ $lang == fr && $kind == additive ]] && id="en-fr-additive-zoo"
     rm -rf "$run" && mkdir -p "$run" models/report models/fixtures
-    log "zoo $id: training ${ZOO_STEPS:-1600} updates (log: $run/log.txt)"
+    log "zoo $id: training ${ZOO_STEPS:-1000} updates (log: $run/log.txt)"
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" --out "$run" \
-        --attention "$kind" --minutes 600 --max-steps "${ZOO_STEPS:-1600}" --batch 192 --lr 3e-3 >"$run/out.txt"
+        --attention "$kind" --minutes 600 --max-steps "${ZOO_STEPS:-1000}" --batch 192 --lr 3e-3 >"$run/out.txt"
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
         --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
         --out "models/report/$id.metrics.json" >>"$run/out.txt"
