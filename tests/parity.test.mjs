@@ -1,15 +1,25 @@
 // The C engine reproduces PyTorch: same source ids, same greedy output, alpha
 // within 1e-4, raw scores within 1e-3 (relative to max(1,|x|)), context within
 // 1e-4 (same), same top-5 candidates with probabilities within 1e-4. Checked
-// on the simd and scalar wasm builds and the native CLI (--json).
+// on the simd and scalar wasm builds and the native CLI (--json); int8 files
+// within the looser TOLERANCES.int8 below.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 
 import { VARIANTS, createEngine, fixtureFiles, requireBuilt, runNative } from './support/alsc.mjs';
 
 requireBuilt();
-const TOL = { alpha: 1e-4, scores: 1e-3, context: 1e-4, probs: 1e-4 };
+// int8 files: the engine also quantises each product's input to int16
+// (src/kernels.h), PyTorch computes with f32 inputs; 16-bit inputs move the
+// real model's probabilities by up to ~3e-4 (alpha ~2e-5), so int8 files get
+// probabilities within 1e-3, alpha within 2e-4, context within 5e-4 (the
+// greedy tokens and the top-5 ids must still match exactly).
+const TOLERANCES = {
+  default: { alpha: 1e-4, scores: 1e-3, context: 1e-4, probs: 1e-4 },
+  int8: { alpha: 2e-4, scores: 1e-3, context: 5e-4, probs: 1e-3 },
+};
+let TOL = TOLERANCES.default;
 const worst = {}; // build -> max |alpha - alpha_torch|
 
 function compareCase(label, want, got, stats) {
@@ -72,6 +82,8 @@ for (const { name, fixture, model } of fixtureFiles()) {
     }
     const fx = JSON.parse(readFileSync(fixture, 'utf8'));
     const bytes = new Uint8Array(readFileSync(model));
+    const tolerance = TOLERANCES[fx.weights] ?? TOLERANCES.default;
+    beforeEach(() => { TOL = tolerance; });
 
     for (const variant of VARIANTS) {
       test(`${variant} wasm`, async () => {

@@ -326,6 +326,10 @@ def main():
         "best": best, "updates": step, "train_seconds": round(train_seconds, 1), "phases": phases,
         "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
         "args": vars(args),
+        # the machine the times were measured on
+        "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
+                    "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
     }
     with open(os.path.join(args.out, "metrics.json"), "w", encoding="utf-8") as f:
         json.dump(metrics, f, indent=2)
