@@ -44,6 +44,7 @@ let nodeInfo;
 let testCatalog;
 let modelsDir;
 let modelBytes;
+let defaultFile; // the default model's file (models/index.json)
 
 /** The test catalogue: the real models plus one toy model per attention kind. */
 function makeTestCatalogue(dir, real) {
@@ -109,6 +110,7 @@ before(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   nodeEngine = await createEngine({ variant: 'scalar' });
   const def = catalog.models.find((m) => m.id === catalog.default);
+  defaultFile = def.file;
   modelBytes = fs.readFileSync(path.join(WEB, 'models', def.file));
   nodeInfo = nodeEngine.load(new Uint8Array(modelBytes));
   fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -426,12 +428,12 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
 
   test('a download whose body is short but consistent: the engine’s size check says the file is damaged; Retry', async () => {
     const { page, context } = await openPage();
-    await page.route('**/models/en-fr.alsc', (r) => r.fulfill({ status: 200, contentType: 'application/octet-stream', body: modelBytes.subarray(0, 3_000_000) }));
+    await page.route(`**/models/${defaultFile}`, (r) => r.fulfill({ status: 200, contentType: 'application/octet-stream', body: modelBytes.subarray(0, 3_000_000) }));
     await page.goto(server.url);
     const text = await failureText(page);
     assert.match(text, /Could not load the model “.+”: the downloaded file is damaged or incomplete \(the file length does not match its header/);
     assert.match(text, /Press Retry/);
-    await page.unroute('**/models/en-fr.alsc');
+    await page.unroute(`**/models/${defaultFile}`);
     await page.locator('#app .as-status button', { hasText: 'Retry' }).click();
     await page.waitForSelector(READY);
     assert.ok(await page.locator('#app .as-status').isHidden());
@@ -440,7 +442,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
 
   test('a connection that breaks mid-download: progress in MB, then a clear message and Retry', async () => {
     const { page, errors, context } = await openPage();
-    fault = { path: '/models/en-fr.alsc', mode: 'close', upTo: 4_000_000 };
+    fault = { path: `/models/${defaultFile}`, mode: 'close', upTo: 4_000_000 };
     try {
       await page.goto(server.url);
       // Real progress, with bytes: "Downloading the model …: 2.1 MB of 11.9 MB (17 %)…"
@@ -463,11 +465,11 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
 
   test('offline: the model request fails at once, the page says so, and Retry recovers', async () => {
     const { page, context } = await openPage();
-    await page.route('**/models/en-fr.alsc', (r) => r.abort('internetdisconnected'));
+    await page.route(`**/models/${defaultFile}`, (r) => r.abort('internetdisconnected'));
     await page.goto(server.url);
     const text = await failureText(page);
     assert.match(text, /Could not load the model “.+”: the network request failed .*you may be offline/);
-    await page.unroute('**/models/en-fr.alsc');
+    await page.unroute(`**/models/${defaultFile}`);
     await page.locator('#app .as-status button', { hasText: 'Retry' }).click();
     await page.waitForSelector(READY);
     await context.close();
