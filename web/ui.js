@@ -266,7 +266,7 @@ export function mountAlignscope(root, opts = {}) {
             hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null,
             hasCards ? h('td', null, r.card ? h('a', { href: modelsUrl(r.card), 'aria-label': `Model card of ${r.label} (text)` }, 'card') : '—') : null))))),
       report ? h('figure', { class: 'as-report-figure' },
-        h('img', { src: modelsUrl(report.figure), alt: 'Test BLEU by source sentence length for each attention kind and the no-attention baseline, trained for the same number of updates (details in the model report).', loading: 'lazy', width: 640, height: 400 }),
+        h('img', { src: modelsUrl(report.figure), alt: 'Test BLEU by source sentence length for each attention kind and the no-attention baseline, trained for the same number of updates (details in the model report).', loading: 'lazy', width: 700, height: 400 }),
         h('figcaption', null, 'Bahdanau et al. 2015, Figure 2, on this site’s data: BLEU by source length, equal training budget. ',
           report.caption ? `${report.caption} ` : '',
           h('a', { href: modelsUrl(report.text) }, 'The model report (tables, intervals, caveats)'), '.')) : null);
