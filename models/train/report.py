@@ -180,7 +180,8 @@ def main():
                      "sentences up to 50 (RNNsearch-50) words, we train for "
                      f"{'/'.join(str(s) for s in sorted(steps))} updates on 2 CPU cores. Dot and scaled-dot "
                      "models need a decoder as wide as the annotations (512), so they have more parameters "
-                     "than the others."]
+                     "than the others. Training times are wall clock with up to five trainings sharing the 2 cores; "
+                     "the budget is a number of updates, so the sharing changes the times, not the models."]
 
     others = []
     for model_id, m in sorted(zoo.items()):
