@@ -115,6 +115,9 @@ typedef void (*as_i8_matvec_q32_batch_fn)(size_t rows, size_t cols, const int8_t
  * xq (cols) and returns sx (x ~ sx * xq); 0 for an all-zero x, NaN if x has
  * a non-finite value. Not a twin: one definition keeps the twins identical. */
 float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq);
+/* Row i of a q32 panel of n rows against the quantised input: the exact
+ * integer sum of q[r][c] * xq[c] (both twins' per-row path, also shared). */
+int32_t as_i8_q32_row_sum(const int8_t *panel, size_t n, size_t i, size_t cols, const int16_t *xq);
 
 /* ---- scalar twins (kernels_scalar.c) ---------------------------------- */
 void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,

@@ -146,6 +146,15 @@ float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq) {
     return amax / levels;
 }
 
+int32_t as_i8_q32_row_sum(const int8_t *panel, size_t n, size_t i, size_t cols, const int16_t *xq) {
+    const size_t pairs = cols / 2;
+    int32_t acc = 0;
+    for (size_t k = 0; k < pairs; k++)
+        acc += panel[k * 2 * n + 2 * i] * xq[2 * k] + panel[k * 2 * n + 2 * i + 1] * xq[2 * k + 1];
+    if (cols % 2) acc += panel[pairs * 2 * n + i] * xq[cols - 1];
+    return acc;
+}
+
 /* diag(scale) (Q in the q32 layout) @ x_j + b -> y_j, in exact integer sums
  * (kernels.h), AS_Q32_BATCH inputs at a time, one row at a time. */
 void as_i8_matvec_q32_batch__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
@@ -154,7 +163,6 @@ void as_i8_matvec_q32_batch__scalar(size_t rows, size_t cols, const int8_t *q, c
     const size_t per_block = cols <= AS_Q32_BATCH_COLS ? AS_Q32_BATCH : 1; /* bounds the stack buffer */
     int16_t xq[per_block * (cols > 0 ? cols : 1)];
     float sx[AS_Q32_BATCH];
-    const size_t pairs = cols / 2;
     for (size_t j0 = 0; j0 < count; j0 += per_block) {
         const size_t block = count - j0 < per_block ? count - j0 : per_block;
         for (size_t j = 0; j < block; j++) sx[j] = as_i8_quantise_input(cols, x + (j0 + j) * x_stride, xq + j * cols);
@@ -165,12 +173,8 @@ void as_i8_matvec_q32_batch__scalar(size_t rows, size_t cols, const int8_t *q, c
                 const int16_t *xj = xq + j * cols;
                 float *yj = y + (j0 + j) * y_stride;
                 for (size_t i = 0; i < n; i++) {
-                    int32_t acc = 0;
-                    for (size_t k = 0; k < pairs; k++)
-                        acc += panel[k * 2 * n + 2 * i] * xj[2 * k] + panel[k * 2 * n + 2 * i + 1] * xj[2 * k + 1];
-                    if (cols % 2) acc += panel[pairs * 2 * n + i] * xj[cols - 1];
                     const size_t r = r0 + i;
-                    const float scaled = (float)acc * (scale[r] * sx[j]);
+                    const float scaled = (float)as_i8_q32_row_sum(panel, n, i, cols, xj) * (scale[r] * sx[j]);
                     yj[r] = b ? scaled + b[r] : scaled;
                 }
             }

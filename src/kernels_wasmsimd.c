@@ -283,12 +283,8 @@ static void q32_panel_short(size_t n, size_t cols, const int8_t *panel, const in
         wasm_v128_store(y + r0 + g + 4, q32_finish(hi, scale, sx, b, r0 + g + 4));
     }
     for (; g < n; g++) {
-        int32_t acc = 0;
-        for (size_t k = 0; k < pairs; k++)
-            acc += panel[k * 2 * n + 2 * g] * xq[2 * k] + panel[k * 2 * n + 2 * g + 1] * xq[2 * k + 1];
-        if (cols % 2) acc += panel[pairs * 2 * n + g] * xq[cols - 1];
         const size_t r = r0 + g;
-        const float scaled = (float)acc * (scale[r] * sx);
+        const float scaled = (float)as_i8_q32_row_sum(panel, n, g, cols, xq) * (scale[r] * sx);
         y[r] = b ? scaled + b[r] : scaled;
     }
 }
