@@ -46,7 +46,6 @@ below: the tutorial's evaluate() re-implemented in PyTorch on exactly the
 values the file stores.
 """
 import argparse
-import json
 import os
 import sys
 
@@ -56,7 +55,8 @@ import torch.nn as nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export import (  # noqa: E402
     ARCH_ATTENTION_BIAS, ARCH_DIRECT_OUTPUT, ARCH_INIT_FROM_ENCODER, ARCH_SOURCE_EOS, ARCH_TOKENIZER_TUTORIAL,
-    ARCH_UNIDIRECTIONAL, FORMAT_VERSION, MAX_SOURCE_TOKENS, alsc_bytes, dequantise_rows, quantise_rows)
+    ARCH_UNIDIRECTIONAL, MAX_SOURCE_TOKENS, alsc_bytes, dequantise_rows, quantise_rows,
+    write_fixtures)
 from model import BOS, EOS, SPECIALS, UNK  # noqa: E402
 from tutorial_text import tutorial_tokens  # noqa: E402
 
@@ -296,11 +296,7 @@ def main():
         cases = [trace_case(stored, s, src_vocab, tgt_vocab, args.max_length, 1.0) for s in sentences]
         for factor in (4.0, 0.25):  # the slider's extremes, as export.py
             cases.append(trace_case(stored, sentences[0], src_vocab, tgt_vocab, args.max_length, factor))
-        fixture = {"model": os.path.basename(args.out), "format_version": FORMAT_VERSION, "weights": weights,
-                   "attention": "additive", "trained_score_scale": 1.0, "arch_flags": ARCH_FLAGS, "cases": cases}
-        with open(args.fixtures, "w", encoding="utf-8") as f:
-            json.dump(fixture, f, ensure_ascii=False, separators=(",", ":"))
-        print(f"wrote {args.fixtures}: {len(cases)} cases")
+        write_fixtures(args.fixtures, args.out, weights, "additive", 1.0, cases, arch_flags=ARCH_FLAGS)
 
 
 if __name__ == "__main__":

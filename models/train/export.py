@@ -10,7 +10,6 @@ matrix as int8 with one f32 scale per row (models/FORMAT.md 3.1).
 """
 import argparse
 import json
-import math
 import os
 import struct
 import sys
@@ -173,6 +172,15 @@ def trace_sentence(model, text, src_vocab, tgt_vocab, score_scale):
             "alpha": alphas, "scores": scores, "context_head": contexts, "top": top}
 
 
+def write_fixtures(path, model_path, weights, attention, trained_score_scale, cases, **extra):
+    """The parity fixture file tests/parity.test.mjs reads (also convert_tutorial.py's)."""
+    fixture = {"model": os.path.basename(model_path), "format_version": FORMAT_VERSION, "weights": weights,
+               "attention": attention, "trained_score_scale": trained_score_scale, **extra, "cases": cases}
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(fixture, f, ensure_ascii=False, separators=(",", ":"))
+    print(f"wrote {path}: {len(cases)} cases")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("checkpoint")
@@ -204,12 +212,7 @@ def main():
             # The slider's extremes: a sharper and a flatter softmax than trained.
             for factor in (4.0, 0.25):
                 cases.append(trace_sentence(model, sentences[0], src_vocab, tgt_vocab, trained * factor))
-        fixture = {"model": os.path.basename(args.out), "format_version": FORMAT_VERSION,
-                   "weights": weights, "attention": model.config.attention,
-                   "trained_score_scale": trained, "cases": cases}
-        with open(args.fixtures, "w", encoding="utf-8") as f:
-            json.dump(fixture, f, ensure_ascii=False, separators=(",", ":"))
-        print(f"wrote {args.fixtures}: {len(cases)} cases")
+        write_fixtures(args.fixtures, args.out, weights, model.config.attention, trained, cases)
 
 
 if __name__ == "__main__":
