@@ -241,22 +241,26 @@ mode_model_export() {
 model_files() {
     local run=$1 id=$2 lang=$3 rebuild=$4
     log "model $id: export f16 + int8, parity fixtures, int8 BLEU, cards"
-    mkdir -p models/fixtures
-    "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --languages "en,$lang" \
-        --fixtures "models/fixtures/$id.parity.json" --sentences models/train/fixture_sentences.en.txt
-    "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id-int8.alsc" --int8 --languages "en,$lang" \
-        --fixtures "models/fixtures/$id-int8.parity.json" --sentences models/train/fixture_sentences.en.txt
-    cp "$run/metrics.json" "models/$id.metrics.json"
     OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
         --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
-        --out "models/$id-int8.metrics.json"
-    "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" \
+        --out "$run/int8.metrics.json"
+    model_file "$run" "$id" "$lang" f16 "$run/metrics.json" "$rebuild"
+    model_file "$run" "$id-int8" "$lang" int8 "$run/int8.metrics.json" "$rebuild"
+    "$PYTHON" models/train/catalogue.py
+}
+
+# One model file from a run: models/ID.alsc (WEIGHTS f16 or int8) with its
+# parity fixtures, models/ID.metrics.json (a copy of METRICS) and its card.
+model_file() {
+    local run=$1 id=$2 lang=$3 weights=$4 metrics=$5 rebuild=$6
+    mkdir -p models/fixtures
+    "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" $([[ $weights == int8 ]] && echo --int8) \
+        --languages "en,$lang" --fixtures "models/fixtures/$id.parity.json" \
+        --sentences models/train/fixture_sentences.en.txt
+    cp "$metrics" "models/$id.metrics.json"
+    "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" --weights "$weights" \
         --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
         --out "models/$id.md" --rebuild "$rebuild"
-    "$PYTHON" models/train/card.py --metrics "models/$id-int8.metrics.json" --weights int8 \
-        --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id-int8.alsc" --id "$id-int8" \
-        --out "models/$id-int8.md" --rebuild "$rebuild"
-    "$PYTHON" models/train/catalogue.py
 }
 
 # ---- zoo -------------------------------------------------------------------
@@ -287,21 +291,15 @@ mode_zoo_one() {
     local id="en-$lang" run="models/train/runs/zoo-en-$lang-$kind"
     [[ $kind != additive ]] && id="en-$lang-$kind"
     [[ $lang == fr && $kind == additive ]] && id="en-fr-additive-zoo"
-    rm -rf "$run" && mkdir -p "$run" models/report models/fixtures
+    rm -rf "$run" && mkdir -p "$run" models/report
     log "zoo $id: training ${ZOO_STEPS:-1000} updates (log: $run/log.txt)"
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" --out "$run" \
         --attention "$kind" --minutes 600 --max-steps "${ZOO_STEPS:-1000}" --batch 192 --lr 3e-3 >"$run/out.txt"
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
         --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
         --out "models/report/$id.metrics.json" >>"$run/out.txt"
-    if [[ $id != en-fr-additive-zoo ]]; then
-        "$PYTHON" models/train/export.py "$run/checkpoint.pt" "models/$id.alsc" --int8 --languages "en,$lang" \
-            --fixtures "models/fixtures/$id.parity.json" --sentences models/train/fixture_sentences.en.txt
-        cp "models/report/$id.metrics.json" "models/$id.metrics.json"
-        "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" --weights int8 \
-            --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
-            --out "models/$id.md" --rebuild "ZOO_JOBS=$lang:$kind ./build.sh zoo"
-    fi
+    [[ $id == en-fr-additive-zoo ]] ||  # the report's baseline: metrics only (en-fr is the page's model)
+        model_file "$run" "$id" "$lang" int8 "models/report/$id.metrics.json" "ZOO_JOBS=$lang:$kind ./build.sh zoo"
     log "zoo $id: done, test BLEU $("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["test_bleu"])' "models/report/$id.metrics.json")"
 }
 
