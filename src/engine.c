@@ -38,14 +38,17 @@ struct as_session {
     float *keys;             /* (P, key_dim) additive/general; dot uses annotations */
     float *s0;               /* (Hd) */
     float *summary;          /* (C) [fwd_S ; bwd_1] (or fwd_S), kind none */
+    float *ctx_proj;         /* (P, R) [dec_w_ctx h_j ; out_w_ctx h_j], R = 3Hd (+ O
+                                with the deep output); kind none: row 0 for the summary */
     float *src_embedded;     /* (P, E) the source's embedding rows, dequantised if int8 */
 
     /* decoder scratch */
     float *state;            /* (Hd) s_t */
     float *query;            /* (A) W_a s, additive */
-    float *dec_in;           /* (E + C) [embedding ; context] */
+    float *embedding;        /* (E) emb(y_{t-1}) */
+    float *ctx_term;         /* (R) sum_j alpha_tj ctx_proj[j] = [dec_w_ctx c_t ; out_w_ctx c_t] */
     float *dec_gi, *dec_gh;  /* (3Hd) */
-    float *out_in;           /* (Hd + C + E) [state ; context ; embedding] */
+    float *out_in;           /* (Hd + E) [state ; embedding] */
     float *features;         /* (O) */
     float *logits;           /* (Vt) */
 
@@ -65,6 +68,12 @@ struct as_session {
 };
 
 /* ---- session lifetime -------------------------------------------------- */
+
+/* R: the rows of the context products, 3Hd for the GRU input, + O for the
+ * deep output unless the model projects the state directly. */
+static size_t ctx_rows(const as_model_info *in) {
+    return 3 * (size_t)in->decoder_hidden + ((in->arch_flags & AS_ARCH_DIRECT_OUTPUT) ? 0 : in->output_dim);
+}
 
 static void *alloc_array(size_t count, size_t size, int *failed) {
     void *p = calloc(count ? count : 1, size);
@@ -99,13 +108,15 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
         s->keys = alloc_array(ms * in->key_dim, sizeof(float), &failed);
     s->s0 = alloc_array(hd, sizeof(float), &failed);
     s->summary = alloc_array(c, sizeof(float), &failed);
+    s->ctx_proj = alloc_array(ms * ctx_rows(in), sizeof(float), &failed);
+    s->ctx_term = alloc_array(ctx_rows(in), sizeof(float), &failed);
     s->src_embedded = alloc_array(ms * e, sizeof(float), &failed);
     s->state = alloc_array(hd, sizeof(float), &failed);
     s->query = alloc_array(a, sizeof(float), &failed);
-    s->dec_in = alloc_array(e + c, sizeof(float), &failed);
+    s->embedding = alloc_array(e, sizeof(float), &failed);
     s->dec_gi = alloc_array(3 * hd, sizeof(float), &failed);
     s->dec_gh = alloc_array(3 * hd, sizeof(float), &failed);
-    s->out_in = alloc_array(hd + c + e, sizeof(float), &failed);
+    s->out_in = alloc_array(hd + e, sizeof(float), &failed);
     s->features = alloc_array(o, sizeof(float), &failed);
     s->logits = alloc_array(vt, sizeof(float), &failed);
     s->target_ids = alloc_array(mt, sizeof(int32_t), &failed);
@@ -132,8 +143,8 @@ void as_session_free(as_session *s) {
     if (!s) return;
     void *buffers[] = {
         s->source_ids, s->source_spans, s->source_tokens, s->cached_ids, s->enc_gi, s->enc_gh,
-        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->src_embedded, s->state, s->query,
-        s->dec_in, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
+        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->ctx_proj, s->ctx_term, s->src_embedded,
+        s->state, s->query, s->embedding, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
         s->translation_spans, s->translation};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
@@ -149,14 +160,73 @@ void as_options_default(as_options *options) {
 
 /* ---- weight layout ----------------------------------------------------- */
 
+/* Row-major (rows, cols) values of `size` bytes each at w: moves columns
+ * [c0, c0 + width) out, in place, so that w holds the other columns as a
+ * row-major (rows, cols - width) matrix followed by those columns as a
+ * row-major (rows, width) one. 0, or -1 when out of memory. */
+static int move_columns_last(void *w, size_t size, size_t rows, size_t cols, size_t c0, size_t width) {
+    unsigned char *bytes = w;
+    const size_t rest = cols - width;
+    const size_t moved_bytes = rows * width * size;
+    unsigned char *moved = malloc(moved_bytes > 0 ? moved_bytes : 1);
+    if (!moved) return -1;
+    for (size_t r = 0; r < rows; r++) {
+        unsigned char *row = bytes + r * cols * size;
+        memcpy(moved + r * width * size, row + c0 * size, width * size);
+        /* row r's kept columns go to r * rest: never past where they are read */
+        memmove(bytes + r * rest * size, row, c0 * size);
+        memmove(bytes + (r * rest + c0) * size, row + (c0 + width) * size, (cols - c0 - width) * size);
+    }
+    memcpy(bytes + rows * rest * size, moved, rows * width * size);
+    free(moved);
+    return 0;
+}
+
+/* The views of the two blocks move_columns_last made of w (rows, cols):
+ * kept (rows, cols - width) then moved (rows, width); int8 keeps w's row
+ * scales for both (they scale whole rows). */
+static void split_views(const as_matrix *w, size_t rows, size_t cols, size_t width,
+                        as_matrix *kept, as_matrix *moved) {
+    *kept = *w;
+    *moved = *w;
+    if (w->i8) moved->i8 = w->i8 + rows * (cols - width);
+    else moved->f32 = w->f32 + rows * (cols - width);
+}
+
+/* Splits the decoder's matrices at their context columns (model_internal.h:
+ * dec_w_emb / dec_w_ctx, out_w_se / out_w_ctx), in place. */
+static as_status split_context_columns(as_model *m) {
+    const as_model_info *in = &m->info;
+    const size_t e = in->embed_dim, hd = in->decoder_hidden, o = in->output_dim, c = in->context_dim;
+    const struct { as_matrix *w, *kept, *moved; size_t rows, cols, c0; } splits[] = {
+        {&m->dec_w_ih, &m->dec_w_emb, &m->dec_w_ctx, 3 * hd, e + c, e},  /* [emb ; ctx] */
+        {&m->out_w, &m->out_w_se, &m->out_w_ctx, o, hd + c + e, hd},      /* [state ; ctx ; emb] */
+    };
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
+        as_matrix *w = splits[i].w;
+        if (!w->i8 && !w->f32) continue; /* out_w with AS_ARCH_DIRECT_OUTPUT */
+        void *values = w->i8 ? (void *)w->i8 : (void *)w->f32;
+        const size_t size = w->i8 ? 1 : sizeof(float);
+        if (move_columns_last(values, size, splits[i].rows, splits[i].cols, splits[i].c0, c) != 0)
+            return AS_ERR_OUT_OF_MEMORY;
+        split_views(w, splits[i].rows, splits[i].cols, c, splits[i].kept, splits[i].moved);
+        memset(w, 0, sizeof *w); /* its layout is gone */
+    }
+    return AS_OK;
+}
+
 /* Every weight matrix the engine multiplies goes into the layout its kernel
  * reads (kernels.h: p24 for f32, q32 for int8) once, when the model is
- * loaded; the row-major originals are not kept (the repacking is in place,
- * in the buffers the model owns). The embeddings stay row-major. */
+ * loaded, after the decoder's context columns are split off
+ * (split_context_columns); the row-major originals are not kept (all of it
+ * happens in place, in the buffers the model owns). The embeddings stay
+ * row-major. */
 as_status as_model_pack_weights(as_model *m) {
     const as_model_info *in = &m->info;
     const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
     const size_t o = in->output_dim, vt = in->tgt_vocab_size, c = in->context_dim;
+    as_status st = split_context_columns(m);
+    if (st != AS_OK) return st;
     /* absent matrices (both views NULL) are skipped */
     const struct { const as_matrix *w; size_t rows, cols; } matrices[] = {
         {&m->enc_w_ih[0], 3 * he, e}, {&m->enc_w_ih[1], 3 * he, e},
@@ -164,8 +234,8 @@ as_status as_model_pack_weights(as_model *m) {
         {&m->init_w, hd, he},
         {&m->attn_query_w, in->attention_dim, hd},   /* additive only */
         {&m->attn_key_w, in->key_dim, c},            /* additive and general */
-        {&m->dec_w_ih, 3 * hd, e + c}, {&m->dec_w_hh, 3 * hd, hd},
-        {&m->out_w, o, hd + c + e}, {&m->proj_w, vt, o},
+        {&m->dec_w_emb, 3 * hd, e}, {&m->dec_w_ctx, 3 * hd, c}, {&m->dec_w_hh, 3 * hd, hd},
+        {&m->out_w_se, o, hd + e}, {&m->out_w_ctx, o, c}, {&m->proj_w, vt, o},
     };
     for (size_t i = 0; i < sizeof matrices / sizeof matrices[0]; i++) {
         /* the views are const for the engine; the loader owns the buffers */
@@ -242,6 +312,16 @@ static void run_encoder(as_session *s, int32_t len) {
         matvec_batch(&m->attn_key_w, in->key_dim, c, n, s->annotations, c, m->attn_key_b, s->keys, in->key_dim);
     memcpy(s->summary, s->annotations + (n - 1) * c, he * sizeof(float));           /* ->h_S */
     if (directions == 2) memcpy(s->summary + he, s->annotations + he, he * sizeof(float)); /* <-h_1 */
+
+    /* The context products per position (model_internal.h): ctx_proj[j] =
+     * [dec_w_ctx h_j ; out_w_ctx h_j], (n, R), each weight panel read once.
+     * Without attention the context is the summary at every step: one row. */
+    const size_t rows = ctx_rows(in);
+    const float *ctx_in = in->attention_kind == AS_ATTENTION_NONE ? s->summary : s->annotations;
+    const size_t ctx_count = in->attention_kind == AS_ATTENTION_NONE ? 1 : n;
+    matvec_batch(&m->dec_w_ctx, 3 * hd, c, ctx_count, ctx_in, c, NULL, s->ctx_proj, rows);
+    if (!(in->arch_flags & AS_ARCH_DIRECT_OUTPUT))
+        matvec_batch(&m->out_w_ctx, in->output_dim, c, ctx_count, ctx_in, c, NULL, s->ctx_proj + 3 * hd, rows);
 }
 
 /* ---- decoder ----------------------------------------------------------- */
@@ -276,16 +356,20 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
         memcpy(context, s->summary, ctx_dim * sizeof(float));
         break;
     }
+    /* c_t (the trace's), and its products [dec_w_ctx c_t ; out_w_ctx c_t]
+     * as the alpha-weighted sum of the encoder's per-position products */
     if (in->attention_kind != AS_ATTENTION_NONE) {
         as_f32_softmax(n, scores, scale, alpha);
         as_f32_context(n, ctx_dim, alpha, s->annotations, context);
+        as_f32_context(n, ctx_rows(in), alpha, s->ctx_proj, s->ctx_term);
+    } else {
+        memcpy(s->ctx_term, s->ctx_proj, ctx_rows(in) * sizeof(float));
     }
 
-    /* s_t = GRUCell([emb ; c_t], s_{t-1}) */
-    const float *embedding = s->dec_in; /* emb(y_{t-1}), (E) */
-    embedding_row(&m->tgt_embedding, e, prev, s->dec_in);
-    memcpy(s->dec_in + e, context, ctx_dim * sizeof(float));
-    matvec(&m->dec_w_ih, 3 * hd, e + ctx_dim, s->dec_in, m->dec_b_ih, s->dec_gi);
+    /* s_t = GRUCell([emb ; c_t], s_{t-1}): input gates dec_w_emb emb + b + dec_w_ctx c_t */
+    embedding_row(&m->tgt_embedding, e, prev, s->embedding);
+    matvec(&m->dec_w_emb, 3 * hd, e, s->embedding, m->dec_b_ih, s->dec_gi);
+    for (size_t i = 0; i < 3 * hd; i++) s->dec_gi[i] += s->ctx_term[i];
     matvec(&m->dec_w_hh, 3 * hd, hd, s->state, m->dec_b_hh, s->dec_gh);
     as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
     memcpy(s->states + (size_t)t * hd, s->state, hd * sizeof(float));
@@ -294,11 +378,12 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
         /* logits = W_p s_t + b_p (O == Hd) */
         matvec(&m->proj_w, vt, o, s->state, m->proj_b, s->logits);
     } else {
-        /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o); logits = W_p o_t + b_p */
+        /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o), as out_w_se [s_t ; emb] + b_o
+         * + out_w_ctx c_t; logits = W_p o_t + b_p */
         memcpy(s->out_in, s->state, hd * sizeof(float));
-        memcpy(s->out_in + hd, context, ctx_dim * sizeof(float));
-        memcpy(s->out_in + hd + ctx_dim, embedding, e * sizeof(float));
-        matvec(&m->out_w, o, hd + ctx_dim + e, s->out_in, m->out_b, s->features);
+        memcpy(s->out_in + hd, s->embedding, e * sizeof(float));
+        matvec(&m->out_w_se, o, hd + e, s->out_in, m->out_b, s->features);
+        for (size_t i = 0; i < o; i++) s->features[i] += s->ctx_term[3 * hd + i];
         as_f32_tanh(o, s->features, s->features);
         matvec(&m->proj_w, vt, o, s->features, m->proj_b, s->logits);
     }

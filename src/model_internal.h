@@ -54,13 +54,26 @@ struct as_model {
     const float *attn_v;         /* (A)       additive only */
     const float *attn_v_b;       /* (1)       as attn_query_b */
     as_matrix tgt_embedding;     /* (Vt, E) */
-    as_matrix dec_w_ih;          /* (3Hd, E + C), input [embedding; context] */
+    as_matrix dec_w_ih;          /* (3Hd, E + C), input [embedding; context]: the
+                                    file's tensor; as_model_pack_weights splits it
+                                    into dec_w_emb and dec_w_ctx and clears it */
     as_matrix dec_w_hh;          /* (3Hd, Hd) */
     const float *dec_b_ih;       /* (3Hd) */
     const float *dec_b_hh;       /* (3Hd) */
     as_matrix out_w;             /* (O, Hd + C + E), input [state; context; embedding];
-                                    absent with AS_ARCH_DIRECT_OUTPUT */
+                                    absent with AS_ARCH_DIRECT_OUTPUT; split into
+                                    out_w_se and out_w_ctx, then cleared */
     const float *out_b;          /* (O) */
+    /* The same weights as the engine multiplies them (as_model_pack_weights).
+     * A context c_t = sum_j alpha_tj h_j enters the decoder only through
+     * W_ctx c_t, which is sum_j alpha_tj (W_ctx h_j): the engine computes
+     * W_ctx h_j once per source position (encoder) and each step takes the
+     * alpha-weighted sum of those S vectors instead of streaming W_ctx. */
+    as_matrix dec_w_emb;         /* (3Hd, E)  the embedding columns of dec_w_ih */
+    as_matrix dec_w_ctx;         /* (3Hd, C)  its context columns */
+    as_matrix out_w_se;          /* (O, Hd + E) out_w's state and embedding columns,
+                                    input [state; embedding] */
+    as_matrix out_w_ctx;         /* (O, C)    out_w's context columns */
     as_matrix proj_w;            /* (Vt, O) */
     const float *proj_b;         /* (Vt) */
 };
