@@ -332,7 +332,7 @@ bench_build() {
         wasm_both_twins build/bench/kb
         emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c tests/bench/kernels_bench.c -o build/bench/kb/kernels_bench.o
         emcc -O3 -msimd128 -sSTANDALONE_WASM --no-entry -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=64MB \
-            -sEXPORTED_FUNCTIONS=_kb_setup,_kb_attention,_kb_attention_part,_kb_matvec,_kb_matvec_i8,_kb_softmax,_kb_peak8,_kb_peak12,_kb_stream \
+            -sEXPORTED_FUNCTIONS=_kb_setup,_kb_attention,_kb_attention_part,_kb_matvec,_kb_matvec_i8,_kb_softmax,_kb_peak8,_kb_peak12,_kb_peak_dot8,_kb_stream \
             -o build/bench/kernels_bench.wasm build/bench/kb/kernels_scalar.o build/bench/kb/kernels_wasmsimd.o build/bench/kb/kernels_bench.o
     fi
     local random=()

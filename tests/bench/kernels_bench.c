@@ -193,6 +193,27 @@ KB_EXPORT float kb_peak12(int iters) {
     return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 3);
 }
 
+/* The same for the int8 kernel's instruction pair: CHAINS independent
+ * a = a + i32x4.dot_i16x8_s(w, x) chains (8 multiply-adds per dot), x moved
+ * on by one i16x8.add per iteration so the dots cannot be hoisted. Counted
+ * as flops like the f32 kernel: 16 per dot. */
+#define DOT_BODY(a, wv) a = wasm_i32x4_add(a, wasm_i32x4_dot_i16x8(wv, xv))
+
+KB_EXPORT int kb_peak_dot8(int iters) {
+    const v128_t w0 = wasm_i16x8_splat(3), w1 = wasm_i16x8_splat(-5), w2 = wasm_i16x8_splat(7), w3 = wasm_i16x8_splat(-11);
+    const v128_t one = wasm_i16x8_splat(1);
+    v128_t xv = wasm_i16x8_splat(1);
+    v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    for (int i = 0; i < iters; i++) {
+        DOT_BODY(a0, w0); DOT_BODY(a1, w1); DOT_BODY(a2, w2); DOT_BODY(a3, w3);
+        DOT_BODY(a4, w0); DOT_BODY(a5, w1); DOT_BODY(a6, w2); DOT_BODY(a7, w3);
+        xv = wasm_i16x8_add(xv, one);
+    }
+    const v128_t s = wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_add(a0, a1), wasm_i32x4_add(a2, a3)),
+                                    wasm_i32x4_add(wasm_i32x4_add(a4, a5), wasm_i32x4_add(a6, a7)));
+    return wasm_i32x4_extract_lane(s, 0) ^ wasm_i32x4_extract_lane(s, 3);
+}
+
 /* Streaming read bandwidth over the matvec's matrix (bytes = 4*rows*cols*iters):
  * the memory roof a matvec of that size cannot beat. Integer ORs (1-cycle
  * latency) so that the loads, not an add chain, set the pace. */

@@ -11,7 +11,9 @@
 //   p24 layout (what the engine runs) and row-major (what it ran before),
 //   against the V8 SIMD128 arithmetic peak measured here (f32x4 mul + add
 //   chains, no memory traffic) and the streaming read bandwidth over the
-//   same 8 MB matrix.
+//   same 8 MB matrix; also on an L2-resident and an L1-resident panel;
+// - the same product with int8 weights (q32), against the peak of its
+//   instruction pair (i32x4.dot_i16x8_s + add chains).
 // Every figure is the minimum and the median over repetitions after warm-up;
 // GFLOP/s use the minimum time (the kernel's capability, not the noise).
 import { readFileSync } from 'node:fs';
@@ -60,6 +62,9 @@ export async function runKernelBench({ quick = false } = {}) {
     return { chains, gflops: (8 * chains) / (t.min * 1e6), gflopsMedian: (8 * chains) / (t.median * 1e6) };
   });
   const peak = Math.max(...peaks.map((p) => p.gflops));
+  // the int8 kernel's pair (i32x4.dot_i16x8_s + i32x4.add), 8 chains: 128 flop-equivalents per iteration
+  const dotT = time(k.kb_peak_dot8, peakIters, reps);
+  const dotPeak = { chains: 8, gflops: 128 / (dotT.min * 1e6), gflopsMedian: 128 / (dotT.median * 1e6) };
 
   const streamT = time(k.kb_stream, 1, reps * 2);
   const streamGBs = (4 * ROWS * COLS) / (streamT.min * 1e6);
@@ -93,6 +98,12 @@ export async function runKernelBench({ quick = false } = {}) {
     const t = time((n) => k.kb_matvec(simd, 0, 264, n), quick ? 50 : 500, reps * 2);
     small[name] = { minMs: t.min, gflops: (2 * 264 * COLS) / (t.min * 1e6) };
   }
+  // ... and on one 24-row panel (24 KB, in L1): the loop's own ceiling.
+  const l1 = {};
+  {
+    const t = time((n) => k.kb_matvec(1, 0, 24, n), quick ? 500 : 5000, reps * 2);
+    l1.simd = { minMs: t.min, gflops: (2 * 24 * COLS) / (t.min * 1e6) };
+  }
   const softmax = {};
   for (const [name, simd] of [['simd', 1], ['scalar', 0]]) {
     const t = time((n) => k.kb_softmax(simd, ROWS, n), quick ? 10 : 100, reps * 2);
@@ -117,8 +128,10 @@ export async function runKernelBench({ quick = false } = {}) {
   }
   return {
     peak: { gflops: peak, chains: peaks },
+    dotPeak,
     stream: { GBs: streamGBs, bytes: 4 * ROWS * COLS, roofGflops: streamGBs / 2 },
-    matvec: { rows: ROWS, cols: COLS, layout: 'p24', ...matvec, fractionOfPeak: matvec.simd.gflops / peak, l2Resident264x256: small, rowMajor, int8Q32: i8 },
+    matvec: { rows: ROWS, cols: COLS, layout: 'p24', ...matvec, fractionOfPeak: matvec.simd.gflops / peak, l2Resident264x256: small, l1Resident24x256: l1, rowMajor,
+      int8Q32: { ...i8, fractionOfDotPeak: i8.simd.gflops / dotPeak.gflops } },
     vocabSoftmax: { n: ROWS, ...softmax },
     attention,
   };
