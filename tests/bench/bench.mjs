@@ -168,7 +168,7 @@ async function childBackend(name, detail, cmd, argv, env = {}) {
     async tokens() { const r = await ask('tokens'); info = r; return r.tokens; },
     sourceIds: async () => (await ask('tokens')).source_ids,
     async round(reps) { return (await ask(`round ${reps}`)).samples; },
-    close() { child.stdin.end('quit\n'); },
+    close() { child.stdin.end('quit\n'); return exited; }, // resolves when the child has exited
   };
 }
 
@@ -275,6 +275,23 @@ async function main() {
   const modelBytes = new Uint8Array(readFileSync(join(ART, 'model.alsc')));
   log(`model: ${modelInfo.source}, ${modelInfo.parameters} parameters; ${sentences.length} sentences; ${QUICK ? 'quick' : 'full'} run`);
 
+  let kernels = null;
+  if (!NO_KERNELS) {
+    // First, while nothing else of the bench is loaded or running. A child
+    // process with --no-liftoff: the kernels' steady-state (TurboFan)
+    // code from the first call, not V8's baseline code during the warm-up.
+    log('kernel micro-benchmarks (node --no-liftoff tests/bench/kernels_bench.mjs)');
+    const child = await new Promise((resolve) => {
+      const p = spawn(process.execPath, ['--no-liftoff', join(HERE, 'kernels_bench.mjs'), ...(QUICK ? ['--quick'] : [])], { cwd: ROOT });
+      let out = '', err = '';
+      p.stdout.on('data', (d) => { out += d; });
+      p.stderr.on('data', (d) => { err += d; });
+      p.on('close', (code) => resolve({ code, out, err }));
+    });
+    if (child.code !== 0) throw new Error(`kernels_bench.mjs failed: ${child.err}`);
+    kernels = JSON.parse(child.out);
+  }
+
   const backends = [];
   const failed = {};
   const tryAdd = async (name, make) => {
@@ -324,7 +341,7 @@ async function main() {
     }
     log(`round ${round}/${ROUNDS}`);
   }
-  for (const b of live) b.close();
+  for (const b of live) await b.close();
 
   const stats = Object.fromEntries(live.map((b) => [b.name, summarise(samples[b.name], sentences)]));
   const vsOrt = {};
@@ -334,22 +351,6 @@ async function main() {
   // int8 against f32 weights, same simd build: > 1 means int8 is faster
   const int8VsF32 = stats['simd-int8'] && stats.simd ? pairedRatios(samples['simd-int8'], samples.simd, sentences.length) : null;
   if (int8VsF32) log(`simd-int8 vs simd f32: decoder step ${int8VsF32.step.median.toFixed(2)}×, whole sentence ${int8VsF32.wholeGeomean.toFixed(2)}× (geomean)`);
-
-  let kernels = null;
-  if (!NO_KERNELS) {
-    // A child process with --no-liftoff: the kernels' steady-state (TurboFan)
-    // code from the first call, not V8's baseline code during the warm-up.
-    log('kernel micro-benchmarks (node --no-liftoff tests/bench/kernels_bench.mjs)');
-    const child = await new Promise((resolve) => {
-      const p = spawn(process.execPath, ['--no-liftoff', join(HERE, 'kernels_bench.mjs'), ...(QUICK ? ['--quick'] : [])], { cwd: ROOT });
-      let out = '', err = '';
-      p.stdout.on('data', (d) => { out += d; });
-      p.stderr.on('data', (d) => { err += d; });
-      p.on('close', (code) => resolve({ code, out, err }));
-    });
-    if (child.code !== 0) throw new Error(`kernels_bench.mjs failed: ${child.err}`);
-    kernels = JSON.parse(child.out);
-  }
 
   let browser = null;
   if (BROWSER) {
@@ -389,9 +390,9 @@ function stepFloor(info, stats, kernels) {
   // The encoder of the shortest source: whole - decode (medians), against
   // the bytes of encoder weights it reads (f32; int8 a quarter).
   const shortest = stats.simd ? stats.simd.sentences.reduce((a, p) => (p.steps < a.steps ? p : a)) : null;
-  const encWeights = encoderWeights(info);
-  const encoder = { sentence: shortest?.i, weights: encWeights };
-  for (const [name, bytes] of [['simd', 4 * encWeights], ['simd-int8', encWeights], ['ort', 4 * encWeights]]) {
+  const w = encoderWeights(info), ours = w.encoder + w.contextColumns;
+  const encoder = { sentence: shortest?.i, weights: w };
+  for (const [name, bytes] of [['simd', 4 * ours], ['simd-int8', ours], ['ort', 4 * w.encoder]]) {
     const p = stats[name]?.sentences[shortest?.i];
     if (!p) continue;
     const ms = p.wholeMedianMs - p.decodeMedianMs;
@@ -482,9 +483,11 @@ function markdown(r) {
       `measured ${f(sf.int8.measured?.minMs, 3)} / ${f(sf.int8.measured?.medianMs, 3)} ms, ceiling ${f(sf.int8.ceilingVsOrt)}× onnxruntime-web f32.`, '');
     const en = sf.encoder;
     if (en?.simd && en?.ort) {
-      lines.push(`The encoder of the shortest source (#${en.sentence + 1}; whole − decode, medians) reads ${mb(4 * en.weights)} MB of f32 weights: ` +
-        `ours ${f(en.simd.ms, 3)} ms (${f(en.simd.GBs, 1)} GB/s), onnxruntime-web ${f(en.ort.ms, 3)} ms (${f(en.ort.GBs, 1)} GB/s)` +
-        (en['simd-int8'] ? `, ours on int8 weights ${f(en['simd-int8'].ms, 3)} ms (${mb(en.weights)} MB).` : '.'), '');
+      const ew = en.weights;
+      lines.push(`The encoder of the shortest source (#${en.sentence + 1}; whole − decode, medians): ours reads ${mb(4 * (ew.encoder + ew.contextColumns))} MB of f32 weights ` +
+        `(${mb(4 * ew.encoder)} MB for the encoder, ${mb(4 * ew.contextColumns)} MB for the decoder's context columns, multiplied here once per position) in ${f(en.simd.ms, 3)} ms (${f(en.simd.GBs, 1)} GB/s); ` +
+        `onnxruntime-web reads ${mb(4 * ew.encoder)} MB in ${f(en.ort.ms, 3)} ms (${f(en.ort.GBs, 1)} GB/s)` +
+        (en['simd-int8'] ? `; ours on int8 weights ${f(en['simd-int8'].ms, 3)} ms (${mb(ew.encoder + ew.contextColumns)} MB).` : '.'), '');
     }
   }
   lines.push('| attention core (A=256, D=512) | ' + k.attention.map((a) => `S=${a.S}`).join(' | ') + ' |', '|---|' + k.attention.map(() => '---').join('|') + '|');

@@ -103,17 +103,21 @@ export function decoderStepMacs(info) {
 }
 
 /**
- * Weights the encoder reads once per new source, in elements: each
+ * Weights the encoder reads once per new source, in elements. encoder: each
  * direction's input (3He x E) and recurrent (3He x He) GRU products, the
  * initial decoder state (Hd x He) unless the model copies it, the attention
- * keys (A x C) for additive and general attention, and the decoder's context
- * columns (3Hd x C, and O x C with the deep output). Reading them is the
- * fixed cost of a translation of a short source.
+ * keys (A x C) for additive and general attention: what any implementation
+ * reads. contextColumns: the decoder's context columns (3Hd x C, and O x C
+ * with the deep output), which our engine multiplies here too (once per
+ * position) rather than at every step. Reading them is the fixed cost of a
+ * translation of a short source.
  */
 export function encoderWeights(info) {
   const { encoderHidden: he, decoderHidden: hd, embedDim: e, contextDim: c, keyDim: k, outputDim: o } = info;
   const arch = info.architecture ?? {};
-  return (arch.unidirectional ? 1 : 2) * 3 * he * (e + he) + (arch.initFromEncoder ? 0 : hd * he) +
-    (info.attention === 'additive' || info.attention === 'general' ? k * c : 0) +
-    (3 * hd + (arch.directOutput ? 0 : o)) * c;
+  return {
+    encoder: (arch.unidirectional ? 1 : 2) * 3 * he * (e + he) + (arch.initFromEncoder ? 0 : hd * he) +
+      (info.attention === 'additive' || info.attention === 'general' ? k * c : 0),
+    contextColumns: (3 * hd + (arch.directOutput ? 0 : o)) * c,
+  };
 }

@@ -95,9 +95,8 @@ test('decoderStepMacs: the en-fr geometry', () => {
 
 test('encoderWeights: the en-fr geometry', () => {
   const info = { attention: 'additive', encoderHidden: 256, decoderHidden: 256, embedDim: 128, contextDim: 512, keyDim: 256, outputDim: 256, architecture: {} };
-  const context = (768 + 256) * 512;
-  assert.equal(encoderWeights(info), 2 * 768 * 384 + 256 * 256 + 256 * 512 + context);
-  assert.equal(encoderWeights({ ...info, attention: 'dot' }), 2 * 768 * 384 + 256 * 256 + context);
-  assert.equal(encoderWeights({ ...info, architecture: { unidirectional: true, initFromEncoder: true, directOutput: true } }),
-    768 * 384 + 256 * 512 + 768 * 512);
+  assert.deepEqual(encoderWeights(info), { encoder: 2 * 768 * 384 + 256 * 256 + 256 * 512, contextColumns: (768 + 256) * 512 });
+  assert.equal(encoderWeights({ ...info, attention: 'dot' }).encoder, 2 * 768 * 384 + 256 * 256);
+  assert.deepEqual(encoderWeights({ ...info, architecture: { unidirectional: true, initFromEncoder: true, directOutput: true } }),
+    { encoder: 768 * 384 + 256 * 512, contextColumns: 768 * 512 });
 });
