@@ -18,6 +18,37 @@ ATTENTION_NAMES = {"additive": "additive attention", "dot": "Luong dot attention
                    "none": "no attention (fixed summary context)"}
 
 
+def time_note(m):
+    """How the training time was measured, from what train.py recorded: the
+    average update, the machine (when the run recorded it) and what the
+    budget means for someone re-running the command."""
+    a = m["args"]
+    sentences = []
+    updates = m.get("updates")
+    machine = m.get("machine")
+    if machine:
+        sentences.append(f"Times are wall clock on a {machine['cpus']}-core machine: {machine['torch_threads']} torch thread, "
+                         f"OPENBLAS_NUM_THREADS={machine.get('openblas_threads') or 'unset'}; the load average was "
+                         f"{machine['load_average_at_end'][0]:g} when training ended.")
+    if updates:
+        sentences.append(f"{m['train_seconds'] / updates:.2f} s per update on average.")
+    if a.get("max_steps"):
+        sentences.append(f"The budget is {a['max_steps']:,} updates: a busy machine takes longer, the model is the same.")
+    elif a.get("minutes"):
+        sentences.append(f"The budget is {a['minutes']:g} minutes of wall clock: on a busy machine the same command makes "
+                         "fewer updates and a weaker model, so give it the machine.")
+    return " ".join(sentences)
+
+
+def card_note(notes_path, model_id):
+    """A hand-written note for this model id from NOTES (JSON {id: text}),
+    kept in the repository so that re-exporting the cards keeps it."""
+    if not notes_path or not os.path.exists(notes_path):
+        return ""
+    with open(notes_path, encoding="utf-8") as f:
+        return json.load(f).get(model_id, "")
+
+
 def describe_schedule(a):
     """One line on a training run's optimiser schedule, from its recorded args."""
     text = f"batch {a['batch']}, Adam lr {a['lr']}"
@@ -51,7 +82,8 @@ def main():
     ap.add_argument("--id", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--rebuild", default="./build.sh model")
-    ap.add_argument("--time-note", default="", help="a sentence on how the training time was measured")
+    ap.add_argument("--notes", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_notes.json"),
+                    help="JSON {model id: a hand-written note on the training run} (default: card_notes.json here)")
     ap.add_argument("--weights", default="f16", choices=sorted(WEIGHT_NOTES))
     args = ap.parse_args()
     m = json.load(open(args.metrics, encoding="utf-8"))
@@ -94,7 +126,7 @@ It is not comparable to sacreBLEU figures on detokenised, cased text.
 {phase_lines}
 
 The best checkpoint by dev BLEU (600 dev sentences) is the one exported.
-{args.time_note}
+{" ".join(x for x in (time_note(m), card_note(args.notes, args.id)) if x)}
 
 ## BLEU by source length (test split)
 

@@ -162,6 +162,28 @@ def report_verdict_follows_the_numbers():
             assert svg.startswith("<svg") and svg.count("<polyline") == 2, svg[:200]
 
 
+@check
+def card_time_note_follows_the_metrics():
+    """card.py says how the time was measured from what train.py recorded, and
+    keeps a hand-written note from its notes file (so re-exports keep it)."""
+    from card import card_note, time_note
+    m = {"args": {"max_steps": 1000, "minutes": 600.0}, "train_seconds": 1340.0, "updates": 1000,
+         "machine": {"cpus": 2, "torch_threads": 1, "openblas_threads": "1", "load_average_at_end": [4.04, 4.4, 4.1]}}
+    note = time_note(m)
+    assert "2-core machine" in note and "load average was 4.04" in note, note
+    assert "1.34 s per update" in note and "1,000 updates" in note and "the model is the same" in note, note
+    m2 = {"args": {"max_steps": 0, "minutes": 50.0}, "train_seconds": 3001.1, "updates": 6517}
+    note2 = time_note(m2)
+    assert "0.46 s per update" in note2 and "50 minutes of wall clock" in note2 and "core" not in note2, note2
+    import json
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "notes.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"en-xx": "A note."}, f)
+        assert card_note(path, "en-xx") == "A note." and card_note(path, "en-yy") == ""
+        assert card_note(os.path.join(tmp, "absent.json"), "en-xx") == ""
+
+
 if __name__ == "__main__":
     failed = 0
     for fn in CHECKS:
