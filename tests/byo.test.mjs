@@ -187,15 +187,40 @@ old["decoder"]["attn.weight"] = torch.zeros(10, 64)
 old["decoder"]["attn_combine.weight"] = torch.zeros(32, 64)
 wide = dict(ck, encoder=dict(ck["encoder"]))
 wide["encoder"]["gru.weight_hh_l0"] = torch.zeros(96, 33)
+# The tutorial's Lang objects saved whole (not their index2word): pickled as
+# __main__.Lang, which the converter's process does not define...
+class Lang:
+    pass
+def langs(module):
+    Lang.__module__ = module
+    made = []
+    for words in (ck["input_lang"], ck["output_lang"]):
+        lang = Lang()
+        lang.name, lang.index2word, lang.word2index = "x", dict(words), {w: i for i, w in words.items()}
+        made.append(lang)
+    return dict(ck, input_lang=made[0], output_lang=made[1])
+whole_langs = os.path.join(tmp, "lang-objects.pt")
+torch.save(langs("__main__"), whole_langs)
+# ... and from a module that does not exist here
+import types
+sys.modules["student_notebook"] = types.ModuleType("student_notebook")
+sys.modules["student_notebook"].Lang = Lang
+elsewhere = os.path.join(tmp, "lang-elsewhere.pt")
+torch.save(langs("student_notebook"), elsewhere)
+del sys.modules["student_notebook"], Lang
+not_torch = os.path.join(tmp, "notes.pt")
+open(not_torch, "w").write("my notes, not a checkpoint")
 cases = {"ours": ours, "old": old, "no-bias": dict(ck, decoder={k: v for k, v in ck["decoder"].items() if k != "attention.Va.bias"}),
          "wide": wide, "no-vocab": {k: v for k, v in ck.items() if k != "output_lang"},
-         "vocab": dict(ck, input_lang={0: "SOS", 2: "x"})}
+         "vocab": dict(ck, input_lang={0: "SOS", 2: "x"}), "lang-objects": whole_langs, "lang-elsewhere": elsewhere,
+         "not-torch": not_torch, "missing": os.path.join(tmp, "absent.pt")}
 out = {}
 for name, case in cases.items():
     path = case if isinstance(case, str) else os.path.join(tmp, name + ".pt")
     if not isinstance(case, str):
         torch.save(case, path)
-    sys.argv = ["convert_tutorial.py", path, os.path.join(tmp, "out.alsc")]
+    target = "lang-objects.alsc" if name == "lang-objects" else "out.alsc"
+    sys.argv = ["convert_tutorial.py", path, os.path.join(tmp, target), "--languages", "en,fr"]
     try:
         convert_tutorial.main()
         out[name] = None
@@ -216,9 +241,15 @@ print(json.dumps(out))
       wide: /encoder gru\.weight_hh_l0 has shape \(96, 33\), expected \(96, 32\)/,
       'no-vocab': /has no 'output_lang'/,
       vocab: /input_lang: ids must run 0\.\.1 with 0 = 'SOS', 1 = 'EOS'/,
+      'lang-elsewhere': /holds a Python object this script cannot rebuild \(No module named 'student_notebook'\); save the vocabularies as plain dicts/,
+      'not-torch': /is not a checkpoint that torch\.save wrote/,
+      missing: /cannot read .*absent\.pt: No such file/,
     };
     for (const [name, message] of Object.entries(want)) assert.match(got[name] ?? 'converted', message, name);
     assert.ok(!existsSync(join(dir, 'out.alsc')), 'no file written for a refused checkpoint');
+    // the Lang objects themselves convert, to the same file as their index2word dicts
+    assert.equal(got['lang-objects'], null, `lang objects: ${got['lang-objects']}`);
+    assert.deepEqual(readFileSync(join(dir, 'lang-objects.alsc')), readFileSync(join(TEST_MODELS, 'tutorial.alsc')));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

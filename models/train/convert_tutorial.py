@@ -10,7 +10,9 @@ the two networks and both vocabularies with these three lines:
                 "input_lang": input_lang.index2word, "output_lang": output_lang.index2word},
                "tutorial-checkpoint.pt")
 
-then convert it:
+(saving the Lang objects themselves, `"input_lang": input_lang`, works too
+when they were defined in the notebook or script that trained them), then
+convert it:
 
     /usr/bin/python3 models/train/convert_tutorial.py tutorial-checkpoint.pt my-model.alsc
 
@@ -47,6 +49,7 @@ values the file stores.
 """
 import argparse
 import os
+import pickle
 import sys
 
 import torch
@@ -111,7 +114,10 @@ def check_shapes(name, state, expected, sizes):
 
 
 def vocabulary(index2word, name):
-    """index2word {0: "SOS", 1: "EOS", 2: word, ...} -> list by id."""
+    """index2word {0: "SOS", 1: "EOS", 2: word, ...} -> list by id. The
+    tutorial's Lang object itself (saved instead of its index2word) works too."""
+    if not isinstance(index2word, dict) and isinstance(getattr(index2word, "index2word", None), dict):
+        index2word = index2word.index2word
     if not isinstance(index2word, dict):
         fail(f"{name} must be the Lang's index2word dict, got {type(index2word).__name__}")
     words = [index2word.get(i) for i in range(len(index2word))]
@@ -120,9 +126,38 @@ def vocabulary(index2word, name):
     return words
 
 
+class Lang:
+    """Stands in for the tutorial's Lang class while a checkpoint that holds
+    Lang objects (saved as `input_lang` rather than `input_lang.index2word`)
+    is unpickled: pickle restores the attributes without calling __init__."""
+
+
+def unpickle(path):
+    """torch.load, with a Lang class in __main__ if the notebook's is not
+    there (pickle looks classes up by module and name); a class from a module
+    that cannot be imported here becomes a message, not a traceback."""
+    main = sys.modules["__main__"]
+    borrowed = not hasattr(main, "Lang")
+    if borrowed:
+        main.Lang = Lang
+    try:
+        return torch.load(path, map_location="cpu")
+    except (AttributeError, ModuleNotFoundError, ImportError) as err:
+        fail(f"{path} holds a Python object this script cannot rebuild ({err}); save the vocabularies as "
+             "plain dicts, input_lang.index2word and output_lang.index2word, with the three lines in this "
+             "script's docstring")
+    except (pickle.UnpicklingError, RuntimeError, EOFError, ValueError) as err:
+        fail(f"{path} is not a checkpoint that torch.save wrote ({err})")
+    except OSError as err:
+        fail(f"cannot read {path}: {err.strerror or err}")
+    finally:
+        if borrowed:
+            del main.Lang
+
+
 def load_tutorial_checkpoint(path):
     """-> encoder state, decoder state, source words, target words, H."""
-    checkpoint = torch.load(path, map_location="cpu")
+    checkpoint = unpickle(path)
     for key in ("encoder", "decoder", "input_lang", "output_lang"):
         if key not in checkpoint:
             fail(f"{path} has no {key!r}: save it with the three lines in this script's docstring")
