@@ -14,10 +14,11 @@ import * as sliderView from './views/slider.js';
 import * as stepsView from './views/steps.js';
 import * as byhandView from './views/byhand.js';
 import * as theoryView from './views/theory.js';
+import * as modelsView from './views/models.js';
 import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from './views/export.js';
 import { themeColors } from './views/heatmap.js';
 import { viridis, hex } from './lib/colormap.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, fixedSummary, sentenceLabel, reportOf } from './lib/catalog.js';
+import { optionText, describeEntry, describeLocal, fixedSummary, sentenceLabel } from './lib/catalog.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -245,31 +246,8 @@ export function mountAlignscope(root, opts = {}) {
   }
 
   function fillComparison(cat) {
-    const rows = comparisonRows(cat);
-    const cols = [['Model', 'label'], ['Attention', 'attention'], ['Weights', 'weights'], ['Download', 'size'], ['Parameters', 'parameters'], ['Test BLEU', 'bleu']];
-    const hasNotes = rows.some((r) => r.note);
     // Cards and the report are files beside index.json; the single-file build carries neither.
-    const files = !inline?.index;
-    const hasCards = files && rows.some((r) => r.card);
-    const modelsUrl = (f) => new URL(`models/${f}`, base).href;
-    const report = files ? reportOf(cat) : null;
-    comparison.replaceChildren(
-      h('summary', null, rows.length === 1 ? 'About this site’s model: attention, size, BLEU' : `Compare the ${rows.length} models: attention, size, BLEU`),
-      h('div', { class: 'as-table-wrap' },
-        h('table', { class: 'as-table as-models-table' },
-          h('caption', null, 'The models this site offers. BLEU: corpus BLEU on held-out test sentences (higher is better; the toy test models have none).'),
-          h('thead', null, h('tr', null, cols.map(([name]) => h('th', { scope: 'col' }, name)),
-            hasNotes ? h('th', { scope: 'col' }, 'Note') : null, hasCards ? h('th', { scope: 'col' }, 'Card') : null)),
-          h('tbody', null, rows.map((r) => h('tr', { dataset: { model: r.id } },
-            h('th', { scope: 'row' }, r.label, r.isDefault ? h('span', { class: 'as-muted' }, ' (default)') : null),
-            cols.slice(1).map(([, k]) => h('td', null, r[k])),
-            hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null,
-            hasCards ? h('td', null, r.card ? h('a', { href: modelsUrl(r.card), 'aria-label': `Model card of ${r.label} (text)` }, 'card') : '—') : null))))),
-      report ? h('figure', { class: 'as-report-figure' },
-        h('img', { src: modelsUrl(report.figure), alt: 'Test BLEU by source sentence length for each attention kind and the no-attention baseline, trained for the same number of updates (details in the model report).', loading: 'lazy', width: 700, height: 400 }),
-        h('figcaption', null, 'Bahdanau et al. 2015, Figure 2, on this site’s data: BLEU by source length, equal training budget. ',
-          report.caption ? `${report.caption} ` : '',
-          h('a', { href: modelsUrl(report.text) }, 'The model report (tables, intervals, caveats)'), '.')) : null);
+    modelsView.renderComparison(comparison, cat, { modelsUrl: (f) => new URL(`models/${f}`, base).href, withFiles: !inline?.index });
   }
 
   // Models are chosen only by id from this site's catalogue. Anything else
