@@ -24,13 +24,16 @@ cd "$ROOT"
 
 # The library without its front ends; kernels_wasmsimd.c is added per build.
 LIB_SOURCES=(src/model.c src/tokenizer.c src/engine.c src/status.c src/kernels_scalar.c)
-HEADERS=(src/*.h)
+HEADERS=(src/*.h src/native/*.h)
 WARN_FLAGS=(-std=c99 -Wall -Wextra -Werror)
 # No contraction into FMA anywhere: the scalar twin must compute the same
 # function on every target, and wasm has no FMA to match.
 FP_FLAGS=(-ffp-contract=off)
 # Keeps the scalar twin truly scalar even in a -msimd128 build.
 NO_AUTOVEC=(-fno-vectorize -fno-slp-vectorize)
+# Native builds of the SIMD twin: src/kernels_wasmsimd.c against the portable
+# src/native/wasm_simd128.h (the CLI, the native bench, the native kernel test).
+NATIVE_SIMD=(-DAS_SIMD128_SHIM -Isrc/native -march=native)
 # What engine.js calls (src/wasm_api.c), plus the allocator it uses.
 WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes
 
@@ -88,13 +91,14 @@ mode_deps() {
 mode_native() {
     mkdir -p build/native
     local cflags=("${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O2)
-    if stale build/native/alignscope "${LIB_SOURCES[@]}" src/cli.c "${HEADERS[@]}"; then
-        log "native: build/native/alignscope"
-        gcc "${cflags[@]}" -o build/native/alignscope src/cli.c "${LIB_SOURCES[@]}" -lm
+    if stale build/native/alignscope "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c src/cli.c "${HEADERS[@]}"; then
+        log "native: build/native/alignscope (the SIMD twin, natively)"
+        gcc "${cflags[@]}" "${NATIVE_SIMD[@]}" -o build/native/alignscope src/cli.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c -lm
     fi
-    if stale build/native/kernels_test tests/c/kernels_test.c src/kernels_scalar.c "${HEADERS[@]}"; then
-        log "native: build/native/kernels_test (scalar twin only)"
-        gcc "${cflags[@]}" -o build/native/kernels_test tests/c/kernels_test.c src/kernels_scalar.c -lm
+    if stale build/native/kernels_test tests/c/kernels_test.c src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
+        log "native: build/native/kernels_test (both twins)"
+        gcc "${cflags[@]}" "${NATIVE_SIMD[@]}" -o build/native/kernels_test tests/c/kernels_test.c src/kernels_scalar.c \
+            src/kernels_wasmsimd.c -lm
     fi
 }
 
@@ -322,10 +326,10 @@ mode_bench() {
 bench_build() {
     mode_wasm
     mkdir -p build/bench
-    if stale build/bench/native_bench tests/bench/native_bench.c "${LIB_SOURCES[@]}" "${HEADERS[@]}"; then
-        log "bench: build/bench/native_bench (gcc -O3 -march=native)"
-        gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -march=native -o build/bench/native_bench \
-            tests/bench/native_bench.c "${LIB_SOURCES[@]}" -lm
+    if stale build/bench/native_bench tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c "${HEADERS[@]}"; then
+        log "bench: build/bench/native_bench (the SIMD twin, gcc -O3 -march=native)"
+        gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 "${NATIVE_SIMD[@]}" -o build/bench/native_bench \
+            tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c -lm
     fi
     if stale build/bench/kernels_bench.wasm tests/bench/kernels_bench.c src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
         log "bench: build/bench/kernels_bench.wasm (both twins)"

@@ -3,8 +3,11 @@
  * Twins share one signature and differ only in the suffix after "__":
  * `__scalar` is plain C (compiled with auto-vectorisation off in the wasm
  * builds so it stays a true reference), `__wasmsimd*` uses WebAssembly SIMD128
- * intrinsics. The selection block at the end of this file is the ONLY place
- * that picks between them; the engine calls the unsuffixed names.
+ * intrinsics: in the wasm SIMD build, and natively (the CLI, the native
+ * bench) through src/native/wasm_simd128.h, which defines them in portable
+ * vector extensions (-DAS_SIMD128_SHIM -Isrc/native). The selection block at
+ * the end of this file is the ONLY place that picks between them; the engine
+ * calls the unsuffixed names.
  *
  * Conventions: matrices are row-major; sizes are element counts; outputs
  * never alias inputs unless a kernel says so.
@@ -147,7 +150,7 @@ void as_f32_gru_update__scalar(size_t h_dim, const float *gi, const float *gh, f
 void as_f32_exp__scalar(size_t n, const float *x, float *y);
 
 /* ---- SIMD128 twins (kernels_wasmsimd.c) ------------------------------- */
-#if defined(__wasm_simd128__)
+#if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
 /* r4: panels of 4 rows, 8 columns per iteration (8 f32x4 accumulators). */
 void as_f32_matvec__wasmsimd_r4(size_t rows, size_t cols, const float *w,
                                 const float *x, const float *b, float *y);
@@ -180,8 +183,12 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #endif
 
 /* ---- the selection: the one place a twin is chosen --------------------- */
+#if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
 #if defined(__wasm_simd128__)
 #define AS_KERNEL_ISA "wasmsimd"
+#else /* the same twin, compiled natively through src/native/wasm_simd128.h */
+#define AS_KERNEL_ISA "wasmsimd-native"
+#endif
 #define as_f32_matvec as_f32_matvec__wasmsimd_r4
 #define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
 #define as_i8_matvec_q32 as_i8_matvec_q32__wasmsimd

@@ -2,7 +2,9 @@
  *
  * Each function matches its __scalar twin's signature and contract. Loops run
  * over 4-lane vectors and finish the leftovers with the scalar formulas from
- * fastmath.h, so every length works. Only compiled with -msimd128.
+ * fastmath.h, so every length works. Compiled with -msimd128 for the page,
+ * and natively with src/native/wasm_simd128.h (same results, bit for bit).
+ * The V8 notes below are about the wasm build.
  *
  * V8 keeps about 15 v128 values in registers before spilling (x64 has 16
  * xmm registers, one is its scratch), and TurboFan tends to issue a loop
@@ -18,6 +20,14 @@
 
 #include "kernels.h"
 #include "fastmath.h"
+
+/* V8 register pressure (above): clang must not unroll the marked loops. GCC
+ * (the native build) has no such pragma and needs none. */
+#if defined(__clang__)
+#define AS_NO_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define AS_NO_UNROLL
+#endif
 
 /* ---- vector forms of the fastmath.h approximations -------------------- */
 
@@ -165,35 +175,35 @@ static void matvec_p24_tail(size_t n, size_t cols, const float *panel, const flo
     const float *p = panel;
     switch (nv) {
     case 5:
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
         for (size_t c = 0; c < cols; c++, p += n) {
             const v128_t xc = wasm_v128_load32_splat(x + c);
             P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3); P24_MADD(4);
         }
         break;
     case 4:
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
         for (size_t c = 0; c < cols; c++, p += n) {
             const v128_t xc = wasm_v128_load32_splat(x + c);
             P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3);
         }
         break;
     case 3:
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
         for (size_t c = 0; c < cols; c++, p += n) {
             const v128_t xc = wasm_v128_load32_splat(x + c);
             P24_MADD(0); P24_MADD(1); P24_MADD(2);
         }
         break;
     case 2:
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
         for (size_t c = 0; c < cols; c++, p += n) {
             const v128_t xc = wasm_v128_load32_splat(x + c);
             P24_MADD(0); P24_MADD(1);
         }
         break;
     case 1:
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
         for (size_t c = 0; c < cols; c++, p += n) {
             const v128_t xc = wasm_v128_load32_splat(x + c);
             P24_MADD(0);
@@ -243,7 +253,7 @@ static inline void q32_panel_full(size_t cols, const int8_t *p, const int16_t *x
                                   const float *scale, const float *b, size_t r0, float *y) {
     const size_t pairs = cols / 2;
     v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
     for (size_t k = 0; k < pairs; k++, p += 2 * AS_Q32_ROWS) {
         const v128_t pair = wasm_v128_load32_splat(xq + 2 * k);
         a1 = q32_pair_dot(wasm_v128_load(p), pair, &a0, a1);
@@ -275,7 +285,7 @@ static void q32_panel_short(size_t n, size_t cols, const int8_t *panel, const in
     for (; g + 8 <= n; g += 8) {
         const int8_t *p = panel + 2 * g;
         v128_t lo = wasm_i32x4_splat(0), hi = lo;
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
         for (size_t k = 0; k < pairs; k++, p += 2 * n)
             hi = q32_pair_dot(wasm_v128_load(p), wasm_v128_load32_splat(xq + 2 * k), &lo, hi);
         if (cols % 2) q32_odd_column(panel + pairs * 2 * n + g, xq[cols - 1], &lo, &hi);
@@ -336,7 +346,7 @@ void as_f32_matvec_p24_batch__wasmsimd(size_t rows, size_t cols, const float *w,
             v128_t acc0 = bias_or_zero(b, r0), acc1 = bias_or_zero(b, r0 + 4), acc2 = bias_or_zero(b, r0 + 8);
             v128_t acc3 = bias_or_zero(b, r0 + 12), acc4 = bias_or_zero(b, r0 + 16), acc5 = bias_or_zero(b, r0 + 20);
             const float *p = w + r0 * cols;
-#pragma clang loop unroll(disable)
+AS_NO_UNROLL
             for (size_t c = 0; c < cols; c++, p += AS_P24_ROWS) {
                 const v128_t xc = wasm_v128_load32_splat(xj + c);
                 P24_MADD(0); P24_MADD(1); P24_MADD(2); P24_MADD(3); P24_MADD(4); P24_MADD(5);

@@ -1,5 +1,6 @@
-// Runs the C kernel tests (tests/c/kernels_test.c): natively (scalar twin)
-// and as wasm with SIMD128 (both twins, and twin against twin). Each prints
+// Runs the C kernel tests (tests/c/kernels_test.c) natively and as wasm with
+// SIMD128: both twins each time (natively the SIMD twin goes through
+// src/native/wasm_simd128.h), and twin against twin. Each prints
 // one line per kernel with its max error against a double-precision
 // reference; any FAIL line or a non-zero exit fails the test.
 import assert from 'node:assert/strict';
@@ -14,7 +15,7 @@ const PROGRAMS = {
   native: [join(ROOT, 'build', 'native', 'kernels_test')],
   wasm: [process.execPath, join(ROOT, 'build', 'wasm', 'kernels_test.js')],
 };
-const EXPECTED_VARIANTS = { native: ['scalar'], wasm: ['scalar', 'wasmsimd'] };
+const EXPECTED_VARIANTS = { native: ['scalar', 'wasmsimd'], wasm: ['scalar', 'wasmsimd'] };
 const KERNELS = ['matvec', 'matvec_p24', 'i8_matvec_q32', 'dot_scores', 'additive_scores', 'softmax', 'context', 'tanh', 'exp', 'gru_update', 'top_k', 'sum_exp'];
 
 function run(which, extra = []) {
@@ -36,13 +37,12 @@ for (const which of Object.keys(PROGRAMS)) {
         assert.match(out, new RegExp(`^${kernel}\\s+${variant}\\s+max_err=\\S+ .* ok$`, 'm'), `${kernel} ${variant} not reported`);
       }
     }
-    if (which === 'wasm') {
-      assert.match(out, /isa=wasmsimd/);
-      assert.match(out, /^twin:matvec .* ok$/m);
-      assert.match(out, /^twin:elementwise .* ok$/m);
-      assert.match(out, /^twin:matvec_p24 .* ok$/m);
-      assert.match(out, /^twin:i8_matvec_q32 .* ok$/m);
-    }
+    // native: the same SIMD twin through src/native/wasm_simd128.h
+    assert.match(out, which === 'wasm' ? /isa=wasmsimd / : /isa=wasmsimd-native /);
+    assert.match(out, /^twin:matvec .* ok$/m);
+    assert.match(out, /^twin:elementwise .* ok$/m);
+    assert.match(out, /^twin:matvec_p24 .* ok$/m);
+    assert.match(out, /^twin:i8_matvec_q32 .* ok$/m);
   });
 
   test(`kernel checks can fail (${which}, tolerances scaled to 0)`, () => {

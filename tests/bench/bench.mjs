@@ -11,7 +11,8 @@
 //   ort           onnxruntime-web (npm), wasm backend, 1 thread, SIMD build:
 //                 encoder.onnx once, decoder_step.onnx per step, greedy loop in JS
 //   torch         PyTorch eager, 1 thread (tests/bench/torch_bench.py, a child process)
-//   native        the C library, gcc -O3 -march=native (build/bench/native_bench)
+//   native        the C library with the SIMD twin (src/native/wasm_simd128.h),
+//                 gcc -O3 -march=native (build/bench/native_bench)
 // Each round runs every backend in turn (the order rotates). A backend first
 // translates the set once untimed (its weights back in cache after the other
 // backends ran: otherwise the first sentence of its turn pays for that), then
@@ -310,7 +311,7 @@ async function main() {
   const nativeBin = join(ART, 'native_bench');
   await tryAdd('native', async () => {
     if (!existsSync(nativeBin)) throw new Error(`${relative(ROOT, nativeBin)} missing (./build.sh bench builds it)`);
-    return childBackend('native', 'C library, gcc -O3 -march=native', nativeBin, [join(ART, 'model.alsc'), join(HERE, 'sentences.txt')]);
+    return childBackend('native', 'C library with the SIMD twin through src/native/wasm_simd128.h, gcc -O3 -march=native', nativeBin, [join(ART, 'model.alsc'), join(HERE, 'sentences.txt')]);
   });
 
   // Same greedy tokens everywhere?
@@ -443,7 +444,7 @@ function targets(r) {
 function markdown(r) {
   const f = (x, d = 2) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(d));
   const names = Object.keys(r.stats);
-  const label = { simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (-O3 -march=native)' };
+  const label = { simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (SIMD twin, gcc -O3 -march=native)' };
   const lines = [];
   lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32 unless marked int8; ${r.machine.cpu}, 1 thread)`, '');
   lines.push('Median ms per whole translation (encoder + greedy decoding), and per decoder step; ×ORT = how many times faster than onnxruntime-web.', '');

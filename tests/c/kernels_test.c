@@ -106,7 +106,7 @@ static const variant variants[] = {
      as_f32_exp__scalar, as_f32_matvec_p24__scalar,
      as_f32_top_k__scalar, as_f32_sum_exp__scalar, as_i8_matvec_q32__scalar,
      as_f32_matvec_p24_batch__scalar, as_i8_matvec_q32_batch__scalar},
-#if defined(__wasm_simd128__)
+#if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
     {"wasmsimd", as_f32_matvec__wasmsimd_r4, as_f32_additive_scores__wasmsimd, as_f32_dot_scores__wasmsimd,
      as_f32_softmax__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
      as_f32_exp__wasmsimd, as_f32_matvec_p24__wasmsimd,
@@ -569,7 +569,7 @@ static void test_gru(const variant *v) {
 /* SIMD and scalar twins on the same inputs: they may differ only by
  * summation order (elementwise kernels are designed to agree exactly). */
 static void test_twins(void) {
-#if defined(__wasm_simd128__)
+#if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
     const variant *a = &variants[0], *b = &variants[1];
     report m = {"twin:matvec", "simd-scal", 0, 2e-6, 0, 0};
     report e = {"twin:elementwise", "simd-scal", 0, 0.0, 0, 0};
