@@ -394,10 +394,12 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
      * around the best logit: softmax_i = exp(l_i - l_max) / sum_j exp(l_j - l_max). */
     int32_t *top = s->top_ids + (size_t)t * AS_TOP_K_MAX;
     as_f32_top_k(vt, s->logits, top_k > 0 ? top_k : 1, top);
-    const float best = s->logits[top[0]];
-    const float inv_sum = 1.0f / as_f32_sum_exp(vt, s->logits, best);
-    for (int32_t i = 0; i < top_k; i++)
-        s->top_probs[(size_t)t * AS_TOP_K_MAX + i] = as_exp_scalar(s->logits[top[i]] - best) * inv_sum;
+    if (top_k > 0) { /* the normaliser is a pass of exp over the vocabulary: only when asked */
+        const float best = s->logits[top[0]];
+        const float inv_sum = 1.0f / as_f32_sum_exp(vt, s->logits, best);
+        for (int32_t i = 0; i < top_k; i++)
+            s->top_probs[(size_t)t * AS_TOP_K_MAX + i] = as_exp_scalar(s->logits[top[i]] - best) * inv_sum;
+    }
     s->target_ids[t] = top[0];
 }
 

@@ -131,6 +131,12 @@ for (const variant of VARIANTS) {
       assert.equal(engine.translate('Open the file', { scoreScale: 0 }).scoreScale, info.trainedScoreScale);
       assert.equal(engine.translate('Open the file', { maxTargetTokens: 1 }).T, 1);
       assert.equal(engine.translate('Open the file', { topK: 0 }).topIds.length, 0);
+      // no candidates asked: no normaliser computed, the same translation and attention
+      const none = engine.translate('Delete all messages in this folder', { topK: 0 });
+      const five = engine.translate('Delete all messages in this folder', { topK: 5 });
+      assert.deepEqual(Array.from(none.target, (t) => t.id), Array.from(five.target, (t) => t.id));
+      assert.deepEqual(none.alpha, five.alpha);
+      assert.equal(five.topProbs.length, 5 * five.T);
     });
 
     test('<unk> outputs show the most attended source word', async () => {

@@ -43,9 +43,14 @@ static uint8_t *read_file_or_die(const char *path, size_t *len_out) {
     return buf;
 }
 
+/* No candidates per step (top_k 0): the work of the other backends' greedy
+ * loops (tests/bench/bench.mjs). */
 static const as_trace *translate(as_session *s, const char *text) {
     const as_trace *trace;
-    as_status st = as_translate(s, text, strlen(text), NULL, &trace);
+    as_options options;
+    as_options_default(&options);
+    options.top_k = 0;
+    as_status st = as_translate(s, text, strlen(text), &options, &trace);
     if (st != AS_OK) die("translate failed", as_status_message(st));
     return trace;
 }
