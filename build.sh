@@ -209,9 +209,12 @@ mode_dist() {
 # The whole recipe for a committed model, one command:
 #   ./build.sh model                      en-fr, additive attention (the default model)
 #   LANG_PAIR=de ATTENTION=dot ./build.sh model
+#   LANG_PAIR=de MODEL_WEIGHTS=int8 ./build.sh model   the shipped en-de: int8 only
 # corpus (apt-get download of the pinned packages, cleaning, split) -> training
-# (TRAIN_MINUTES of wall clock, 2 cores) -> export (f16) + parity fixtures ->
-# model card -> models/index.json. Needs network access to Debian's archive.
+# (TRAIN_MINUTES of wall clock, 2 cores) -> export (f16 as ID and int8 as
+# ID-int8; with MODEL_WEIGHTS=int8 the int8 file alone, as ID) + parity
+# fixtures -> model card -> models/index.json. Needs network access to
+# Debian's archive.
 mode_model() {
     local lang=${LANG_PAIR:-fr} kind=${ATTENTION:-additive}
     local id="en-$lang" run="models/train/runs/en-$lang-$kind"
@@ -227,7 +230,16 @@ mode_model() {
     rm -rf "$run"
     OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-2} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
         --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 192 --lr 3e-3
-    model_files "$run" "$id" "$lang" "./build.sh model"
+    model_files "$run" "$id" "$lang" "$(model_rebuild "$lang" "$kind")"
+}
+
+# The command that rebuilds model ID (for its card).
+model_rebuild() {
+    local lang=$1 kind=$2 prefix=""
+    [[ $lang != fr ]] && prefix+="LANG_PAIR=$lang "
+    [[ $kind != additive ]] && prefix+="ATTENTION=$kind "
+    [[ ${MODEL_WEIGHTS:-} == int8 ]] && prefix+="MODEL_WEIGHTS=int8 "
+    echo "${prefix}./build.sh model"
 }
 
 # The model files again from the run `model` trained (no training).
@@ -236,20 +248,25 @@ mode_model_export() {
     local id="en-$lang" run="models/train/runs/en-$lang-$kind"
     [[ $kind != additive ]] && id="en-$lang-$kind"
     [[ -f $run/checkpoint.pt ]] || { log "no $run/checkpoint.pt: run ./build.sh model first"; return 1; }
-    model_files "$run" "$id" "$lang" "./build.sh model"
+    model_files "$run" "$id" "$lang" "$(model_rebuild "$lang" "$kind")"
 }
 
-# A trained run -> models/ID.alsc (f16) and models/ID-int8.alsc, each with
-# parity fixtures, metrics (the int8 file's BLEU measured with its own
-# weights) and a card; then models/index.json.
+# A trained run -> models/ID.alsc (f16) and models/ID-int8.alsc (or, with
+# MODEL_WEIGHTS=int8, models/ID.alsc as int8 alone), each with parity
+# fixtures, metrics (the int8 file's BLEU measured with its own weights) and
+# a card; then models/index.json.
 model_files() {
     local run=$1 id=$2 lang=$3 rebuild=$4
-    log "model $id: export f16 + int8, parity fixtures, int8 BLEU, cards"
+    log "model $id: export $([[ ${MODEL_WEIGHTS:-} == int8 ]] && echo int8 || echo "f16 + int8"), parity fixtures, int8 BLEU, cards"
     OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
         --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
         --out "$run/int8.metrics.json"
-    model_file "$run" "$id" "$lang" f16 "$run/metrics.json" "$rebuild"
-    model_file "$run" "$id-int8" "$lang" int8 "$run/int8.metrics.json" "$rebuild"
+    if [[ ${MODEL_WEIGHTS:-} == int8 ]]; then
+        model_file "$run" "$id" "$lang" int8 "$run/int8.metrics.json" "$rebuild"
+    else
+        model_file "$run" "$id" "$lang" f16 "$run/metrics.json" "$rebuild"
+        model_file "$run" "$id-int8" "$lang" int8 "$run/int8.metrics.json" "$rebuild"
+    fi
     "$PYTHON" models/train/catalogue.py
 }
 
@@ -273,10 +290,13 @@ model_file() {
 # updates (default 1000; otherwise the `model` recipe), ZOO_PARALLEL at a
 # time (default 2, one core each), stored int8 (BLEU within 0.3 of f32, half
 # the bytes of f16); then models/train/report.py writes models/REPORT.md and
-# models/report/. ZOO_JOBS="fr:dot de:additive" picks a subset. The en-fr
-# additive zoo run is the equal-budget baseline of the report; the page's
-# en-fr models come from `./build.sh model`.
+# models/report/. ZOO_JOBS="fr:dot de:additive" picks a subset. The additive
+# zoo runs of ZOO_REPORT_ONLY languages are the report's equal-budget
+# baselines only (en-LANG-additive-zoo, metrics, no file): the page's models
+# of those pairs come from `./build.sh model` (en-fr; en-de with
+# LANG_PAIR=de MODEL_WEIGHTS=int8).
 ZOO_JOBS_ALL="fr:additive fr:none fr:dot fr:general fr:scaled_dot de:additive es:additive"
+ZOO_REPORT_ONLY="fr de"
 mode_zoo() {
     local jobs=${ZOO_JOBS:-$ZOO_JOBS_ALL} lang
     "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
@@ -289,12 +309,12 @@ mode_zoo() {
     "$PYTHON" models/train/catalogue.py
 }
 # One zoo model, LANG:KIND -> models/report/<id>.metrics.json (+ .alsc,
-# fixtures and card unless it is the en-fr additive baseline).
+# fixtures and card unless it is a report-only additive baseline).
 mode_zoo_one() {
     local lang=${1%%:*} kind=${1#*:}
     local id="en-$lang" run="models/train/runs/zoo-en-$lang-$kind"
     [[ $kind != additive ]] && id="en-$lang-$kind"
-    [[ $lang == fr && $kind == additive ]] && id="en-fr-additive-zoo"
+    [[ $kind == additive && " $ZOO_REPORT_ONLY " == *" $lang "* ]] && id="en-$lang-additive-zoo"
     rm -rf "$run" && mkdir -p "$run" models/report
     log "zoo $id: training ${ZOO_STEPS:-1000} updates (log: $run/log.txt)"
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" --out "$run" \
@@ -302,7 +322,7 @@ mode_zoo_one() {
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
         --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
         --out "models/report/$id.metrics.json" >>"$run/out.txt"
-    [[ $id == en-fr-additive-zoo ]] ||  # the report's baseline: metrics only (en-fr is the page's model)
+    [[ $id == *-additive-zoo ]] ||  # a report baseline: metrics only (the page's model comes from `model`)
         model_file "$run" "$id" "$lang" int8 "models/report/$id.metrics.json" "ZOO_JOBS=$lang:$kind ./build.sh zoo"
     log "zoo $id: done, test BLEU $("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["test_bleu"])' "models/report/$id.metrics.json")"
 }
