@@ -470,7 +470,7 @@ function markdown(r) {
   const label = { simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', 'simd-page': 'alignscope wasm SIMD128, + 5 candidates per step (the page)', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (SIMD twin, gcc -O3 -march=native)' };
   const lines = [];
   lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32 unless marked int8; ${r.machine.cpu}, 1 thread)`, '');
-  lines.push('Median ms per whole translation (encoder + greedy decoding), and per decoder step; ×ORT = how many times faster than onnxruntime-web.', '');
+  lines.push('ms per whole translation (encoder + greedy decoding) and per decoder step, min / median over all timed samples; ×ORT = how many times faster than onnxruntime-web, paired by round (median over rounds).', '');
   const busy = r.machine.otherCpuBusyBefore;
   if (busy != null && busy > 0.25) {
     lines.push(`**Contended run:** other processes used ${(100 * busy).toFixed(0)} % of the ${r.machine.cores} cores in the second before the bench started; absolute times are pessimistic and memory-bound kernels suffer most. Re-run \`./build.sh bench\` on an idle machine.`, '');
@@ -479,7 +479,7 @@ function markdown(r) {
   lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const n of names) {
     const s = r.stats[n], o = r.ratiosVsOrt[n];
-    lines.push(`| ${label[n] ?? n} | ${s.sentences.map((p) => f(p.wholeMedianMs)).join(' | ')} | ${f(s.stepMinMs, 3)} / ${f(s.stepMedianMs, 3)} | ${f(o?.step.median)} | ${f(o?.wholeGeomean)} |`);
+    lines.push(`| ${label[n] ?? n} | ${s.sentences.map((p) => `${f(p.wholeMinMs)} / ${f(p.wholeMedianMs)}`).join(' | ')} | ${f(s.stepMinMs, 3)} / ${f(s.stepMedianMs, 3)} | ${f(o?.step.median)} | ${f(o?.wholeGeomean)} |`);
   }
   lines.push('', 'Sentences: ' + r.sentences.map((s, i) => `#${i + 1} “${s}”`).join('; ') + '.', '');
   const ag = Object.entries(r.agreement).filter(([, v]) => typeof v === 'object').map(([k, v]) => `${k} ${v.sameTokens ? 'same' : 'DIFFERENT'}`);
