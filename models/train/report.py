@@ -27,6 +27,21 @@ KIND_STYLE = {"additive": ("#0072B2", ""), "general": ("#009E73", "6 3"), "dot":
 LANGUAGES = {"fr": "French", "de": "German", "es": "Spanish"}
 
 
+def longer_trained(models_dir, lang, default=False):
+    """The sentence on the page's model of English -> LANG when `./build.sh
+    model` trained it (a time budget, not ZOO_STEPS); "" otherwise."""
+    path = os.path.join(models_dir, f"en-{lang}.metrics.json")
+    if not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8") as f:
+        m = json.load(f)
+    if m.get("args", {}).get("max_steps"):
+        return ""  # a zoo model: in the tables
+    return (f"The page's {'default ' if default else ''}English → {LANGUAGES[lang]} model (`en-{lang}`, card "
+            f"`en-{lang}.md`) is the same additive architecture trained longer ({m['updates']:,} updates, "
+            f"{m['train_seconds'] / 60:.0f} min): test BLEU {m['test_bleu']:.2f}{'' if default else ' (int8)'}.")
+
+
 def load_zoo(report_dir):
     zoo = {}
     for path in sorted(glob.glob(os.path.join(report_dir, "*.metrics.json"))):
@@ -194,18 +209,8 @@ def main():
                       f"{m['parameters']:,} | {m['train_pairs']:,} | {m['updates']:,} | "
                       f"{m['train_seconds'] / 60:.0f} min | **{m['test_bleu']:.2f}** |")
     # Page models of the other pairs trained by `./build.sh model` (a time budget, not ZOO_STEPS)
-    longer = []
-    for lang in sorted(LANGUAGES):
-        path = os.path.join(args.models, f"en-{lang}.metrics.json")
-        if lang == "fr" or not os.path.exists(path):
-            continue
-        with open(path, encoding="utf-8") as f:
-            lm = json.load(f)
-        if lm.get("args", {}).get("max_steps"):
-            continue  # a zoo model, in the table above
-        longer.append(f"The page's English → {LANGUAGES[lang]} model (`en-{lang}`, card `en-{lang}.md`) is the same "
-                      f"additive architecture trained longer ({lm['updates']:,} updates, "
-                      f"{lm['train_seconds'] / 60:.0f} min): test BLEU {lm['test_bleu']:.2f} (int8).")
+    longer = [line for lang in sorted(LANGUAGES) if lang != "fr"
+              for line in [longer_trained(args.models, lang)] if line]
 
     committed = []
     total = 0
@@ -214,14 +219,7 @@ def main():
         total += size
         committed.append(f"| `{os.path.basename(path)}` | {size:,} |")
 
-    main_model = os.path.join(args.models, "en-fr.metrics.json")
-    main_line = ""
-    if os.path.exists(main_model):
-        with open(main_model, encoding="utf-8") as f:
-            mm = json.load(f)
-        main_line = (f"The page's default English → French model (`en-fr`, card `en-fr.md`) is the same "
-                     f"additive architecture trained longer ({mm['updates']:,} updates, "
-                     f"{mm['train_seconds'] / 60:.0f} min): test BLEU {mm['test_bleu']:.2f}.")
+    main_line = longer_trained(args.models, "fr", default=True)
 
     text = "\n".join([
         "# Model report: attention kinds, the no-attention baseline, three language pairs",

@@ -431,10 +431,10 @@ function stepFloor(info, stats, kernels) {
 
 function targets(r) {
   const t = [];
-  // value: a number, or a spread over rounds ({ median, q1, q3 }: the median is judged)
+  // v: a number, or a spread over rounds ({ median, q1, q3 }: the median is judged)
+  const valueOf = (v) => (v != null && typeof v === 'object' ? { value: v.median, range: [v.q1, v.q3] } : { value: v, range: null });
   const add = (name, v, goal, unit = '×') => {
-    const value = v != null && typeof v === 'object' ? v.median : v;
-    const range = v != null && typeof v === 'object' ? [v.q1, v.q3] : null;
+    const { value, range } = valueOf(v);
     t.push({ name, value, range, goal, met: value != null && Number.isFinite(value) ? value >= goal : null, unit });
   };
   const o = r.ratiosVsOrt.simd, p = r.ratiosVsTorch.simd;
@@ -447,10 +447,7 @@ function targets(r) {
   if (r.browser?.sliderRedecode) t.push({ name: 'slider re-decode, 20-word sentence, Chromium (median)', value: r.browser.sliderRedecode.medianMs, goal: 8, met: r.browser.sliderRedecode.medianMs < 8, unit: 'ms', lowerIsBetter: true });
   add('int8 decoder step vs onnxruntime-web f32', r.ratiosVsOrt['simd-int8']?.step, 3);
   // Context rows (no goal of their own): what bounds the matvec, and the int8 model's whole sentences.
-  const info = (name, v, unit) => {
-    const value = v != null && typeof v === 'object' ? v.median : v;
-    t.push({ name, value, range: v != null && typeof v === 'object' ? [v.q1, v.q3] : null, goal: null, met: null, unit });
-  };
+  const info = (name, v, unit) => t.push({ name, ...valueOf(v), goal: null, met: null, unit });
   const mv = r.kernels?.matvec;
   if (mv && r.kernels?.stream) info('the same f32 matvec, fraction of the streaming-read roof (memory bound)', mv.simd.gflops / r.kernels.stream.roofGflops, '');
   if (mv?.l1Resident24x256) info('the same f32 loop on a 24-row panel in L1 (its own ceiling), fraction of peak', mv.l1Resident24x256.simd.gflops / r.kernels.peak.gflops, '');

@@ -58,7 +58,6 @@ export function summarise(samples, sentences) {
  *   wholeMinSpread    the sentence with the lowest median ratio (wholeMin,
  *                     wholeMinSentence: its value and index)
  *   wholeGeomean     geometric mean of the per-sentence medians
- *   pooled           ratios of the pooled medians (for comparison)
  */
 export function pairedRatios(mine, ref, sentenceCount) {
   const rounds = [...new Set(mine.map((s) => s.round))].filter((r) => ref.some((s) => s.round === r)).sort((a, b) => a - b);
@@ -73,14 +72,11 @@ export function pairedRatios(mine, ref, sentenceCount) {
   }
   const perSentenceWhole = whole.map(spread);
   const worst = perSentenceWhole.reduce((w, p, i) => (p.median < perSentenceWhole[w].median ? i : w), 0);
-  const pooledMine = median(mine.map((s) => s.decode_ms / s.steps)), pooledRef = median(ref.map((s) => s.decode_ms / s.steps));
-  const pooledWhole = Array.from({ length: sentenceCount }, (_, i) => wholeOf(ref, i) / wholeOf(mine, i));
   return {
     step: spread(step),
     perSentenceWhole,
     wholeMin: perSentenceWhole[worst]?.median, wholeMinSentence: worst, wholeMinSpread: perSentenceWhole[worst],
     wholeGeomean: geomean(perSentenceWhole.map((p) => p.median)),
-    pooled: { step: pooledRef / pooledMine, perSentenceWhole: pooledWhole, wholeMin: Math.min(...pooledWhole) },
   };
 }
 
