@@ -14,3 +14,13 @@ test('corpus builder and BLEU unit checks', () => {
   assert.equal(run.status, 0, `corpus_check.py failed:\n${run.stdout}\n${run.stderr}`);
   assert.ok(lines.filter((l) => l.startsWith('ok ')).length >= 6, 'expected at least 6 checks to run');
 });
+
+// extra_sources.py's pairing of package descriptions, LibreOffice and GIMP
+// help, on made-up files (no apt, no network).
+test('extra corpus sources pair what belongs together', () => {
+  const checks = fileURLToPath(new URL('./support/extra_sources_check.py', import.meta.url));
+  const run = spawnSync('/usr/bin/python3', [checks], { encoding: 'utf8' });
+  assert.equal(run.status, 0, `extra_sources_check.py failed:\n${run.stdout}\n${run.stderr}`);
+  assert.match(run.stdout, /^(\d+) passed, 0 failed$/m);
+  assert.ok(Number(run.stdout.match(/^(\d+) passed/m)[1]) >= 5, 'expected at least 5 checks');
+});

@@ -4,7 +4,29 @@ Text is compared as token lists from tokenize_text.words(), i.e. lower-cased
 and split by the same rules as the model's vocabulary (models/FORMAT.md §5).
 """
 import math
+import re
 from collections import Counter
+
+# mteval-v13a's tokenisation (sacreBLEU's default "13a"), on detokenised text:
+# punctuation and symbols become tokens, except . and , between digits, and -
+# after a digit is split off. Case is kept.
+_13A_RULES = (
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+)
+
+
+def tokenize_13a(text):
+    """Detokenised text -> 13a tokens (cased)."""
+    text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+        text = text.replace(entity, char)
+    text = f" {text} "
+    for pattern, replacement in _13A_RULES:
+        text = pattern.sub(replacement, text)
+    return text.split()
 
 
 def _ngrams(tokens, n):

@@ -1,17 +1,28 @@
 #!/usr/bin/python3
-"""Build an English->LANG parallel corpus from Debian gettext catalogues.
+"""Build an English->LANG parallel corpus from human translations that Debian ships.
 
 Usage:
   /usr/bin/python3 models/train/corpus.py --lang fr
-      [--packages models/train/packages.txt] [--cache models/train/cache]
-      [--out models/train/data]
+      [--packages models/train/packages.txt] [--sources models/train/sources.txt]
+      [--cache ~/.cache/alignscope/corpus-cache] [--out models/train/data]
+      [--pack FILE.tar.xz]
 
-Each package listed in packages.txt (``name=version``; ``{lang}`` in a name is
-replaced by the target language) is fetched with ``apt-get download`` into the
-cache, its ``*/LANG/LC_MESSAGES/*.mo`` catalogues are extracted (cached too),
-and every msgid (English) / msgstr (LANG) pair is cleaned, deduplicated and
-split deterministically into train/dev/test by a hash of a normalised key.
-Stdlib only; the output depends only on the package list and its versions.
+Two lists say what goes in, each pair tagged with a domain:
+- packages.txt: software-interface catalogues (domain "ui"). Each package
+  (``name=version``; ``{lang}`` in a name is replaced by the target language)
+  is fetched with ``apt-get download`` into the cache and its
+  ``*/LANG/LC_MESSAGES/*.mo`` catalogues are extracted (cached too).
+- sources.txt: sentence-level sources (games' dialogue, manuals, package
+  descriptions; extra_sources.py reads the ones that are not gettext), and the
+  held-out general-domain sources.
+
+Every msgid (English) / msgstr (LANG) entry is split into sentences, cleaned,
+deduplicated and split deterministically into train/dev/test by a hash of a
+normalised key (dev and test are today's "ui" held-out sets, plus the other
+domains' pairs that hash there). The held-out sources become general_dev.tsv
+and general_test.tsv, and every pair whose key occurs in them is dropped from
+the other splits. Rows are ``english<TAB>translation<TAB>domain<TAB>source``.
+Stdlib only; the output depends only on the lists and the package versions.
 """
 
 import argparse
@@ -27,9 +38,21 @@ import tarfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_CACHE = os.path.join(os.path.expanduser("~"), ".cache", "alignscope", "corpus-cache")
 MO_MAGIC = 0x950412DE
 SPLIT_BUCKETS = {"test": range(0, 2), "dev": range(2, 4)}  # everything else: train
+# The held-out general-domain sources: a fifth of their keys is the dev set.
+GENERAL_DEV_BUCKETS = range(0, 20)
+DOMAINS = ("ui", "dialogue", "docs", "descriptions", "bible")  # tie order when a sentence is in several
+HELDOUT = "heldout"
+# Catalogue folders read for a language, in order of preference: the plain
+# code, else the country variant (cataclysm-dda-data has es_ES and es_AR, no es).
+LANGUAGE_FOLDERS = {"fr": ("fr", "fr_FR"), "de": ("de", "de_DE"), "es": ("es", "es_ES")}
 MAX_SOURCE_WORDS = 60
+SEGMENT_RATIO_SLACK = 1.5
+# The general test measures sentences: held-out entries of fewer words (unit
+# names, menu items) are left out of it.
+MIN_HELDOUT_WORDS = 3
 LENGTH_RATIO = 3
 LENGTH_SLACK = 2
 
@@ -38,6 +61,7 @@ DROP_RULES = (
     "undecodable",
     "empty_translation",
     "translator_credits",
+    "sentence_count_mismatch",
     "multiline",
     "format_specifier",
     "markup",
@@ -74,6 +98,13 @@ MARKUP = re.compile(r"<[A-Za-z/!?][^>]*>|&(?:[A-Za-z]+|#\d+|#x[0-9A-Fa-f]+);|\|"
 ODD_SPACES = re.compile("[\u00a0\u202f\u2009\u2007\t]")
 SPACE_RUNS = re.compile(r"\s+")
 GUILLEMET_INNER_SPACE = re.compile(r"«\s*|\s*»")
+WESNOTH_QUALIFIER = re.compile(r"^[a-z_ ]{1,30}\^")  # 'female^Hello': gettext context Wesnoth's way
+# A sentence ends at . ! ? … (and a closing quote or bracket) before a space
+# and a capital, a digit or an opening quote. Used only to pair multi-sentence
+# entries whose two sides have the same number of sentences.
+SENTENCE_BREAK = re.compile(
+    r"(?:(?<=[.!?\u2026])|(?<=[.!?\u2026][\"\u00bb\u201d\u2019')\]]))\s+"
+    r"(?=[\"\u00ab\u201c\u201e\u00bf\u00a1(]?\s?[A-Z\u00c0-\u00de0-9])")
 QUOTE_MAP = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201a": "'", "\u201c": '"',
                            "\u201d": '"', "\u201e": '"'})
 ENGLISH_FUNCTION_WORDS = {
@@ -89,8 +120,11 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lang", required=True, help="target language code, e.g. fr")
     parser.add_argument("--packages", default=os.path.join(HERE, "packages.txt"))
-    parser.add_argument("--cache", default=os.path.join(HERE, "cache"))
+    parser.add_argument("--sources", default=os.path.join(HERE, "sources.txt"))
+    parser.add_argument("--cache", default=DEFAULT_CACHE, help="downloads and extracts (outside the work tree)")
     parser.add_argument("--out", default=os.path.join(HERE, "data"))
+    parser.add_argument("--pack", default=None,
+                        help="also write the corpus folder as one .tar.xz (to train on another machine)")
     parser.add_argument("--stats", default=None,
                         help="stats JSON path (default: models/train/corpus_stats.LANG.json)")
     return parser.parse_args()
@@ -107,6 +141,26 @@ def read_package_list(path, lang):
             name, _, version = entry.partition("=")
             packages.append((name.strip().replace("{lang}", lang), version.strip() or None))
     return packages
+
+
+def read_source_list(path):
+    """(domain, source) pairs in file order: source is a (name, version) package or '@extractor'."""
+    sources = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            entry = line.split("#", 1)[0].split()
+            if not entry:
+                continue
+            if len(entry) != 2 or entry[0] not in DOMAINS + (HELDOUT,):
+                raise ValueError(f"{path}:{number}: expected 'DOMAIN SOURCE' with DOMAIN one of "
+                                 f"{', '.join(DOMAINS + (HELDOUT,))}, got {line.strip()!r}")
+            domain, source = entry
+            if source.startswith("@"):
+                sources.append((domain, source))
+            else:
+                name, _, version = source.partition("=")
+                sources.append((domain, (name, version or None)))
+    return sources
 
 
 def cached_deb(deb_dir, name, version):
@@ -139,11 +193,15 @@ def deb_version(deb_path):
 
 
 def extract_catalogues(deb_path, target_dir, lang):
-    """Extract */LANG/LC_MESSAGES/*.mo once into target_dir (flattened names); return their paths."""
+    """Extract */FOLDER/LC_MESSAGES/*.mo once into target_dir (flattened names), FOLDER one of
+    LANGUAGE_FOLDERS[lang]; return the paths, one per catalogue: a catalogue that exists in
+    several folders (es and es_ES) is read from the first folder of the list only."""
     done_marker = os.path.join(target_dir, ".complete")
+    folders = LANGUAGE_FOLDERS.get(lang, (lang,))
     if not os.path.exists(done_marker):
         os.makedirs(target_dir, exist_ok=True)
-        member_pattern = re.compile(rf"(?:^|/){re.escape(lang)}/LC_MESSAGES/[^/]+\.mo$")
+        alternatives = "|".join(re.escape(folder) for folder in folders)
+        member_pattern = re.compile(rf"(?:^|/)(?:{alternatives})/LC_MESSAGES/[^/]+\.mo$")
         with subprocess.Popen(["dpkg-deb", "--fsys-tarfile", deb_path],
                               stdout=subprocess.PIPE) as proc:
             with tarfile.open(fileobj=proc.stdout, mode="r|") as archive:
@@ -155,7 +213,23 @@ def extract_catalogues(deb_path, target_dir, lang):
         if proc.returncode != 0:
             raise RuntimeError(f"dpkg-deb could not read {deb_path}")
         open(done_marker, "w").close()
-    return sorted(os.path.join(target_dir, f) for f in os.listdir(target_dir) if f.endswith(".mo"))
+    return preferred_catalogues(sorted(f for f in os.listdir(target_dir) if f.endswith(".mo")), folders, target_dir)
+
+
+def preferred_catalogues(flat_names, folders, target_dir):
+    """Flattened member names -> paths, keeping for each catalogue (its path with the language
+    folder taken out) only the copy in the earliest folder of `folders`."""
+    best = {}
+    for flat_name in flat_names:
+        parts = flat_name.split("__")
+        where = next((i for i in range(len(parts) - 1, -1, -1) if parts[i] in folders), None)
+        if where is None:
+            continue
+        catalogue = "__".join(parts[:where] + ["*"] + parts[where + 1:])
+        rank = folders.index(parts[where])
+        if catalogue not in best or rank < best[catalogue][0]:
+            best[catalogue] = (rank, flat_name)
+    return sorted(os.path.join(target_dir, name) for _, name in best.values())
 
 
 def read_mo(path):
@@ -207,10 +281,46 @@ def strip_accelerators(text):
 
 
 def normalise(text):
-    """Uniform spaces and ASCII quotes/ellipsis so equal sentences compare equal."""
+    """Uniform spaces, ASCII apostrophes and double quotes, ... for the ellipsis, so equal
+    sentences compare equal. French guillemets stay (the model learns to write them), with
+    one plain space inside: « x »."""
     text = ODD_SPACES.sub(" ", text).translate(QUOTE_MAP).replace("\u2026", "...")
-    text = GUILLEMET_INNER_SPACE.sub(lambda m: '"', text)
+    text = GUILLEMET_INNER_SPACE.sub(lambda m: "« " if m.group(0).startswith("«") else " »", text)
     return SPACE_RUNS.sub(" ", text).strip()
+
+
+def sentences(text):
+    """An entry's sentences: its non-empty lines, each split at SENTENCE_BREAK."""
+    out = []
+    for line in text.replace("\r", "\n").split("\n"):
+        line = ODD_SPACES.sub(" ", line).strip()
+        if line:
+            out.extend(part for part in SENTENCE_BREAK.split(line) if part.strip())
+    return out
+
+
+def segment_pairs(source, target):
+    """An entry -> (rule, None) if it cannot be paired, else (None, [(source, target), ...]).
+
+    One sentence (or several on one line whose counts differ, which a translator may
+    join or split): the entry itself. Several lines or sentences with the same count on
+    both sides: one pair per sentence. Several lines with different counts: dropped."""
+    if source is None:
+        return "undecodable", None
+    source_parts, target_parts = sentences(source), sentences(target)
+    if len(source_parts) == len(target_parts) and len(source_parts) > 1:
+        # Equal counts can still pair the wrong sentences (a translator who moved
+        # one, an abbreviation's full stop): each pair's length ratio must stay
+        # near the entry's, as in length-based sentence alignment.
+        overall = len(target) / max(len(source), 1)
+        for part_source, part_target in zip(source_parts, target_parts):
+            ratio = len(part_target) / max(len(part_source), 1)
+            if not overall / SEGMENT_RATIO_SLACK <= ratio <= overall * SEGMENT_RATIO_SLACK:
+                return "sentence_count_mismatch", None
+        return None, list(zip(source_parts, target_parts))
+    if "\n" in source.strip() or "\n" in target.strip():
+        return "sentence_count_mismatch", None
+    return None, [(source.strip(), target.strip())]
 
 
 def clean_pair(source, target):
@@ -225,6 +335,11 @@ def clean_pair(source, target):
         return "multiline", None
     if "|" in source and "|" not in target:
         source = source.split("|", 1)[1]  # old gettext Q_() 'qualifier|text' msgids
+    qualifier = WESNOTH_QUALIFIER.match(source)
+    if qualifier:
+        source = source[qualifier.end():]
+        if target.startswith(qualifier.group(0)):
+            target = target[qualifier.end():]
     if FORMAT_SPECIFIER.search(source) or FORMAT_SPECIFIER.search(target):
         return "format_specifier", None
     source, target = strip_accelerators(source), strip_accelerators(target)
@@ -268,58 +383,148 @@ def choose_translations(translation_counts):
             for source, counts in translation_counts.items()}
 
 
-def write_splits(pairs, out_dir):
-    """Write train/dev/test TSVs sorted by split key; verify no key crosses splits."""
+class PairCollector:
+    """Every kept (source, translation) with where it came from, for one role
+    (training material or held-out). Deduplicates by source text."""
+
+    def __init__(self):
+        self.translations = collections.defaultdict(collections.Counter)
+        self.domains = collections.defaultdict(collections.Counter)
+        self.origins = {}
+
+    def add(self, source, target, domain, origin):
+        """Counts one occurrence; returns True if the source was new."""
+        new = source not in self.translations
+        self.translations[source][target] += 1
+        self.domains[source][domain] += 1
+        self.origins.setdefault(source, origin)
+        return new
+
+    def rows(self):
+        """{source: (translation, domain, origin)}: the most frequent translation, the domain
+        the source occurs in most (ties in DOMAINS order), the first source it came from."""
+        chosen = choose_translations(self.translations)
+        order = {d: i for i, d in enumerate(DOMAINS + (HELDOUT,))}
+        return {source: (chosen[source],
+                         min(self.domains[source].items(), key=lambda item: (-item[1], order[item[0]]))[0],
+                         self.origins[source])
+                for source in chosen}
+
+
+def write_tsv(path, rows):
+    """rows: (key, source, target, domain, origin), written sorted by key."""
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.writelines(f"{source}\t{target}\t{domain}\t{origin}\n"
+                          for _, source, target, domain, origin in sorted(rows))
+
+
+def write_splits(pairs, out_dir, heldout=None):
+    """Write train/dev/test (hash split) and general_dev/general_test (the held-out
+    sources) TSVs; verify that no key crosses splits. pairs / heldout:
+    {source: (translation, domain, origin)} (a bare translation string is read as
+    domain 'ui'). A pair whose key is also held out is dropped: returns its count
+    as 'dropped_heldout_key'."""
     os.makedirs(out_dir, exist_ok=True)
-    splits = {"train": [], "dev": [], "test": []}
+    heldout = heldout or {}
+    splits = {"train": [], "dev": [], "test": [], "general_dev": [], "general_test": []}
     split_by_key = {}
-    for source, target in pairs.items():
+    for source, row in heldout.items():
+        if len(source.split()) < MIN_HELDOUT_WORDS:
+            continue
         key = split_key(source)
+        bucket = int(hashlib.sha1(key.encode("utf-8")).hexdigest(), 16) % 100
+        name = "general_dev" if bucket in GENERAL_DEV_BUCKETS else "general_test"
+        if split_by_key.setdefault(key, name) != name:
+            raise AssertionError(f"split key {key!r} in two splits")
+        splits[name].append((key, source, *row))
+    dropped = 0
+    for source, row in pairs.items():
+        if isinstance(row, str):
+            row = (row, "ui", "")
+        key = split_key(source)
+        if split_by_key.get(key, "").startswith("general_"):
+            dropped += 1
+            continue
         name = split_of(key)
         if split_by_key.setdefault(key, name) != name:
             raise AssertionError(f"split key {key!r} in two splits")
-        splits[name].append((key, source, target))
+        splits[name].append((key, source, *row))
     for name, rows in splits.items():
-        rows.sort()
-        with open(os.path.join(out_dir, f"{name}.tsv"), "w", encoding="utf-8", newline="\n") as handle:
-            handle.writelines(f"{source}\t{target}\n" for _, source, target in rows)
-    return {name: len(rows) for name, rows in splits.items()}
+        write_tsv(os.path.join(out_dir, f"{name}.tsv"), rows)
+    sizes = {name: len(rows) for name, rows in splits.items()}
+    sizes["dropped_heldout_key"] = dropped
+    by_domain = collections.Counter((name, row[3]) for name, rows in splits.items() for row in rows)
+    return sizes, {f"{name}/{domain}": count for (name, domain), count in sorted(by_domain.items())}
+
+
+def collect(entries, domain, origin, collector, drops):
+    """Split, clean and add one catalogue's (or extractor's) entries; -> (raw, kept, new)."""
+    raw_entries = kept = new_sources = 0
+    for source, target in entries:
+        raw_entries += 1
+        rule, segments = segment_pairs(source, target)
+        if rule:
+            drops[rule] += 1
+            continue
+        for segment_source, segment_target in segments:
+            rule, pair = clean_pair(segment_source, segment_target)
+            if rule:
+                drops[rule] += 1
+                continue
+            kept += 1
+            new_sources += collector.add(pair[0], pair[1], domain, origin)
+    return raw_entries, kept, new_sources
+
+
+def gettext_entries(args, deb_dir, name, pinned_version):
+    """-> (version, number of catalogues, iterator over (msgid, msgstr)) of one package."""
+    deb_path = fetch_deb(deb_dir, name, pinned_version)
+    version = deb_version(deb_path)
+    catalogues = extract_catalogues(
+        deb_path, os.path.join(args.cache, "mo", f"{name}_{version}", args.lang), args.lang)
+    entries = (entry for catalogue in catalogues for entry in catalogue_entries(catalogue))
+    return version, len(catalogues), entries
 
 
 def build(args):
-    """Fetch, extract, clean, dedupe and split; returns the stats dictionary."""
+    """Fetch, extract, split, clean, dedupe and split; returns the stats dictionary."""
+    import extra_sources  # noqa: E402 (stdlib only, next to this file)
     deb_dir = os.path.join(args.cache, "debs")
     os.makedirs(deb_dir, exist_ok=True)
     drops = collections.Counter({rule: 0 for rule in DROP_RULES})
-    translation_counts = collections.defaultdict(collections.Counter)
+    training, heldout = PairCollector(), PairCollector()
     package_stats, failures = {}, {}
-    for name, pinned_version in read_package_list(args.packages, args.lang):
+    work = [("ui", package) for package in read_package_list(args.packages, args.lang)]
+    work += read_source_list(args.sources)
+    for domain, source in work:
+        collector = heldout if domain == HELDOUT else training
         try:
-            deb_path = fetch_deb(deb_dir, name, pinned_version)
-            version = deb_version(deb_path)
-            catalogues = extract_catalogues(
-                deb_path, os.path.join(args.cache, "mo", f"{name}_{version}", args.lang), args.lang)
-        except (RuntimeError, subprocess.CalledProcessError, tarfile.TarError) as error:
-            print(f"ERROR {name}: {error}", file=sys.stderr)
+            if isinstance(source, str):  # '@name': an extractor of extra_sources.py
+                name = source[1:]
+                extractor = {"descriptions": extra_sources.description_pairs,
+                             "libreoffice-help": extra_sources.libreoffice_help_pairs,
+                             "gimp-help": extra_sources.gimp_help_pairs}.get(name)
+                if extractor is None:
+                    raise RuntimeError(f"no extractor '{name}' in extra_sources.py")
+                entries, info = extractor(args.lang, args.cache)
+                stats = {"extractor": name, **info}
+            else:
+                name, pinned_version = source
+                version, catalogues, entries = gettext_entries(args, deb_dir, name, pinned_version)
+                stats = {"version": version, "catalogues": catalogues}
+        except (RuntimeError, OSError, subprocess.CalledProcessError, tarfile.TarError) as error:
+            print(f"ERROR {source}: {error}", file=sys.stderr)
             failures[name] = str(error)
             continue
-        raw_entries = kept = new_sources = 0
-        for catalogue in catalogues:
-            for source, target in catalogue_entries(catalogue):
-                raw_entries += 1
-                rule, pair = clean_pair(source, target)
-                if rule:
-                    drops[rule] += 1
-                    continue
-                kept += 1
-                new_sources += pair[0] not in translation_counts
-                translation_counts[pair[0]][pair[1]] += 1
-        package_stats[name] = {"version": version, "catalogues": len(catalogues),
-                               "raw_entries": raw_entries, "pairs_kept": kept,
-                               "new_sources": new_sources}
-    pairs = choose_translations(translation_counts)
-    split_sizes = write_splits(pairs, os.path.join(args.out, f"en-{args.lang}"))
+        raw_entries, kept, new_sources = collect(entries, domain, name, collector, drops)
+        package_stats[name] = {"domain": domain, **stats, "raw_entries": raw_entries,
+                               "pairs_kept": kept, "new_sources": new_sources}
+    split_sizes, by_domain = write_splits(training.rows(), os.path.join(args.out, f"en-{args.lang}"),
+                                          heldout.rows())
     total_kept = sum(p["pairs_kept"] for p in package_stats.values())
+    domain_totals = collections.Counter()
+    for p in package_stats.values():
+        domain_totals[p["domain"]] += p["new_sources"]
     return {
         "lang": args.lang,
         "packages": package_stats,
@@ -327,10 +532,22 @@ def build(args):
         "raw_entries": sum(p["raw_entries"] for p in package_stats.values()),
         "dropped": dict(drops),
         "pairs_after_cleaning": total_kept,
-        "dropped_duplicate_source": total_kept - len(pairs),
+        "dropped_duplicate_source": total_kept - len(training.translations) - len(heldout.translations),
+        "new_sources_by_domain": dict(domain_totals),
         "splits": split_sizes,
-        "total": len(pairs),
+        "splits_by_domain": by_domain,
+        "total": sum(v for k, v in split_sizes.items() if k != "dropped_heldout_key"),
     }
+
+
+def pack(folder, path):
+    """The corpus folder as one .tar.xz with fixed metadata (same bytes for the same corpus)."""
+    def fixed(info):
+        info.mtime, info.uid, info.gid, info.uname, info.gname = 0, 0, 0, "", ""
+        return info
+    with tarfile.open(path, "w:xz") as archive:
+        for name in sorted(os.listdir(folder)):
+            archive.add(os.path.join(folder, name), arcname=f"{os.path.basename(folder)}/{name}", filter=fixed)
 
 
 def print_summary(stats, seconds):
@@ -338,6 +555,7 @@ def print_summary(stats, seconds):
     print(f"en-{stats['lang']}: {stats['total']} pairs from {len(stats['packages'])} packages "
           f"({stats['raw_entries']} raw entries) in {seconds:.0f}s")
     print("splits:", ", ".join(f"{k}={v}" for k, v in stats["splits"].items()))
+    print("by domain:", ", ".join(f"{k}={v}" for k, v in stats["splits_by_domain"].items()))
     print("dropped:", ", ".join(f"{k}={v}" for k, v in stats["dropped"].items()),
           f"duplicate_source={stats['dropped_duplicate_source']}")
     top = sorted(stats["packages"].items(), key=lambda item: -item[1]["new_sources"])[:10]
@@ -356,6 +574,9 @@ def main():
         json.dump(stats, handle, indent=1, ensure_ascii=False, sort_keys=False)
         handle.write("\n")
     print_summary(stats, time.monotonic() - started)
+    if args.pack:
+        pack(os.path.join(args.out, f"en-{args.lang}"), args.pack)
+        print(f"packed {args.pack}: {os.path.getsize(args.pack)} bytes")
     return 1 if stats["failed_packages"] else 0
 
 

@@ -147,19 +147,23 @@ class Seq2SeqAttention(nn.Module):
         return torch.stack(features, dim=1)
 
     @torch.no_grad()
-    def greedy(self, src, src_lengths, max_len, score_scale=None):
-        """Batched greedy decoding -> list of token id lists (without </s>), alphas."""
+    def greedy(self, src, src_lengths, max_len, score_scale=None, banned=()):
+        """Batched greedy decoding -> list of token id lists (without </s>), alphas.
+        banned: token ids never chosen (a subword model's <pad> <unk> <s>)."""
         scale = self.score_scale if score_scale is None else score_scale
         annotations, keys, state = self.encode(src, src_lengths)
         src_mask = src != PAD
         summary = self.summary_context(annotations, src_lengths) if self.config.attention == "none" else None
         B = src.size(0)
-        prev = torch.full((B,), BOS, dtype=torch.long)
-        done = torch.zeros(B, dtype=torch.bool)
+        prev = torch.full((B,), BOS, dtype=torch.long, device=src.device)
+        done = torch.zeros(B, dtype=torch.bool, device=src.device)
         outputs, alphas = [], []
         for _ in range(max_len):
             out, state, alpha, _, _ = self.decoder_step(prev, state, annotations, keys, src_mask, summary, scale)
-            prev = self.projection(out).argmax(dim=1)
+            logits = self.projection(out)
+            if banned:
+                logits[:, list(banned)] = float("-inf")
+            prev = logits.argmax(dim=1)
             outputs.append(prev)
             alphas.append(alpha)
             done |= prev == EOS

@@ -1,14 +1,27 @@
 """Train an attention translator on the corpus built by corpus.py.
 
-Usage (see models/README.md; ./build.sh model runs the full recipe):
+Usage (./build.sh model runs the full recipe):
   OPENBLAS_NUM_THREADS=2 /usr/bin/python3 models/train/train.py \
       --data models/train/data/en-fr --out models/train/runs/en-fr-additive \
-      --attention additive --minutes 45
+      --attention additive --subwords 6000,6000 --updates 24000 \
+      --state ~/.cache/alignscope/runs/en-fr-additive [--device cuda]
+
+Two tokenisations: whole lower-cased words (models/FORMAT.md 5, --src-vocab /
+--tgt-vocab words) or cased subword pieces (--subwords SRC,TGT: subword.py
+learns them from train.tsv; FORMAT.md 5.2). With --updates the budget is a
+number of updates (the learning-rate schedule and the softmax switch follow
+it, so a busy machine makes the same model, only later), the run saves its
+whole state (weights, Adam, random generators, position in the data) to
+--state every --save-every updates and a later run with the same arguments
+resumes from there: the result is the same as one uninterrupted run. A
+missing or incompatible state starts afresh, with a message. Training samples
+the corpus's domains with --domain-weights.
 
 Writes OUT/checkpoint.pt (best dev BLEU), OUT/metrics.json and OUT/log.txt.
 """
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -19,26 +32,53 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bleu import bootstrap_interval, bucket_order, corpus_bleu, sentence_lengths_buckets  # noqa: E402
+from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
+                  sentence_lengths_buckets, tokenize_13a)
 from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
                    Seq2SeqAttention, max_target_tokens)
-from tokenize_text import words  # noqa: E402
+from tokenize_text import detokenize, words  # noqa: E402
+import subword  # noqa: E402
 
 
-def read_pairs(path, max_tokens=None):
-    """TSV of english\\tfrench -> list of (src_words, tgt_words)."""
-    pairs = []
+def read_rows(path):
+    """corpus.py's TSV -> [(english, translation, domain)]; two-column files are domain 'ui'."""
+    rows = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             parts = line.rstrip("\n").split("\t")
-            if len(parts) != 2:
+            if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
                 continue
-            src, tgt = words(parts[0]), words(parts[1])
-            if not src or not tgt:
-                continue
-            if max_tokens and (len(src) > max_tokens or len(tgt) > max_tokens):
-                continue
-            pairs.append((src, tgt))
+            rows.append((parts[0], parts[1], parts[2] if len(parts) > 2 else "ui"))
+    return rows
+
+
+class Pair:
+    """One sentence pair: its raw text (for cased BLEU and the word-level figure), its
+    tokens for the model (words, or piece texts) and its domain."""
+    __slots__ = ("src_text", "tgt_text", "domain", "src", "tgt")
+
+    def __init__(self, src_text, tgt_text, domain, src, tgt):
+        self.src_text, self.tgt_text, self.domain, self.src, self.tgt = src_text, tgt_text, domain, src, tgt
+
+    def __getitem__(self, i):  # (src tokens, tgt tokens), as the word pipeline's tuples were
+        return (self.src, self.tgt)[i]
+
+
+def read_pairs(path, max_tokens=None, segmenters=None):
+    """TSV -> [Pair]; tokens are words (models/FORMAT.md 5) or, with segmenters
+    (source, target subword.Segmenter), piece texts. Pairs with either side
+    longer than max_tokens tokens are dropped."""
+    pairs = []
+    for src_text, tgt_text, domain in read_rows(path):
+        if segmenters:
+            src, tgt = segmenters[0].pieces(src_text), segmenters[1].pieces(tgt_text)
+        else:
+            src, tgt = words(src_text), words(tgt_text)
+        if not src or not tgt:
+            continue
+        if max_tokens and (len(src) > max_tokens or len(tgt) > max_tokens):
+            continue
+        pairs.append(Pair(src_text, tgt_text, domain, src, tgt))
     return pairs
 
 
@@ -95,20 +135,31 @@ def replace_unknowns(output_ids, alphas, row, src_words, tgt_vocab):
 
 
 @torch.no_grad()
-def translate_all(model, pairs, src_index, tgt_vocab, batch_size=64):
-    """Greedy translations (token lists) for every pair's source, in input order."""
+def translate_all(model, pairs, src_index, tgt_vocab, batch_size=64, subwords=False):
+    """Greedy translations (token lists) for every pair's source, in input order.
+    With subwords, <pad> <unk> <s> are never chosen (the exporter gives them zero
+    rows and a -10000 bias, model.suppress_specials, so the engine agrees)."""
     model.eval()
+    device = next(model.parameters()).device
     results = [None] * len(pairs)
     order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]))
     for start in range(0, len(order), batch_size):
         batch = order[start:start + batch_size]
-        src = pad([to_ids(pairs[i][0], src_index) for i in batch])
+        src = pad([to_ids(pairs[i][0], src_index) for i in batch]).to(device)
         lengths = torch.tensor([len(pairs[i][0]) for i in batch])
         max_len = max_target_tokens(int(lengths.max()))
-        outputs, alphas = model.greedy(src, lengths, max_len)
+        outputs, alphas = model.greedy(src, lengths, max_len, banned=(PAD, UNK, BOS) if subwords else ())
         for row, i in enumerate(batch):
-            results[i] = replace_unknowns(outputs[row], alphas, row, pairs[i][0], tgt_vocab)
+            if subwords:
+                results[i] = [tgt_vocab[t] for t in outputs[row]]
+            else:
+                results[i] = replace_unknowns(outputs[row], alphas, row, pairs[i][0], tgt_vocab)
     return results
+
+
+def hypothesis_text(tokens, subwords):
+    """A translation's display text: pieces decoded (FORMAT.md 5.2), or words joined."""
+    return subword.decode(tokens) if subwords else detokenize(tokens)
 
 
 def sampled_softmax_loss(projection, features, tgt_out, negatives, vocab_size):
@@ -126,26 +177,37 @@ def sampled_softmax_loss(projection, features, tgt_out, negatives, vocab_size):
     targets = flat_targets[keep]
     feats = features.reshape(-1, features.size(-1))[keep]                  # (N,O)
     in_batch = torch.unique(targets)
-    drawn = torch.unique(torch.randint(len(SPECIALS), vocab_size, (negatives,)))
+    drawn = torch.unique(torch.randint(len(SPECIALS), vocab_size, (negatives,)).to(targets.device))
     drawn = drawn[~torch.isin(drawn, in_batch)]
     candidates = torch.cat([in_batch, drawn])                               # (C,)
     logits = F.linear(feats, projection.weight[candidates], projection.bias[candidates])  # (N,C)
     draw_probability = 1.0 - (1.0 - 1.0 / (vocab_size - len(SPECIALS))) ** negatives
-    correction = torch.zeros(len(candidates))
-    correction[len(in_batch):] = -torch.log(torch.tensor(draw_probability))
-    remap = torch.empty(vocab_size, dtype=torch.long)
-    remap[candidates] = torch.arange(len(candidates))
+    correction = torch.zeros(len(candidates), device=targets.device)
+    correction[len(in_batch):] = -math.log(draw_probability)
+    remap = torch.empty(vocab_size, dtype=torch.long, device=targets.device)
+    remap[candidates] = torch.arange(len(candidates), device=targets.device)
     return F.cross_entropy(logits + correction, remap[targets], reduction="sum")
 
 
-def evaluate_bleu(model, pairs, src_index, tgt_vocab, intervals=False):
-    """-> corpus BLEU, {length bucket: {sentences, bleu[, ci90]}}, hypotheses.
-    intervals: add a 90% bootstrap interval per bucket (bleu.bootstrap_interval)."""
-    hyps = translate_all(model, pairs, src_index, tgt_vocab)
-    refs = [p[1] for p in pairs]
-    overall = corpus_bleu(hyps, refs)
+def evaluate_bleu(model, pairs, src_index, tgt_vocab, intervals=False, subwords=False):
+    """-> corpus BLEU, {length bucket: {sentences, bleu[, ci90]}}, hypotheses (tokens).
+
+    The figure is today's continuity one: lower-cased words (FORMAT.md 5) of the
+    detokenised output against the reference's. intervals: a 90% bootstrap
+    interval per bucket (bleu.bootstrap_interval)."""
+    hyps = translate_all(model, pairs, src_index, tgt_vocab, subwords=subwords)
+    texts = [hypothesis_text(h, subwords) for h in hyps]
+    hyp_words = [words(t) for t in texts]
+    refs = [words(p.tgt_text) if isinstance(p, Pair) else p[1] for p in pairs]
+    overall = corpus_bleu(hyp_words, refs)
+    by_bucket = bleu_by_length(pairs, hyp_words, refs, intervals)
+    return overall, by_bucket, hyps
+
+
+def bleu_by_length(pairs, hyps, refs, intervals):
+    """{source-length bucket (in words of the English text): {sentences, bleu[, ci90]}}."""
     by_bucket = {}
-    labels = sentence_lengths_buckets([p[0] for p in pairs])
+    labels = sentence_lengths_buckets([words(p.src_text) if isinstance(p, Pair) else p[0] for p in pairs])
     for label in sorted(set(labels), key=bucket_order):
         idx = [i for i, lab in enumerate(labels) if lab == label]
         bucket_hyps, bucket_refs = [hyps[i] for i in idx], [refs[i] for i in idx]
@@ -153,16 +215,87 @@ def evaluate_bleu(model, pairs, src_index, tgt_vocab, intervals=False):
         if intervals:
             low, high = bootstrap_interval(bucket_hyps, bucket_refs)
             by_bucket[label]["ci90"] = [round(low, 2), round(high, 2)]
-    return overall, by_bucket, hyps
+    return by_bucket
+
+
+def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, intervals=True):
+    """Every test set: the continuity figure (lower-cased words) and cased BLEU on
+    detokenised text with 13a tokens (sacreBLEU's default), both by length.
+    -> ({name: results}, {name: hypothesis texts})."""
+    results, texts_by_set = {}, {}
+    for name, pairs in test_sets.items():
+        if not pairs:
+            continue
+        lower, lower_by_length, hyps = evaluate_bleu(model, pairs, src_index, tgt_vocab, intervals, subwords)
+        texts = [hypothesis_text(h, subwords) for h in hyps]
+        cased_hyps = [tokenize_13a(t) for t in texts]
+        cased_refs = [tokenize_13a(p.tgt_text) for p in pairs]
+        results[name] = {"sentences": len(pairs), "bleu_lowercase_words": round(lower, 2),
+                         "bleu_lowercase_words_by_source_length": lower_by_length,
+                         "bleu_cased_13a": round(corpus_bleu(cased_hyps, cased_refs), 2),
+                         "bleu_cased_13a_by_source_length": bleu_by_length(pairs, cased_hyps, cased_refs, intervals),
+                         "unk_in_output": sum(h.count("<unk>") for h in hyps)}
+        texts_by_set[name] = texts
+    return results, texts_by_set
+
+
+def parse_domain_weights(text):
+    """'ui=0.35,dialogue=0.35' -> {'ui': 0.35, 'dialogue': 0.35} (normalised later)."""
+    weights = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        weights[name.strip()] = float(value)
+        if weights[name.strip()] < 0:
+            raise SystemExit(f"--domain-weights: {part!r} is negative")
+    return weights
+
+
+def epoch_order(pairs, domains, weights, seed, epoch, epoch_pairs):
+    """The pair indices of one epoch, a pure function of (seed, epoch): epoch_pairs
+    pairs drawn with replacement from each domain in proportion to its weight
+    (domains without a weight, or with weight 0, are not drawn). Without weights:
+    every pair once, shuffled."""
+    rng = random.Random(seed * 1_000_003 + epoch)
+    if not weights:
+        order = list(range(len(pairs)))
+        rng.shuffle(order)
+        return order
+    present = {d: w for d, w in weights.items() if w > 0 and domains.get(d)}
+    total = sum(present.values())
+    order = []
+    for domain in sorted(present):
+        share = round(epoch_pairs * present[domain] / total)
+        order += rng.choices(domains[domain], k=share)
+    rng.shuffle(order)
+    return order
+
+
+def make_epoch_batches(pairs, order, batch_size, seed, epoch):
+    """Length-sorted buckets (little padding), shuffled at batch level; deterministic."""
+    rng = random.Random(seed * 7_919 + epoch)
+    keyed = sorted(order, key=lambda i: (len(pairs[i][0]), rng.random()))
+    batches = [keyed[i:i + batch_size] for i in range(0, len(keyed), batch_size)]
+    rng.shuffle(batches)
+    return batches
+
+
+def save_state(path, payload):
+    """Write atomically: a run killed mid-write leaves the previous state."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = path + ".tmp"
+    torch.save(payload, tmp)
+    os.replace(tmp, path)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", required=True, help="folder with train.tsv, dev.tsv, test.tsv")
+    ap.add_argument("--data", required=True, help="folder with train.tsv, dev.tsv, test.tsv (general_*.tsv too)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--attention", default="additive", choices=["additive", "dot", "general", "scaled_dot", "none"])
-    ap.add_argument("--src-vocab", type=int, default=8000)
-    ap.add_argument("--tgt-vocab", type=int, default=8000)
+    ap.add_argument("--src-vocab", type=int, default=8000, help="words (without --subwords)")
+    ap.add_argument("--tgt-vocab", type=int, default=8000, help="words (without --subwords)")
+    ap.add_argument("--subwords", default="",
+                    help="SRC,TGT: cased subword vocabularies of these sizes (subword.py), instead of words")
     ap.add_argument("--embed", type=int, default=128)
     ap.add_argument("--hidden", type=int, default=256, help="encoder hidden per direction")
     ap.add_argument("--decoder-hidden", type=int, default=256)
@@ -171,29 +304,44 @@ def main():
     ap.add_argument("--dropout", type=float, default=0.2)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--epochs", type=int, default=20)
-    ap.add_argument("--minutes", type=float, default=45.0, help="wall-clock training budget")
+    ap.add_argument("--epochs", type=int, default=20, help="upper bound on passes (word runs without --updates)")
+    ap.add_argument("--updates", type=int, default=0,
+                    help="the budget in updates: schedule, softmax switch and end follow it (see above)")
+    ap.add_argument("--minutes", type=float, default=45.0,
+                    help="wall-clock budget when --updates is 0; with --updates, stop this run after this "
+                         "long (a later run resumes from --state)")
     ap.add_argument("--max-steps", type=int, default=0, help="stop after this many updates (smoke tests)")
     ap.add_argument("--max-train-pairs", type=int, default=0)
-    ap.add_argument("--max-tokens", type=int, default=50, help="drop training pairs longer than this")
+    ap.add_argument("--max-tokens", type=int, default=50, help="drop training pairs longer than this (tokens)")
     ap.add_argument("--dev-sentences", type=int, default=600)
     ap.add_argument("--decay-start", type=float, default=0.45,
-                    help="fraction of the budget (--minutes, or --max-steps) after which the learning rate "
-                         "falls linearly to --final-lr-ratio x --lr at the end of the budget")
+                    help="fraction of the budget after which the learning rate falls linearly to "
+                         "--final-lr-ratio x --lr at the end of the budget")
     ap.add_argument("--final-lr-ratio", type=float, default=0.05)
     ap.add_argument("--sampled-negatives", type=int, default=1500,
                     help="train the output softmax over the batch's target words plus this many random words "
                          "(sampled softmax, ~2x faster updates); 0 = full softmax throughout")
     ap.add_argument("--full-softmax-tail", type=float, default=0.15,
                     help="the last fraction of the budget trains with the full softmax, the one decoding uses")
+    ap.add_argument("--domain-weights", default="",
+                    help="e.g. ui=0.35,dialogue=0.35,docs=0.15,descriptions=0.15: each epoch draws "
+                         "--epoch-pairs pairs from the domains in these proportions")
+    ap.add_argument("--epoch-pairs", type=int, default=200_000)
+    ap.add_argument("--state", default="", help="resumable state file or folder (with --updates)")
+    ap.add_argument("--save-every", type=int, default=250, help="updates between state saves")
+    ap.add_argument("--eval-every", type=int, default=1000, help="updates between dev evaluations (with --updates)")
+    ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--resume", action="store_true",
-                    help="continue from OUT/checkpoint.pt (same vocabularies), adding to OUT/metrics.json's time")
+                    help="word runs: continue from OUT/checkpoint.pt (same vocabularies), adding to the time")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
+    device = torch.device(args.device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: no CUDA device is available")
     rng = random.Random(args.seed)
     os.makedirs(args.out, exist_ok=True)
     log_file = open(os.path.join(args.out, "log.txt"), "a", encoding="utf-8")
@@ -205,15 +353,66 @@ def main():
         log_file.flush()
 
     started = time.time()
-    train_pairs = read_pairs(os.path.join(args.data, "train.tsv"), args.max_tokens)
+    use_subwords = bool(args.subwords)
+    state_path = args.state
+    if state_path and (os.path.isdir(state_path) or not state_path.endswith(".pt")):
+        state_path = os.path.join(state_path, "state.pt")
+    state = None
+    if use_subwords and not args.updates:
+        raise SystemExit("--subwords needs --updates (an update budget)")
+    if state_path and os.path.exists(state_path):
+        try:
+            state = torch.load(state_path, map_location="cpu")
+        except Exception as error:  # a damaged file means a fresh start, not a failure
+            log(f"state {state_path} cannot be read ({error}): starting afresh")
+        identity = {k: v for k, v in vars(args).items() if k not in ("minutes", "state", "device", "threads",
+                                                                       "save_every", "eval_every")}
+        if state is not None and state.get("identity") != identity:
+            changed = sorted(k for k in set(identity) | set(state.get("identity", {}))
+                             if identity.get(k) != state.get("identity", {}).get(k))
+            log(f"state {state_path} is for other arguments ({', '.join(changed)}): starting afresh")
+            state = None
+    elif state_path:
+        log(f"no state at {state_path}: starting afresh")
+
+    segmenters = None
+    if use_subwords:
+        sizes = [int(x) for x in args.subwords.split(",")]
+        if state is not None:
+            segmenters = (subword.Segmenter.from_json(state["segmentation"]["source"]),
+                          subword.Segmenter.from_json(state["segmentation"]["target"]))
+        else:
+            rows = read_rows(os.path.join(args.data, "train.tsv"))
+            learn_started = time.time()
+            segmenters = (subword.learn([r[0] for r in rows], sizes[0], "source"),
+                          subword.learn([r[1] for r in rows], sizes[1], "target"))
+            log(f"subwords learned in {time.time() - learn_started:.0f} s: {len(segmenters[0].vocab)} source, "
+                f"{len(segmenters[1].vocab)} target tokens")
+    train_pairs = read_pairs(os.path.join(args.data, "train.tsv"), args.max_tokens, segmenters)
     if args.max_train_pairs:
         train_pairs = train_pairs[: args.max_train_pairs]
-    dev_pairs = read_pairs(os.path.join(args.data, "dev.tsv"))
-    test_pairs = read_pairs(os.path.join(args.data, "test.tsv"))
-    dev_sample = random.Random(7).sample(dev_pairs, min(args.dev_sentences, len(dev_pairs)))
+    dev_pairs = read_pairs(os.path.join(args.data, "dev.tsv"), None, segmenters)
+    test_sets = {"ui_test": [p for p in read_pairs(os.path.join(args.data, "test.tsv"), None, segmenters)
+                             if p.domain == "ui"]}
+    general_dev = []
+    if os.path.exists(os.path.join(args.data, "general_test.tsv")):
+        test_sets["general_test"] = read_pairs(os.path.join(args.data, "general_test.tsv"), None, segmenters)
+        general_dev = read_pairs(os.path.join(args.data, "general_dev.tsv"), None, segmenters)
+    ui_dev = [p for p in dev_pairs if p.domain == "ui"]
+    if general_dev:  # checkpoints are chosen on both domains alike
+        half = args.dev_sentences // 2
+        dev_sample = (random.Random(7).sample(ui_dev, min(half, len(ui_dev)))
+                      + random.Random(7).sample(general_dev, min(half, len(general_dev))))
+    else:
+        dev_sample = random.Random(7).sample(dev_pairs, min(args.dev_sentences, len(dev_pairs)))
 
-    src_vocab, src_counts = build_vocab([p[0] for p in train_pairs], args.src_vocab)
-    tgt_vocab, tgt_counts = build_vocab([p[1] for p in train_pairs], args.tgt_vocab)
+    if use_subwords:
+        src_vocab, tgt_vocab = segmenters[0].vocab, segmenters[1].vocab
+        src_counts = Counter(t for p in train_pairs for t in p[0])
+        tgt_counts = Counter(t for p in train_pairs for t in p[1])
+    else:
+        src_vocab, src_counts = build_vocab([p[0] for p in train_pairs], args.src_vocab)
+        tgt_vocab, tgt_counts = build_vocab([p[1] for p in train_pairs], args.tgt_vocab)
     previous = None
     if args.resume:
         previous = torch.load(os.path.join(args.out, "checkpoint.pt"))
@@ -223,12 +422,18 @@ def main():
             previous_metrics = json.load(f)
     src_index = {w: i for i, w in enumerate(src_vocab)}
     tgt_index = {w: i for i, w in enumerate(tgt_vocab)}
-    log(f"pairs train={len(train_pairs)} dev={len(dev_pairs)} test={len(test_pairs)}; "
+    domain_counts = Counter(p.domain for p in train_pairs)
+    log(f"pairs train={len(train_pairs)} ({dict(sorted(domain_counts.items()))}) dev={len(dev_pairs)} "
+        f"tests={ {k: len(v) for k, v in test_sets.items()} }; "
         f"vocab src={len(src_vocab)} ({coverage(src_counts, src_vocab):.2%} of tokens) "
         f"tgt={len(tgt_vocab)} ({coverage(tgt_counts, tgt_vocab):.2%})")
 
     src_ids = [to_ids(p[0], src_index) for p in train_pairs]
     tgt_ids = [to_ids(p[1], tgt_index) for p in train_pairs]
+    domains = {}
+    for i, p in enumerate(train_pairs):
+        domains.setdefault(p.domain, []).append(i)
+    weights = parse_domain_weights(args.domain_weights)
 
     config = ModelConfig(len(src_vocab), len(tgt_vocab), attention=args.attention,
                          embed_dim=args.embed, encoder_hidden=args.hidden,
@@ -237,24 +442,41 @@ def main():
     model = Seq2SeqAttention(config)
     if previous:
         model.load_state_dict(previous["state_dict"])
+    model.to(device)
     params = sum(p.numel() for p in model.parameters())
-    log(f"model {model.config} parameters={params}")
+    log(f"model {model.config} parameters={params} device={device}")
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
 
     best = {"dev_bleu": -1.0}
     step = 0
     phases = []
+    epoch, batch_in_epoch = 1, 0
     if previous:
         best = dict(previous_metrics["best"])
         step = previous_metrics["updates"]
         phases = previous_metrics.get("phases") or [{"seconds": previous_metrics["train_seconds"],
                                                      "args": previous_metrics["args"]}]
         log(f"resuming at update {step}, best dev BLEU so far {best['dev_bleu']:.2f}")
-    deadline = started + args.minutes * 60
+    if state is not None:
+        model.load_state_dict(state["state_dict"])
+        optimiser.load_state_dict(state["optimiser"])
+        torch.set_rng_state(state["torch_rng"])
+        if device.type == "cuda" and state.get("cuda_rng") is not None:
+            torch.cuda.set_rng_state(state["cuda_rng"])
+        step, epoch, batch_in_epoch = state["step"], state["epoch"], state["batch_in_epoch"]
+        best, phases = state["best"], state["phases"]
+        log(f"resumed {state_path} at update {step} (epoch {epoch}, batch {batch_in_epoch}); "
+            f"best dev BLEU so far {best['dev_bleu']:.2f}")
+    segmentation = ({"kind": "subwords", "source": segmenters[0].to_json(), "target": segmenters[1].to_json()}
+                    if use_subwords else {"kind": "words"})
     budget_seconds = args.minutes * 60
+    first_step = step
 
     def budget_used():
-        """0 at the start of this run, 1 at its end (time or --max-steps, whichever is nearer)."""
+        """0 at the start of the budget, 1 at its end: updates of --updates, else this run's
+        time or --max-steps, whichever is nearer."""
+        if args.updates:
+            return min(step / args.updates, 1.0)
         used = (time.time() - started) / budget_seconds
         if args.max_steps:
             used = max(used, (step - first_step) / max(args.max_steps - first_step, 1))
@@ -266,15 +488,53 @@ def main():
         fall = (used - args.decay_start) / max(1.0 - args.decay_start, 1e-9)
         return args.lr * (1.0 - fall * (1.0 - args.final_lr_ratio))
 
-    first_step = step
+    def checkpoint_payload():
+        return {"config": model.config.__dict__, "state_dict": {k: v.detach().cpu() for k, v in
+                                                                model.state_dict().items()},
+                "src_vocab": src_vocab, "tgt_vocab": tgt_vocab, "segmentation": segmentation,
+                "step": step}
+
+    def evaluate_dev():
+        bleu, _, _ = evaluate_bleu(model, dev_sample, src_index, tgt_vocab, subwords=use_subwords)
+        model.train()
+        return bleu
+
+    identity = {k: v for k, v in vars(args).items() if k not in ("minutes", "state", "device", "threads",
+                                                                   "save_every", "eval_every")}
+    run_started = time.time()
+
+    def save_resumable():
+        phase_seconds = time.time() - run_started
+        save_state(state_path, {"identity": identity, "segmentation": segmentation,
+                                "state_dict": model.state_dict(), "optimiser": optimiser.state_dict(),
+                                "torch_rng": torch.get_rng_state(),
+                                "cuda_rng": torch.cuda.get_rng_state() if device.type == "cuda" else None,
+                                "step": step, "epoch": epoch, "batch_in_epoch": batch_in_epoch,
+                                "best": best, "phases": phases + [{"seconds": round(phase_seconds, 1),
+                                                                    "updates": step - first_step,
+                                                                    "device": str(device),
+                                                                    "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]})
+
+    best_path = os.path.join(args.out, "checkpoint.pt")
+    if state_path:
+        best_path = os.path.join(os.path.dirname(state_path), "best.pt")
     vocab_size = len(tgt_vocab)
     out_of_time = False
-    for epoch in range(1, args.epochs + 1):
+    finished = bool(args.updates) and step >= args.updates
+    while epoch <= args.epochs or args.updates:
+        if finished:
+            break
         model.train()
-        batches = make_batches(train_pairs, args.batch, rng)
+        if weights or args.updates:
+            order = epoch_order(train_pairs, domains, weights, args.seed, epoch, args.epoch_pairs)
+            batches = make_epoch_batches(train_pairs, order, args.batch, args.seed, epoch)
+        else:
+            batches = make_batches(train_pairs, args.batch, rng)
         epoch_loss, epoch_tokens, t0 = 0.0, 0, time.time()
-        for b, batch in enumerate(batches):
+        for b in range(batch_in_epoch, len(batches)):
+            batch = batches[b]
             src, lengths, tgt_in, tgt_out = tensorise(batch, src_ids, tgt_ids)
+            src, tgt_in, tgt_out = src.to(device), tgt_in.to(device), tgt_out.to(device)
             used = budget_used()
             for group in optimiser.param_groups:
                 group["lr"] = learning_rate(used)
@@ -295,40 +555,83 @@ def main():
             epoch_loss += float(loss)
             epoch_tokens += tokens
             step += 1
+            batch_in_epoch = b + 1
             if b % 200 == 0:
-                log(f"epoch {epoch} batch {b}/{len(batches)} loss/token {epoch_loss / max(epoch_tokens, 1):.3f} "
-                    f"lr {optimiser.param_groups[0]['lr']:.2e} {'full' if full_softmax else 'sampled'} softmax "
-                    f"({time.time() - t0:.0f}s)")
-            if time.time() > deadline or (args.max_steps and step >= args.max_steps):
+                log(f"epoch {epoch} batch {b}/{len(batches)} update {step} loss/token "
+                    f"{epoch_loss / max(epoch_tokens, 1):.3f} lr {optimiser.param_groups[0]['lr']:.2e} "
+                    f"{'full' if full_softmax else 'sampled'} softmax ({time.time() - t0:.0f}s)")
+            if args.updates:
+                finished = step >= args.updates
+                if step % args.eval_every == 0 or finished:
+                    dev_bleu = evaluate_dev()
+                    log(f"update {step}: dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences)")
+                    if dev_bleu > best["dev_bleu"]:
+                        best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step}
+                        save_state(best_path, checkpoint_payload())
+                if state_path and (step % args.save_every == 0 or finished):
+                    save_resumable()
+                if finished:
+                    break
+                if time.time() - run_started > budget_seconds:
+                    out_of_time = True
+                    if state_path:
+                        save_resumable()
+                    break
+            elif time.time() - started > budget_seconds or (args.max_steps and step >= args.max_steps):
                 out_of_time = True
                 break
-        dev_bleu, _, _ = evaluate_bleu(model, dev_sample, src_index, tgt_vocab)
+        if args.updates:
+            if out_of_time:
+                log(f"stopping at update {step} of {args.updates} (--minutes {args.minutes:g}); "
+                    f"run the same command again to resume from {state_path}")
+                return
+            if not finished:
+                epoch, batch_in_epoch = epoch + 1, 0
+            continue
+        dev_bleu = evaluate_dev()
         log(f"epoch {epoch} done: train loss/token {epoch_loss / max(epoch_tokens, 1):.3f}, "
             f"dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences), {time.time() - t0:.0f}s")
         if dev_bleu > best["dev_bleu"]:
             best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step, "phase": len(phases) + 1}
-            torch.save({"config": model.config.__dict__, "state_dict": model.state_dict(),
-                        "src_vocab": src_vocab, "tgt_vocab": tgt_vocab}, os.path.join(args.out, "checkpoint.pt"))
+            torch.save(checkpoint_payload(), os.path.join(args.out, "checkpoint.pt"))
         if out_of_time:
             break
+        epoch, batch_in_epoch = epoch + 1, 0
 
-    phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
+    if args.updates:
+        phases = phases + [{"seconds": round(time.time() - run_started, 1), "updates": step - first_step,
+                            "device": str(device), "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]
+        if os.path.abspath(best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
+            import shutil
+            shutil.copy(best_path, os.path.join(args.out, "checkpoint.pt"))
+    else:
+        phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
     train_seconds = sum(p["seconds"] for p in phases)
-    checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"))
+    checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"), map_location="cpu")
     model.load_state_dict(checkpoint["state_dict"])
-    test_bleu, by_bucket, hyps = evaluate_bleu(model, test_pairs, src_index, tgt_vocab, intervals=True)
+    model.to(device)
+    if use_subwords:
+        suppress_specials(model)
+    test_bleu, by_bucket, hyps = evaluate_bleu(model, test_sets["ui_test"], src_index, tgt_vocab,
+                                               intervals=True, subwords=use_subwords)
+    tests, texts = evaluate_test_sets(model, test_sets, src_index, tgt_vocab, use_subwords)
     metrics = {
         "attention": args.attention, "parameters": params, "train_pairs": len(train_pairs),
-        "dev_pairs": len(dev_pairs), "test_pairs": len(test_pairs),
+        "train_pairs_by_domain": dict(sorted(domain_counts.items())),
+        "domain_weights": weights,
+        "dev_pairs": len(dev_pairs), "test_pairs": len(test_sets["ui_test"]),
+        "segmentation": "subwords" if use_subwords else "words",
         "src_vocab": len(src_vocab), "tgt_vocab": len(tgt_vocab),
         "src_token_coverage": round(coverage(src_counts, src_vocab), 4),
         "tgt_token_coverage": round(coverage(tgt_counts, tgt_vocab), 4),
         "best": best, "updates": step, "train_seconds": round(train_seconds, 1), "phases": phases,
         "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
+        "tests": tests,
         "args": vars(args),
         # the machine the times were measured on
         "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
-                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
+                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"), "device": str(device),
+                    "device_name": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
                     "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
     }
     with open(os.path.join(args.out, "metrics.json"), "w", encoding="utf-8") as f:
@@ -336,8 +639,21 @@ def main():
     with open(os.path.join(args.out, "test_hypotheses.txt"), "w", encoding="utf-8") as f:
         for h in hyps:
             f.write(" ".join(h) + "\n")
-    log(f"test BLEU {test_bleu:.2f} on {len(test_pairs)} sentences; by length {by_bucket}; "
-        f"total {train_seconds / 60:.1f} min")
+    for name, lines in texts.items():
+        with open(os.path.join(args.out, f"{name}_translations.txt"), "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for line in lines)
+    log(f"test BLEU {test_bleu:.2f} on {len(test_sets['ui_test'])} sentences; by length {by_bucket}; "
+        f"{ {k: (v['bleu_cased_13a'], v['bleu_lowercase_words']) for k, v in tests.items()} } (cased, lower); "
+        f"total {train_seconds / 60:.1f} min, {step} updates")
+
+
+def suppress_specials(model):
+    """<pad>, <unk> and <s> can never be emitted: zero projection rows and a -10000 bias
+    (what the exporter writes for a subword model; the engine needs no rule of its own)."""
+    with torch.no_grad():
+        for token_id in (PAD, UNK, BOS):
+            model.projection.weight[token_id].zero_()
+            model.projection.bias[token_id] = -10000.0
 
 
 if __name__ == "__main__":

@@ -67,7 +67,8 @@ def cleaning_rules():
         ("Color", ""): ("empty_translation", None),
         ("Really quit?", "Vraiment quitter\u00a0?"): (None, ("Really quit?", "Vraiment quitter ?")),
         ("Loading\u2026", "Chargement\u2026"): (None, ("Loading...", "Chargement...")),
-        ("Name \u201cx\u201d", "Nom \u00ab\u00a0x\u00a0\u00bb"): (None, ('Name "x"', 'Nom "x"')),
+        ("Name \u201cx\u201d", "Nom \u00ab\u00a0x\u00a0\u00bb"): (None, ('Name "x"', 'Nom \u00ab x \u00bb')),
+        ("female^Hello there", "Bonjour"): (None, ("Hello there", "Bonjour")),
     }
     for (src, tgt), expected in cases.items():
         got = corpus.clean_pair(src, tgt)
@@ -92,15 +93,67 @@ def split_is_by_folded_source_and_order_free():
 def write_splits_never_leaks():
     with tempfile.TemporaryDirectory() as tmp:
         pairs = {f"Open file {i}": f"Ouvrir le fichier {i}" for i in range(300)}
-        pairs.update({f"open FILE {i}!": f"ouvrir {i}" for i in range(300)})
-        sizes = corpus.write_splits(pairs, tmp)
-        assert sum(sizes.values()) == 600
+        pairs.update({f"open FILE {i}!": (f"ouvrir {i}", "dialogue", "game") for i in range(300)})
+        heldout = {f"We march at dawn {i}.": (f"Nous partons à l'aube {i}.", "heldout", "campaign") for i in range(200)}
+        heldout["Open file 7 now"] = ("Ouvrir le fichier 7 maintenant", "heldout", "campaign")  # key of a training pair
+        heldout["Go"] = ("Va", "heldout", "campaign")  # too short for the general test
+        sizes, by_domain = corpus.write_splits(pairs, tmp, heldout)
+        assert sizes["dropped_heldout_key"] == 0  # 'opefile7now' is not 'openfile7'
+        assert sum(v for k, v in sizes.items() if k != "dropped_heldout_key") == 801, sizes
+        assert 0 < sizes["general_dev"] < sizes["general_test"], sizes
         seen = {}
-        for name in ("train", "dev", "test"):
+        for name in ("train", "dev", "test", "general_dev", "general_test"):
             with open(os.path.join(tmp, f"{name}.tsv"), encoding="utf-8") as f:
                 for line in f:
-                    key = corpus.split_key(line.split("\t")[0])
+                    fields = line.rstrip("\n").split("\t")
+                    assert len(fields) == 4, fields
+                    key = corpus.split_key(fields[0])
                     assert seen.setdefault(key, name) == name, f"{key} in {seen[key]} and {name}"
+                    assert (fields[2] == "heldout") == name.startswith("general_"), (name, fields)
+        assert by_domain.get("train/dialogue", 0) + by_domain.get("dev/dialogue", 0) + by_domain.get("test/dialogue", 0) == 300
+        # A training pair whose key is held out is dropped from training.
+        sizes, _ = corpus.write_splits({"We march at dawn 3!": "x"}, tmp, heldout)
+        assert sizes["dropped_heldout_key"] == 1 and sizes["train"] + sizes["dev"] + sizes["test"] == 0, sizes
+
+
+@check
+def multi_sentence_entries_become_sentence_pairs():
+    rule, pairs = corpus.segment_pairs("We must hurry. The orcs are coming!\nRun!",
+                                       "Nous devons nous dépêcher. Les orques arrivent !\nCourez !")
+    assert rule is None and pairs == [("We must hurry.", "Nous devons nous dépêcher."),
+                                      ("The orcs are coming!", "Les orques arrivent !"), ("Run!", "Courez !")], pairs
+    # Different counts on one line: the entry whole; over several lines: dropped.
+    assert corpus.segment_pairs("Hi. Go on.", "Salut, continue.") == (None, [("Hi. Go on.", "Salut, continue.")])
+    assert corpus.segment_pairs("Hi.\nGo on.", "Salut, continue.")[0] == "sentence_count_mismatch"
+    # Equal counts but the lengths say the sentences do not correspond: dropped.
+    rule, _ = corpus.segment_pairs("Dr. Smith is here and waits for you.",
+                                   "Cordialement, le docteur Smith vous attend ici. Oui.")
+    assert rule == "sentence_count_mismatch", rule
+
+
+@check
+def catalogue_folders_prefer_the_plain_language():
+    names = ["usr__share__locale__es__LC_MESSAGES__x.mo", "usr__share__locale__es_ES__LC_MESSAGES__x.mo",
+             "usr__share__locale__es_ES__LC_MESSAGES__y.mo"]
+    got = sorted(os.path.basename(p) for p in corpus.preferred_catalogues(names, ("es", "es_ES"), "/d"))
+    assert got == ["usr__share__locale__es_ES__LC_MESSAGES__y.mo", "usr__share__locale__es__LC_MESSAGES__x.mo"], got
+
+
+@check
+def source_list_is_checked():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "s.txt")
+        with open(path, "w") as f:
+            f.write("dialogue  game-data=1.0  # a comment\nheldout @gimp-help\n")
+        assert corpus.read_source_list(path) == [("dialogue", ("game-data", "1.0")), ("heldout", "@gimp-help")]
+        with open(path, "w") as f:
+            f.write("games game-data=1.0\n")
+        try:
+            corpus.read_source_list(path)
+        except ValueError as error:
+            assert "s.txt:1" in str(error), error
+        else:
+            raise AssertionError("an unknown domain was accepted")
 
 
 @check

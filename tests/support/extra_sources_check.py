@@ -1,0 +1,274 @@
+#!/usr/bin/python3
+"""Offline checks of models/train/extra_sources.py parsing (no apt, no network).
+
+Builds tiny synthetic Translation-en/-fr indexes, LibreOffice help pages and GIMP
+help pages in a temporary directory and checks the pairs produced.
+Run: /usr/bin/python3 tests/support/extra_sources_check.py
+"""
+
+import gzip
+import os
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "models", "train"))
+
+import extra_sources as es  # noqa: E402
+
+TRANSLATION_EN = """\
+Package: alpha
+Description-md5: 11111111111111111111111111111111
+Description-en: fast text editor
+ Alpha is a small text editor. It is
+ very fast.
+ .
+ It supports plugins.
+
+Package: beta
+Description-md5: 22222222222222222222222222222222
+Description-en: image viewer
+ Beta shows images.
+ .
+ Features:
+  * zoom
+  * rotate
+ .
+ This package contains the binary.
+
+Package: gamma
+Description-md5: 33333333333333333333333333333333
+Description-en: sound mixer
+ Gamma mixes sound.
+ .
+ Second paragraph.
+
+Package: delta
+Description-md5: 44444444444444444444444444444444
+Description-en: only in English
+ Nobody translated this.
+
+Package: epsilon
+Description-md5: 55555555555555555555555555555555
+Description-en: GNU Emacs
+ Same &amp; same.
+"""
+
+TRANSLATION_FR = """\
+Package: beta
+Description-md5: 22222222222222222222222222222222
+Description-fr: visionneuse d'images
+ Beta affiche des
+ images.
+ .
+ Fonctionnalités :
+  * zoom
+  * rotation
+ .
+ Ce paquet contient le binaire.
+
+Package: alpha
+Description-md5: 11111111111111111111111111111111
+Description-fr: éditeur de texte rapide
+ Alpha est un petit éditeur de texte. Il est très rapide.
+ .
+ Il gère les greffons.
+
+Package: gamma
+Description-md5: 33333333333333333333333333333333
+Description-fr: mélangeur de son
+ Gamma mélange le son. Deuxième paragraphe fusionné.
+
+Package: epsilon
+Description-md5: 55555555555555555555555555555555
+Description-fr: GNU Emacs
+ Pareil &amp; pareil.
+
+Package: zeta
+Description-md5: 99999999999999999999999999999999
+Description-fr: sans original
+ Pas d'anglais.
+"""
+
+LO_EN = """<!DOCTYPE html><html lang="en-US"><head><title>Advanced</title>
+<script>var x = "<p id='par_id0'>no</p>";</script></head><body>
+<h1 id="par_idN10558" dir="auto">Advanced</h1>
+<p id="par_idN10568" class="paragraph">Specifies the <span class="emph">Java</span>
+   options &amp; features.</p>
+<p class="embedded">Choose <span class="switchinline"><span hidden="true" class="MAC">
+<span class="emph">LibreOffice - Preferences</span></span><span hidden="true" id="default1">
+<span class="emph">Tools - Options</span></span></span> - Advanced.</p>
+<p id="hd_id3150">Choose <span class="switchinline"><span hidden="true" class="MAC">LibreOffice - Preferences</span><span hidden="true" id="d2">Tools - Options</span></span> now.</p>
+<p id="par_id200" class="code">x = 1</p>
+<p id="par_id300" class="paragraph">Only in English.</p>
+<p id="par_id400">Same<br>text</p>
+<p id="par_id500">Repeated</p>
+<div><p id="par_id500">Repeated second</p></div>
+</body></html>
+"""
+
+LO_FR = """<!DOCTYPE html><html lang="fr"><head><title>Avancé</title></head><body>
+<p id="par_id500">Répété</p>
+<h1 id="par_idN10558" dir="auto">Avancé</h1>
+<p id="par_idN10568" class="paragraph">Spécifie les options <span class="emph">Java</span> et fonctionnalités.</p>
+<p id="hd_id3150">Choisissez <span class="switchinline"><span hidden="true" class="MAC">LibreOffice - Préférences</span><span hidden="true" id="d2">Outils - Options</span></span> maintenant.</p>
+<p id="par_id200" class="code">x = 1 (fr)</p>
+<p id="par_id400">Same text</p>
+<p id="par_id500">Répété deuxième</p>
+</body></html>
+"""
+
+GIMP_EN = """<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Crop</title></head><body>
+<div class="navheader"><table><tr><th>4.4. Crop</th></tr></table></div>
+<div class="sect2"><h3 class="title"><a id="gimp-tool-crop"></a>4.4. Crop</h3>
+<p>
+    The Crop Tool is used to crop an image. Hold the
+    <span class="keycap"><strong>Shift</strong></span> key.
+  </p>
+<div class="itemizedlist"><ul><li><p>First item.</p></li><li><p>Second item.</p></li></ul></div>
+<pre class="programlisting">gimp --batch</pre>
+<table><tr><td>Cell&nbsp;one</td><td>GIMP</td></tr></table>
+</div>
+<div class="navfooter"><p>Home</p></div>
+</body></html>
+"""
+
+GIMP_FR = """<?xml version="1.0" encoding="UTF-8"?>
+<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Découpage</title></head><body>
+<div class="navheader"><table><tr><th>4.4. Découpage</th></tr></table></div>
+<div class="sect2"><h3 class="title"><a id="gimp-tool-crop"></a>4.4. Découpage</h3>
+<p>L’outil de découpage sert à découper une image. Maintenez la touche
+    <span class="keycap"><strong>Maj</strong></span>.</p>
+<div class="itemizedlist"><ul><li><p>Premier élément.</p></li><li><p>Deuxième élément.</p></li></ul></div>
+<pre class="programlisting">gimp --batch</pre>
+<table><tr><td>Cellule un</td><td>GIMP</td></tr></table>
+</div>
+<div class="navfooter"><p>Accueil</p></div>
+</body></html>
+"""
+
+# Same page with one extra paragraph in French: structure differs, must be skipped.
+GIMP_EN_MISMATCH = "<html><body><p>One.</p><p>Two.</p></body></html>"
+GIMP_FR_MISMATCH = "<html><body><p>Un.</p><p>Ajout.</p><p>Deux.</p></body></html>"
+
+
+def write(path, text, compress=False):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if compress:
+        with gzip.open(path, "wt", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def check_descriptions(tmp):
+    en_path = os.path.join(tmp, "lists", "x_dists_bookworm_main_i18n_Translation-en")
+    fr_path = os.path.join(tmp, "lists", "x_dists_bookworm_main_i18n_Translation-fr.gz")
+    write(en_path, TRANSLATION_EN)
+    write(fr_path, TRANSLATION_FR, compress=True)
+    assert es._translation_files(os.path.join(tmp, "lists"), "fr") == [fr_path]
+    stats = {}
+    pairs = es.parse_description_files([en_path], [fr_path], "fr", stats)
+    expected = [
+        ("image viewer", "visionneuse d'images"),
+        ("Beta shows images.", "Beta affiche des images."),
+        ("This package contains the binary.", "Ce paquet contient le binaire."),
+        ("fast text editor", "éditeur de texte rapide"),
+        ("Alpha is a small text editor. It is very fast.",
+         "Alpha est un petit éditeur de texte. Il est très rapide."),
+        ("It supports plugins.", "Il gère les greffons."),
+        ("sound mixer", "mélangeur de son"),  # paragraph counts differ: long text skipped
+        ("Same &amp; same.", "Pareil &amp; pareil."),  # not HTML: kept verbatim
+    ]
+    assert pairs == expected, pairs
+    assert stats["records_matched"] == 4 and stats["records_unmatched"] == 1, stats
+    assert stats["paragraph_count_mismatch"] == 1 and stats["paragraphs_skipped_list"] == 1, stats
+    assert stats["dropped_identical"] == 1, stats  # "GNU Emacs"
+
+
+def check_libreoffice(tmp):
+    en_root = os.path.join(tmp, "lo", "en-US")
+    fr_root = os.path.join(tmp, "lo", "fr")
+    write(os.path.join(en_root, "text", "shared", "optionen", "java.html"), LO_EN)
+    write(os.path.join(fr_root, "text", "shared", "optionen", "java.html"), LO_FR)
+    # same id in another file must not pair with java.html
+    write(os.path.join(en_root, "text", "shared", "other.html"),
+          '<p id="par_idN10558">Other file</p>')
+    write(os.path.join(fr_root, "text", "shared", "other.html"),
+          '<p id="par_idN10558">Autre fichier</p>')
+    stats = {}
+    pairs = es.pair_libreoffice_trees(en_root, fr_root, stats)
+    expected = [
+        ("Advanced", "Avancé"),
+        ("Specifies the Java options & features.",
+         "Spécifie les options Java et fonctionnalités."),
+        ("Choose Tools - Options now.", "Choisissez Outils - Options maintenant."),
+        ("Repeated", "Répété"),
+        ("Repeated second", "Répété deuxième"),
+        ("Other file", "Autre fichier"),
+    ]
+    assert pairs == expected, pairs
+    assert stats["files_paired"] == 2 and stats["dropped_identical"] == 1, stats  # par_id400
+
+
+def check_gimp(tmp):
+    en_root = os.path.join(tmp, "gimp", "en")
+    fr_root = os.path.join(tmp, "gimp", "fr")
+    write(os.path.join(en_root, "gimp-tool-crop.html"), GIMP_EN)
+    write(os.path.join(fr_root, "gimp-tool-crop.html"), GIMP_FR)
+    write(os.path.join(en_root, "mismatch.html"), GIMP_EN_MISMATCH)
+    write(os.path.join(fr_root, "mismatch.html"), GIMP_FR_MISMATCH)
+    write(os.path.join(en_root, "only-en.html"), "<p>Lonely.</p>")
+    stats = {}
+    pairs = es.pair_gimp_trees(en_root, fr_root, stats)
+    expected = [
+        ("Crop", "Découpage"),
+        ("The Crop Tool is used to crop an image. Hold the Shift key.",
+         "L’outil de découpage sert à découper une image. Maintenez la touche Maj."),
+        ("First item.", "Premier élément."),
+        ("Second item.", "Deuxième élément."),
+        ("Cell one", "Cellule un"),
+    ]
+    assert pairs == expected, pairs
+    assert stats["pages_compared"] == 2 and stats["pages_same_structure"] == 1, stats
+
+
+def check_units_text():
+    units = es.gimp_units("<div><p>a<b>b</b></p>c<p>x</p><dl><dt>T</dt><dd><p>D</p></dd></dl></div>")
+    assert units == [("p", "ab"), ("p", "x"), ("dt", "T"), ("dd", ""), ("p", "D")], units
+    lo = es.libreoffice_units('<p id="par_id1">A<div>B</div>C</p><h2 id="hd_id2">H &lt;x&gt;</h2>'
+                              '<p id="other">no</p>')
+    assert lo == {("par_id1", 0): "A B C", ("hd_id2", 0): "H <x>"}, lo
+
+
+def check_deterministic(tmp):
+    a = es.pair_gimp_trees(os.path.join(tmp, "gimp", "en"), os.path.join(tmp, "gimp", "fr"))
+    b = es.pair_gimp_trees(os.path.join(tmp, "gimp", "en"), os.path.join(tmp, "gimp", "fr"))
+    assert a == b and a
+
+
+def main():
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, check in (("descriptions", lambda: check_descriptions(tmp)),
+                            ("libreoffice", lambda: check_libreoffice(tmp)),
+                            ("gimp", lambda: check_gimp(tmp)),
+                            ("units_text", check_units_text),
+                            ("deterministic", lambda: check_deterministic(tmp))):
+            try:
+                check()
+                passed += 1
+                print(f"ok   {name}")
+            except Exception:  # noqa: BLE001 - report every failure
+                failed += 1
+                print(f"FAIL {name}")
+                traceback.print_exc()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
