@@ -23,7 +23,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$ROOT"
 
 # The library without its front ends; kernels_wasmsimd.c is added per build.
-LIB_SOURCES=(src/model.c src/tokenizer.c src/engine.c src/status.c src/kernels_scalar.c)
+LIB_SOURCES=(src/model.c src/utf8.c src/tokenizer.c src/weights.c src/engine.c src/detokenize.c src/status.c src/kernels_scalar.c)
 HEADERS=(src/*.h src/native/*.h)
 WARN_FLAGS=(-std=c99 -Wall -Wextra -Werror)
 # No contraction into FMA anywhere: the scalar twin must compute the same

@@ -37,6 +37,7 @@ typedef enum {
     AS_ERR_INPUT_TOO_LONG,    /* more source tokens than the model allows */
     AS_ERR_BAD_OPTION,        /* an option is out of range */
     AS_ERR_UNKNOWN_FEATURE,   /* arch_flags has a bit this engine does not know */
+    AS_ERR_BAD_SEGMENTATION,  /* the subword merge table is truncated or inconsistent */
     AS_STATUS_COUNT
 } as_status;
 
@@ -99,9 +100,10 @@ typedef struct {
                                         the encoder reads last if source_eos */
     const int32_t *source_ids;       /* (S) */
     const int32_t *source_spans;     /* (S,2) byte [start,end) in the caller's text */
-    const char *source_tokens;       /* (S,AS_TOKEN_TEXT_STRIDE) each token as looked up:
-                                        folded, lower-cased, NUL-terminated, cut at a
-                                        character boundary to at most 255 bytes */
+    const char *source_tokens;       /* (S,AS_TOKEN_TEXT_STRIDE) each token as looked up
+                                        (words: folded, lower-cased; subwords: the
+                                        piece), NUL-terminated, cut at a character
+                                        boundary to at most 255 bytes */
     int32_t target_len;              /* T */
     const int32_t *target_ids;       /* (T) token emitted at each step */
     const int32_t *target_copy_source; /* (T) for an <unk> output: source index it was
@@ -119,14 +121,22 @@ typedef struct {
     float score_scale;               /* the multiplier actually used */
     int32_t stopped_at_eos;          /* 1 if the last step emitted </s> */
     int32_t encoder_reused;          /* 1 if the encoder result was cached */
-    const char *translation;         /* NUL-terminated display text: detokenised,
-                                        <unk> replaced by the user's source word,
-                                        first letter capitalised like the source */
-    const int32_t *translation_spans; /* (T,2) byte [start,end) of each step's word in
+    const char *translation;         /* NUL-terminated display text (src/detokenize.c):
+                                        words joined, <unk> replaced by the user's
+                                        source word, first letter capitalised like the
+                                        source; or subword pieces joined */
+    const int32_t *translation_spans; /* (T,2) byte [start,end) of each step's token in
                                         translation ([n,n) for </s>) */
     int32_t source_eos;              /* 1 if position S-1 is the appended </s>
                                         (AS_ARCH_SOURCE_EOS): id AS_TOKEN_EOS, token
                                         "</s>", span [length,length) */
+    /* Words: a subword model's tokens are pieces of words (models/FORMAT.md
+     * 5.2); the page and the CLI show words, so each token says which word it
+     * belongs to. For a word model every token is its own word. */
+    const int32_t *source_words;     /* (S) word index of each source token, 0.. */
+    int32_t source_word_count;       /* the appended </s> is a word of its own */
+    const int32_t *target_words;     /* (T) word index of each step; </s> one of its own */
+    int32_t target_word_count;
 } as_trace;
 
 /* Tokenises `text` (UTF-8, `length` bytes, NULs allowed), runs the encoder

@@ -11,9 +11,9 @@
 
 #define AS_FORMAT_MAGIC "ALNSCOPE" /* 8 bytes, no terminator in the file */
 /* 2 added weight_type 2 (int8); 3 added arch_flags (the header's last u32,
- * which must be 0 in version 1 and 2 files). Version 1 and 2 files still
- * load. */
-#define AS_FORMAT_VERSION 3u
+ * which must be 0 in version 1 and 2 files); 4 added AS_ARCH_SUBWORDS and its
+ * merge table. Version 1, 2 and 3 files still load. */
+#define AS_FORMAT_VERSION 4u
 #define AS_FORMAT_VERSION_OLDEST 1u
 #define AS_HEADER_SIZE 96u
 
@@ -88,9 +88,31 @@ enum as_arch_flag {
      * position in alpha and the trace, S = words + 1. */
     AS_ARCH_SOURCE_EOS = 1u << 4,
     /* Tokeniser "tutorial" (models/FORMAT.md 5.1) instead of section 5's. */
-    AS_ARCH_TOKENIZER_TUTORIAL = 1u << 5
+    AS_ARCH_TOKENIZER_TUTORIAL = 1u << 5,
+    /* Cased subword pieces (models/FORMAT.md 5.2, version >= 4): both
+     * vocabularies start with the specials, the 256 byte tokens and the bare
+     * word mark, and the vocabulary section ends with the source side's merge
+     * table (AS_MERGE_*). Not with AS_ARCH_TOKENIZER_TUTORIAL. */
+    AS_ARCH_SUBWORDS = 1u << 6
 };
-#define AS_ARCH_KNOWN_FLAGS 0x3Fu
+#define AS_ARCH_KNOWN_FLAGS_V3 0x3Fu
+#define AS_ARCH_KNOWN_FLAGS 0x7Fu
+
+/* Subword vocabularies (AS_ARCH_SUBWORDS): ids AS_FIRST_BYTE_TOKEN +
+ * 0..255 are "<0x00>" ... "<0xFF>" (a character outside the vocabulary is
+ * spelled by its UTF-8 bytes; they never merge), id AS_WORD_MARK_TOKEN is
+ * the word mark U+2581 alone, which a piece that starts a word after a space
+ * carries as its prefix. The merge table follows the target vocabulary:
+ * u32 count, then count entries of u16 left, u16 right, u16 result, in rank
+ * order; result's text is left's followed by right's; none is below
+ * AS_WORD_MARK_TOKEN. A pre-token (a word, or one punctuation character)
+ * longer than AS_MAX_PRETOKEN_CHARS characters is cut into pieces of that
+ * many, each segmented alone (the first keeps the mark). */
+#define AS_FIRST_BYTE_TOKEN 4
+#define AS_WORD_MARK_TOKEN (AS_FIRST_BYTE_TOKEN + 256)
+#define AS_WORD_MARK_UTF8 "\xE2\x96\x81"
+#define AS_MERGE_ENTRY_BYTES 6u
+#define AS_MAX_PRETOKEN_CHARS 256
 
 /* Limits the loader enforces before computing any size. */
 #define AS_MIN_VOCAB 5u

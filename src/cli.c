@@ -15,14 +15,16 @@
 
 #include "alignscope.h"
 #include "read_file.h"
-#include "model_internal.h" /* as_utf8_decode for JSON escaping */
+#include "utf8.h" /* as_utf8_decode for JSON escaping */
 
 static const char *const kind_names[] = {"none", "additive", "dot", "general", "scaled_dot"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: alignscope [--model FILE] [--json] [--scale X] [--top-k K] [SENTENCE ...]\n"
+    fprintf(f, "usage: alignscope [--model FILE] [--json] [--pieces] [--scale X] [--top-k K] [SENTENCE ...]\n"
                "  Translates each SENTENCE (or each line of stdin) and prints the attention\n"
-               "  weights. --scale overrides the score scale (the page's sqrt(d) slider);\n"
+               "  weights between words (a word's column sums its subword pieces' weights,\n"
+               "  its row is their mean); --pieces prints the pieces' own matrix.\n"
+               "  --scale overrides the score scale (the page's sqrt(d) slider);\n"
                "  --top-k sets how many candidates per step --json lists (0..16, default 5).\n"
                "  Default model: models/en-fr.alsc\n");
 }
@@ -106,8 +108,12 @@ static void print_json(const as_model *model, const char *text, size_t len, cons
     }
     printf("],\"source_ids\":[");
     for (int32_t j = 0; j < tr->source_len; j++) printf(j ? ",%d" : "%d", tr->source_ids[j]);
+    printf("],\"source_words\":[");
+    for (int32_t j = 0; j < tr->source_len; j++) printf(j ? ",%d" : "%d", tr->source_words[j]);
     printf("],\"target_ids\":[");
     for (int32_t t = 0; t < tr->target_len; t++) printf(t ? ",%d" : "%d", tr->target_ids[t]);
+    printf("],\"target_words\":[");
+    for (int32_t t = 0; t < tr->target_len; t++) printf(t ? ",%d" : "%d", tr->target_words[t]);
     printf("],\"target\":[");
     for (int32_t t = 0; t < tr->target_len; t++) {
         size_t n;
@@ -158,60 +164,96 @@ static void print_padded(const char *s, size_t n, size_t width) {
     for (size_t w = display_width(s, n); w < width; w++) putchar(' ');
 }
 
-static void print_table(const as_model *model, const char *text, const as_trace *tr) {
+/* The alignment as a table: rows target words, columns source words. A
+ * source word's column is the sum of its pieces' alpha and a target word's
+ * row the mean of its pieces' rows, so each row still sums to 1; with pieces
+ * (--pieces) every token is its own row or column (for a word model the two
+ * are the same table). */
+static void print_table(const as_model *model, const char *text, const as_trace *tr, int pieces) {
     printf("%s\n", tr->translation);
     if (!tr->alpha) {
         printf("(attention kind none: no alignment to show)\n\n");
         return;
     }
+    const int32_t S = tr->source_len, T = tr->target_len;
+    const int32_t cols = pieces ? S : tr->source_word_count, rows = pieces ? T : tr->target_word_count;
+    /* label spans: [first token, last token] of each row and column */
+    int32_t *col_first = malloc(sizeof(int32_t) * 2 * (size_t)cols), *row_first = malloc(sizeof(int32_t) * 2 * (size_t)rows);
+    double *cell = calloc((size_t)rows * (size_t)cols, sizeof(double));
+    size_t *col_w = malloc(sizeof(size_t) * (size_t)cols);
+    if (!col_first || !row_first || !cell || !col_w) {
+        free(col_first), free(row_first), free(cell), free(col_w);
+        return;
+    }
+    for (int32_t c = 0; c < cols; c++) col_first[2 * c] = -1;
+    for (int32_t j = 0; j < S; j++) {
+        const int32_t c = pieces ? j : tr->source_words[j];
+        if (col_first[2 * c] < 0) col_first[2 * c] = j;
+        col_first[2 * c + 1] = j;
+    }
+    for (int32_t r = 0; r < rows; r++) row_first[2 * r] = -1;
+    for (int32_t t = 0; t < T; t++) {
+        const int32_t r = pieces ? t : tr->target_words[t];
+        if (row_first[2 * r] < 0) row_first[2 * r] = t;
+        row_first[2 * r + 1] = t;
+    }
+    for (int32_t t = 0; t < T; t++) {
+        const int32_t r = pieces ? t : tr->target_words[t];
+        const double share = 1.0 / (double)(row_first[2 * r + 1] - row_first[2 * r] + 1);
+        for (int32_t j = 0; j < S; j++)
+            cell[(size_t)r * cols + (pieces ? j : tr->source_words[j])] += share * tr->alpha[(size_t)t * S + j];
+    }
     size_t row_w = 4;
-    for (int32_t t = 0; t < tr->target_len; t++) {
-        const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
+    for (int32_t r = 0; r < rows; r++) {
+        const int32_t a = tr->translation_spans[2 * row_first[2 * r]], b = tr->translation_spans[2 * row_first[2 * r + 1] + 1];
         size_t n = (size_t)(b - a), w;
-        if (n == 0) as_model_target_token(model, tr->target_ids[t], &n);
+        if (n == 0) as_model_target_token(model, tr->target_ids[row_first[2 * r]], &n);
         w = display_width(tr->translation + a, n);
         if (w > row_w) row_w = w;
     }
-    size_t *col_w = malloc(sizeof(size_t) * (size_t)tr->source_len);
-    if (!col_w) return;
     print_padded("", 0, row_w + 1);
-    for (int32_t j = 0; j < tr->source_len; j++) {
-        const int32_t a = tr->source_spans[2 * j], b = tr->source_spans[2 * j + 1];
+    for (int32_t c = 0; c < cols; c++) {
+        const int32_t j0 = col_first[2 * c], j1 = col_first[2 * c + 1];
+        const int32_t a = tr->source_spans[2 * j0], b = tr->source_spans[2 * j1 + 1];
         /* the appended </s> (AS_ARCH_SOURCE_EOS) has no text of its own */
-        const int end_marker = tr->source_eos && j == tr->source_len - 1;
+        const int end_marker = tr->source_eos && j1 == S - 1;
         const char *label = end_marker ? "</s>" : text + a;
         const size_t n = end_marker ? 4 : (size_t)(b - a);
         size_t w = display_width(label, n);
-        col_w[j] = w > 5 ? w : 5;
-        print_padded(label, n, col_w[j] + 1);
+        col_w[c] = w > 5 ? w : 5;
+        print_padded(label, n, col_w[c] + 1);
     }
     putchar('\n');
-    for (int32_t t = 0; t < tr->target_len; t++) {
-        const int32_t a = tr->translation_spans[2 * t], b = tr->translation_spans[2 * t + 1];
+    for (int32_t r = 0; r < rows; r++) {
+        const int32_t t0 = row_first[2 * r], t1 = row_first[2 * r + 1];
+        const int32_t a = tr->translation_spans[2 * t0], b = tr->translation_spans[2 * t1 + 1];
         if (b > a) print_padded(tr->translation + a, (size_t)(b - a), row_w + 1);
         else {
             size_t n;
-            const char *tok = as_model_target_token(model, tr->target_ids[t], &n);
+            const char *tok = as_model_target_token(model, tr->target_ids[t0], &n);
             print_padded(tok, n, row_w + 1);
         }
-        const float *row = tr->alpha + (size_t)t * tr->source_len;
+        const double *row = cell + (size_t)r * cols;
         int32_t best = 0;
-        for (int32_t j = 1; j < tr->source_len; j++) if (row[j] > row[best]) best = j;
-        for (int32_t j = 0; j < tr->source_len; j++) {
-            char cell[16];
-            snprintf(cell, sizeof cell, "%.2f%s", (double)row[j], j == best ? "*" : "");
-            print_padded(cell, strlen(cell), col_w[j] + 1);
+        for (int32_t c = 1; c < cols; c++) if (row[c] > row[best]) best = c;
+        for (int32_t c = 0; c < cols; c++) {
+            char text_cell[16];
+            snprintf(text_cell, sizeof text_cell, "%.2f%s", row[c], c == best ? "*" : "");
+            print_padded(text_cell, strlen(text_cell), col_w[c] + 1);
         }
         putchar('\n');
     }
     putchar('\n');
+    free(col_first);
+    free(row_first);
+    free(cell);
     free(col_w);
 }
 
 /* ---- main -------------------------------------------------------------- */
 
 static int translate_one(as_session *session, const as_model *model, const char *text, size_t len,
-                         const as_options *opt, int json) {
+                         const as_options *opt, int json, int pieces) {
     const as_trace *tr;
     as_status st = as_translate(session, text, len, opt, &tr);
     if (st != AS_OK) {
@@ -223,13 +265,13 @@ static int translate_one(as_session *session, const as_model *model, const char 
         return 1;
     }
     if (json) print_json(model, text, len, tr);
-    else print_table(model, text, tr);
+    else print_table(model, text, tr, pieces);
     return 0;
 }
 
 int main(int argc, char **argv) {
     const char *model_path = "models/en-fr.alsc";
-    int json = 0, first_sentence = argc;
+    int json = 0, pieces = 0, first_sentence = argc;
     as_options opt;
     as_options_default(&opt);
     for (int i = 1; i < argc; i++) {
@@ -240,6 +282,8 @@ int main(int argc, char **argv) {
             return 0;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--pieces") == 0) {
+            pieces = 1;
         } else if (strcmp(a, "--model") == 0 && i + 1 < argc) {
             model_path = argv[++i];
         } else if (strcmp(a, "--scale") == 0 && i + 1 < argc) {
@@ -297,11 +341,11 @@ int main(int argc, char **argv) {
     int failures = 0;
     if (first_sentence < argc) {
         for (int i = first_sentence; i < argc; i++)
-            failures += translate_one(session, model, argv[i], strlen(argv[i]), &opt, json);
+            failures += translate_one(session, model, argv[i], strlen(argv[i]), &opt, json, pieces);
     } else {
         char *line;
         while ((line = read_line(stdin, &len)) != NULL) {
-            if (len > 0) failures += translate_one(session, model, line, len, &opt, json); /* blank lines separate */
+            if (len > 0) failures += translate_one(session, model, line, len, &opt, json, pieces); /* blank lines separate */
             free(line);
         }
     }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detokenize.h"
 #include "fastmath.h"
 #include "kernels.h"
 #include "model_internal.h"
@@ -27,6 +28,7 @@ struct as_session {
     int32_t *source_ids;     /* (P) P = max_positions; the text's ids [, </s>] */
     int32_t *source_spans;   /* (P, 2) */
     char *source_tokens;     /* (P, AS_TOKEN_TEXT_STRIDE) */
+    int32_t *source_words;   /* (P) word index of each token */
 
     /* encoder result, reused while the token ids stay the same */
     int32_t *cached_ids;     /* (P) */
@@ -62,8 +64,11 @@ struct as_session {
     int32_t *top_ids;        /* (max_t, AS_TOP_K_MAX) */
     float *top_probs;        /* (max_t, AS_TOP_K_MAX) */
     int32_t *translation_spans; /* (max_t, 2) */
+    int32_t *target_words;   /* (max_t) */
     char *translation;
     size_t translation_cap;
+    uint8_t *pieces_raw;     /* (max_t * AS_MAX_TOKEN_BYTES + 1) subword display scratch */
+    int32_t *pieces_map;     /* (same) */
     as_trace trace;
 };
 
@@ -99,6 +104,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->source_ids = alloc_array(ms, sizeof(int32_t), &failed);
     s->source_spans = alloc_array(ms * 2, sizeof(int32_t), &failed);
     s->source_tokens = alloc_array(ms * AS_TOKEN_TEXT_STRIDE, 1, &failed);
+    s->source_words = alloc_array(ms, sizeof(int32_t), &failed);
     s->cached_ids = alloc_array(ms, sizeof(int32_t), &failed);
     s->enc_gi = alloc_array(ms * 3 * he, sizeof(float), &failed);
     s->enc_gh = alloc_array(3 * he, sizeof(float), &failed);
@@ -131,6 +137,11 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     /* room for every step's longest vocabulary token plus a separator */
     s->translation_cap = mt * (AS_MAX_TOKEN_BYTES + 1) + 1;
     s->translation = alloc_array(s->translation_cap, 1, &failed);
+    s->target_words = alloc_array(mt, sizeof(int32_t), &failed);
+    if (in->arch_flags & AS_ARCH_SUBWORDS) {
+        s->pieces_raw = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, 1, &failed);
+        s->pieces_map = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, sizeof(int32_t), &failed);
+    }
     if (failed) {
         as_session_free(s);
         return AS_ERR_OUT_OF_MEMORY;
@@ -146,7 +157,7 @@ void as_session_free(as_session *s) {
         s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->ctx_proj, s->ctx_term, s->src_embedded,
         s->state, s->query, s->embedding, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
-        s->translation_spans, s->translation};
+        s->translation_spans, s->translation, s->source_words, s->target_words, s->pieces_raw, s->pieces_map};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
     free(s);
 }
@@ -156,96 +167,6 @@ void as_options_default(as_options *options) {
     options->score_scale = 0.0f;
     options->top_k = AS_TOP_K_DEFAULT;
     options->max_target_tokens = 0;
-}
-
-/* ---- weight layout ----------------------------------------------------- */
-
-/* Row-major (rows, cols) values of `size` bytes each at w: moves columns
- * [c0, c0 + width) out, in place, so that w holds the other columns as a
- * row-major (rows, cols - width) matrix followed by those columns as a
- * row-major (rows, width) one. 0, or -1 when out of memory. */
-static int move_columns_last(void *w, size_t size, size_t rows, size_t cols, size_t c0, size_t width) {
-    unsigned char *bytes = w;
-    const size_t rest = cols - width;
-    const size_t moved_bytes = rows * width * size;
-    unsigned char *moved = malloc(moved_bytes > 0 ? moved_bytes : 1);
-    if (!moved) return -1;
-    for (size_t r = 0; r < rows; r++) {
-        unsigned char *row = bytes + r * cols * size;
-        memcpy(moved + r * width * size, row + c0 * size, width * size);
-        /* row r's kept columns go to r * rest: never past where they are read */
-        memmove(bytes + r * rest * size, row, c0 * size);
-        memmove(bytes + (r * rest + c0) * size, row + (c0 + width) * size, (cols - c0 - width) * size);
-    }
-    memcpy(bytes + rows * rest * size, moved, rows * width * size);
-    free(moved);
-    return 0;
-}
-
-/* The views of the two blocks move_columns_last made of w (rows, cols):
- * kept (rows, cols - width) then moved (rows, width); int8 keeps w's row
- * scales for both (they scale whole rows). */
-static void split_views(const as_matrix *w, size_t rows, size_t cols, size_t width,
-                        as_matrix *kept, as_matrix *moved) {
-    *kept = *w;
-    *moved = *w;
-    if (w->i8) moved->i8 = w->i8 + rows * (cols - width);
-    else moved->f32 = w->f32 + rows * (cols - width);
-}
-
-/* Splits the decoder's matrices at their context columns (model_internal.h:
- * dec_w_emb / dec_w_ctx, out_w_se / out_w_ctx), in place. */
-static as_status split_context_columns(as_model *m) {
-    const as_model_info *in = &m->info;
-    const size_t e = in->embed_dim, hd = in->decoder_hidden, o = in->output_dim, c = in->context_dim;
-    const struct { as_matrix *w, *kept, *moved; size_t rows, cols, c0; } splits[] = {
-        {&m->dec_w_ih, &m->dec_w_emb, &m->dec_w_ctx, 3 * hd, e + c, e},  /* [emb ; ctx] */
-        {&m->out_w, &m->out_w_se, &m->out_w_ctx, o, hd + c + e, hd},      /* [state ; ctx ; emb] */
-    };
-    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; i++) {
-        as_matrix *w = splits[i].w;
-        if (!w->i8 && !w->f32) continue; /* out_w with AS_ARCH_DIRECT_OUTPUT */
-        void *values = w->i8 ? (void *)w->i8 : (void *)w->f32;
-        const size_t size = w->i8 ? 1 : sizeof(float);
-        if (move_columns_last(values, size, splits[i].rows, splits[i].cols, splits[i].c0, c) != 0)
-            return AS_ERR_OUT_OF_MEMORY;
-        split_views(w, splits[i].rows, splits[i].cols, c, splits[i].kept, splits[i].moved);
-        memset(w, 0, sizeof *w); /* its layout is gone */
-    }
-    return AS_OK;
-}
-
-/* Every weight matrix the engine multiplies goes into the layout its kernel
- * reads (kernels.h: p24 for f32, q32 for int8) once, when the model is
- * loaded, after the decoder's context columns are split off
- * (split_context_columns); the row-major originals are not kept (all of it
- * happens in place, in the buffers the model owns). The embeddings stay
- * row-major. */
-as_status as_model_pack_weights(as_model *m) {
-    const as_model_info *in = &m->info;
-    const size_t e = in->embed_dim, he = in->encoder_hidden, hd = in->decoder_hidden;
-    const size_t o = in->output_dim, vt = in->tgt_vocab_size, c = in->context_dim;
-    as_status st = split_context_columns(m);
-    if (st != AS_OK) return st;
-    /* absent matrices (both views NULL) are skipped */
-    const struct { const as_matrix *w; size_t rows, cols; } matrices[] = {
-        {&m->enc_w_ih[0], 3 * he, e}, {&m->enc_w_ih[1], 3 * he, e},
-        {&m->enc_w_hh[0], 3 * he, he}, {&m->enc_w_hh[1], 3 * he, he},
-        {&m->init_w, hd, he},
-        {&m->attn_query_w, in->attention_dim, hd},   /* additive only */
-        {&m->attn_key_w, in->key_dim, c},            /* additive and general */
-        {&m->dec_w_emb, 3 * hd, e}, {&m->dec_w_ctx, 3 * hd, c}, {&m->dec_w_hh, 3 * hd, hd},
-        {&m->out_w_se, o, hd + e}, {&m->out_w_ctx, o, c}, {&m->proj_w, vt, o},
-    };
-    for (size_t i = 0; i < sizeof matrices / sizeof matrices[0]; i++) {
-        /* the views are const for the engine; the loader owns the buffers */
-        const as_matrix *w = matrices[i].w;
-        int failed = 0;
-        if (w->i8) failed = as_i8_pack_q32(matrices[i].rows, matrices[i].cols, (int8_t *)w->i8) != 0;
-        else if (w->f32) failed = as_f32_pack_p24(matrices[i].rows, matrices[i].cols, (float *)w->f32) != 0;
-        if (failed) return AS_ERR_OUT_OF_MEMORY;
-    }
-    return AS_OK;
 }
 
 /* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the
@@ -403,122 +324,6 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     s->target_ids[t] = top[0];
 }
 
-/* ---- display text ------------------------------------------------------ */
-
-/* Case of an ASCII / Latin-1 letter (plus the French Œ/œ and Ÿ): +1 upper,
- * -1 lower, 0 not a letter; 2 for a digit (which ends the search). */
-static int latin_case(uint32_t cp) {
-    if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || cp == 0x152 || cp == 0x178)
-        return 1;
-    if ((cp >= 'a' && cp <= 'z') || (cp >= 0xDF && cp <= 0xFF && cp != 0xF7) || cp == 0x153) return -1;
-    if (cp >= '0' && cp <= '9') return 2;
-    return 0;
-}
-
-static uint32_t latin_upper(uint32_t cp) {
-    if (cp >= 'a' && cp <= 'z') return cp - 0x20;
-    if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) return cp - 0x20;
-    if (cp == 0xFF) return 0x178;
-    if (cp == 0x153) return 0x152;
-    return cp; /* ß has no one-letter capital */
-}
-
-/* Case of the first letter (or digit) in text[0..n): 1, -1, or 0/2. */
-static int first_letter_case(const char *text, size_t n, size_t *at, uint32_t *cp_out) {
-    size_t pos = 0;
-    while (pos < n) {
-        size_t start = pos;
-        uint32_t cp = as_utf8_decode((const uint8_t *)text, n, &pos);
-        int c = latin_case(cp);
-        if (c != 0) {
-            if (at) *at = start;
-            if (cp_out) *cp_out = cp;
-            return c;
-        }
-    }
-    return 0;
-}
-
-static int no_space_before(const char *w, size_t n) {
-    return n == 1 && strchr(",.)]}%'-/", w[0]) != NULL;
-}
-
-static int no_space_after(const char *w, size_t n) {
-    return n == 1 && strchr("([{'-/", w[0]) != NULL;
-}
-
-/* The word step t shows: the vocabulary token, or for <unk> the user's own
- * source word at the most attended position (target_copy_source). */
-static const char *display_word(as_session *s, const char *text, int32_t t, size_t *len) {
-    const as_model *m = s->model;
-    const int32_t id = s->target_ids[t];
-    s->copy_source[t] = -1;
-    if (id == AS_TOKEN_UNK && m->info.attention_kind != AS_ATTENTION_NONE) {
-        const int32_t n = s->trace.source_len;
-        const int32_t words = n - s->trace.source_eos; /* the appended </s> is no word to copy */
-        const float *alpha = s->alpha + (size_t)t * (size_t)n;
-        int32_t best = 0;
-        for (int32_t j = 1; j < words; j++) if (alpha[j] > alpha[best]) best = j;
-        s->copy_source[t] = best;
-        *len = (size_t)(s->source_spans[2 * best + 1] - s->source_spans[2 * best]);
-        return text + s->source_spans[2 * best];
-    }
-    size_t n;
-    const char *tok = as_model_target_token(m, id, &n);
-    *len = n;
-    return tok;
-}
-
-static as_status build_translation(as_session *s, const char *text, size_t text_len, int32_t steps) {
-    const int32_t words = s->trace.stopped_at_eos ? steps - 1 : steps;
-    size_t need = 1;
-    for (int32_t t = 0; t < words; t++) {
-        size_t n;
-        display_word(s, text, t, &n);
-        need += n + 1;
-    }
-    if (need > s->translation_cap) {
-        char *grown = realloc(s->translation, need);
-        if (!grown) return AS_ERR_OUT_OF_MEMORY;
-        s->translation = grown;
-        s->translation_cap = need;
-    }
-    size_t out = 0;
-    const char *prev = NULL;
-    size_t prev_len = 0;
-    for (int32_t t = 0; t < words; t++) {
-        size_t n;
-        const char *w = display_word(s, text, t, &n);
-        if (t > 0 && !no_space_before(w, n) && !no_space_after(prev, prev_len)) s->translation[out++] = ' ';
-        memcpy(s->translation + out, w, n);
-        s->translation_spans[2 * t] = (int32_t)out;
-        s->translation_spans[2 * t + 1] = (int32_t)(out + n);
-        out += n;
-        prev = w;
-        prev_len = n;
-    }
-    s->translation[out] = '\0';
-    if (s->trace.stopped_at_eos) {
-        s->copy_source[steps - 1] = -1;
-        s->translation_spans[2 * (steps - 1)] = (int32_t)out;
-        s->translation_spans[2 * (steps - 1) + 1] = (int32_t)out;
-    }
-    /* "Open the file" -> "Ouvrir le fichier": follow the source's first letter.
-     * Upper and lower forms in this range have equal UTF-8 lengths. A special
-     * token shown as itself ("<unk>" for kind none) is left alone. */
-    size_t at;
-    uint32_t cp;
-    const int special_first = words > 0 && s->target_ids[0] < 4 && s->copy_source[0] < 0;
-    if (!special_first && first_letter_case(text, text_len, NULL, NULL) == 1 &&
-        first_letter_case(s->translation, out, &at, &cp) == -1) {
-        char enc[4];
-        uint32_t up = latin_upper(cp);
-        size_t a = as_utf8_encode(cp, enc), b = as_utf8_encode(up, enc);
-        if (a == b) memcpy(s->translation + at, enc, b);
-    }
-    return AS_OK;
-}
-
 /* ---- translate --------------------------------------------------------- */
 
 as_status as_translate(as_session *s, const char *text, size_t length,
@@ -538,9 +343,9 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     if (opt.top_k < 0 || opt.top_k > AS_TOP_K_MAX || opt.max_target_tokens < 0) return AS_ERR_BAD_OPTION;
     const float scale = opt.score_scale > 0.0f ? opt.score_scale : in->trained_score_scale;
 
-    int32_t count = 0;
+    int32_t count = 0, word_count = 0;
     as_status st = as_tokenize_internal(s->model, text, length, s->source_ids, s->source_spans,
-                                        s->source_tokens, s->max_s, &count);
+                                        s->source_tokens, s->source_words, s->max_s, &count, &word_count);
     if (st != AS_OK) return st;
     s->source_count = count;
     if (count == 0) return AS_ERR_EMPTY_INPUT;
@@ -550,6 +355,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
         s->source_ids[count] = AS_TOKEN_EOS;
         s->source_spans[2 * count] = s->source_spans[2 * count + 1] = (int32_t)length;
         memcpy(s->source_tokens + (size_t)count * AS_TOKEN_TEXT_STRIDE, "</s>", 5);
+        s->source_words[count] = word_count++;
         count++;
     }
 
@@ -595,8 +401,18 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     tr->score_scale = scale;
     tr->stopped_at_eos = eos;
     tr->encoder_reused = reuse;
-    st = build_translation(s, text, length, steps);
+    tr->source_words = s->source_words;
+    tr->source_word_count = word_count;
+    as_display display = {
+        s->model, text, length, s->target_ids, steps, eos, tr->alpha, count, source_eos, s->source_spans,
+        s->copy_source, s->translation_spans, s->target_words, 0, s->translation, s->translation_cap,
+        s->pieces_raw, s->pieces_map, s->pieces_raw ? (size_t)s->max_t * AS_MAX_TOKEN_BYTES + 1 : 0};
+    st = as_display_build(&display);
+    s->translation = display.translation; /* it may have grown */
+    s->translation_cap = display.translation_cap;
     if (st != AS_OK) return st;
+    tr->target_words = s->target_words;
+    tr->target_word_count = display.target_word_count;
     /* candidates are stored with stride AS_TOP_K_MAX; pack them to (T,K) */
     tr->top_k = opt.top_k;
     for (int32_t t = 1; t < steps; t++) {

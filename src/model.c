@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model_internal.h"
+#include "utf8.h"
 
 /* ---- little helpers ---------------------------------------------------- */
 
@@ -193,6 +194,12 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     info->arch_flags = read_u32(h + AS_OFF_ARCH_FLAGS);
     if (info->format_version < 3 && info->arch_flags != 0) return AS_ERR_BAD_HEADER;
     if (info->arch_flags & ~AS_ARCH_KNOWN_FLAGS) return AS_ERR_UNKNOWN_FEATURE;
+    if (info->format_version < 4 && (info->arch_flags & ~AS_ARCH_KNOWN_FLAGS_V3)) return AS_ERR_BAD_HEADER;
+    if ((info->arch_flags & AS_ARCH_SUBWORDS) && (info->arch_flags & AS_ARCH_TOKENIZER_TUTORIAL))
+        return AS_ERR_BAD_HEADER;
+    if ((info->arch_flags & AS_ARCH_SUBWORDS) &&
+        (info->src_vocab_size <= AS_WORD_MARK_TOKEN || info->tgt_vocab_size <= AS_WORD_MARK_TOKEN))
+        return AS_ERR_BAD_HEADER; /* no room for the byte tokens and the mark */
     const uint32_t flags = info->arch_flags;
 
     if (info->attention_kind > AS_ATTENTION_SCALED_DOT) return AS_ERR_BAD_HEADER;
@@ -292,8 +299,10 @@ static as_status parse_vocab(const uint8_t *p, size_t end, size_t *pos, uint32_t
 }
 
 /* Source lookup table. Like the Python exporter's dict, a repeated token maps
- * to its last id. */
+ * to its last id; a subword model may not repeat one (its segmentation looks
+ * pieces up by text). */
 static as_status build_source_hash(as_model *model) {
+    const int unique = (model->info.arch_flags & AS_ARCH_SUBWORDS) != 0;
     uint32_t cap = 16;
     while (cap < 2 * model->src.size) cap <<= 1;
     model->src_hash = calloc(cap, sizeof(uint32_t));
@@ -307,6 +316,7 @@ static as_status build_source_hash(as_model *model) {
             uint32_t entry = model->src_hash[slot];
             if (entry == 0 || (model->src.length[entry - 1] == n &&
                                memcmp(model->src.text + model->src.offset[entry - 1], tok, n) == 0)) {
+                if (entry != 0 && unique) return AS_ERR_BAD_SEGMENTATION;
                 model->src_hash[slot] = id + 1;
                 break;
             }
@@ -314,6 +324,92 @@ static as_status build_source_hash(as_model *model) {
         }
     }
     return AS_OK;
+}
+
+/* ---- subword tables (AS_ARCH_SUBWORDS, FORMAT.md 5.2) ------------------- */
+
+static int token_is(const as_vocab *v, uint32_t id, const char *text, size_t n) {
+    return v->length[id] == n && memcmp(v->text + v->offset[id], text, n) == 0;
+}
+
+/* Ids AS_FIRST_BYTE_TOKEN.. are "<0x00>".."<0xFF>" and AS_WORD_MARK_TOKEN is
+ * the mark alone, in both vocabularies. */
+static int has_subword_base(const as_vocab *v) {
+    static const char hex[] = "0123456789ABCDEF";
+    for (uint32_t b = 0; b < 256; b++) {
+        const char name[6] = {'<', '0', 'x', hex[b >> 4], hex[b & 15u], '>'};
+        if (!token_is(v, AS_FIRST_BYTE_TOKEN + b, name, sizeof name)) return 0;
+    }
+    return token_is(v, AS_WORD_MARK_TOKEN, AS_WORD_MARK_UTF8, 3);
+}
+
+static uint32_t merge_hash(uint32_t left, uint32_t right) {
+    return ((left * 0x9E3779B1u) ^ (right * 0x85EBCA77u)) >> 3;
+}
+
+/* The merge table at p[*pos..end): every id in range and above the mark,
+ * result = left + right in text, exactly the bytes that are there. Builds the
+ * (left, right) -> rank hash; a pair listed twice keeps its first (lowest)
+ * rank, as the Python reference does. */
+static as_status parse_merges(const uint8_t *p, size_t end, size_t *pos, as_model *model) {
+    if (end - *pos < 4) return AS_ERR_BAD_SEGMENTATION;
+    const uint32_t count = read_u32(p + *pos);
+    *pos += 4;
+    if (count > model->src.size || (uint64_t)count * AS_MERGE_ENTRY_BYTES != end - *pos)
+        return AS_ERR_BAD_SEGMENTATION;
+    as_merges *mg = &model->merges;
+    mg->count = count;
+    mg->entries = malloc(sizeof(uint16_t) * 3 * (count ? count : 1));
+    uint32_t cap = 16;
+    while (cap < 2 * count) cap <<= 1;
+    mg->hash = calloc(cap, sizeof(uint32_t));
+    if (!mg->entries || !mg->hash) return AS_ERR_OUT_OF_MEMORY;
+    mg->hash_mask = cap - 1;
+    const as_vocab *v = &model->src;
+    for (uint32_t r = 0; r < count; r++) {
+        const uint8_t *e = p + *pos + (size_t)r * AS_MERGE_ENTRY_BYTES;
+        const uint32_t left = e[0] | (uint32_t)e[1] << 8, right = e[2] | (uint32_t)e[3] << 8;
+        const uint32_t result = e[4] | (uint32_t)e[5] << 8;
+        if (left >= v->size || right >= v->size || result >= v->size) return AS_ERR_BAD_SEGMENTATION;
+        if (left < AS_WORD_MARK_TOKEN || right < AS_WORD_MARK_TOKEN || result <= AS_WORD_MARK_TOKEN)
+            return AS_ERR_BAD_SEGMENTATION;
+        const size_t nl = v->length[left], nr = v->length[right];
+        if (v->length[result] != nl + nr ||
+            memcmp(v->text + v->offset[result], v->text + v->offset[left], nl) != 0 ||
+            memcmp(v->text + v->offset[result] + nl, v->text + v->offset[right], nr) != 0)
+            return AS_ERR_BAD_SEGMENTATION;
+        mg->entries[3 * r] = (uint16_t)left;
+        mg->entries[3 * r + 1] = (uint16_t)right;
+        mg->entries[3 * r + 2] = (uint16_t)result;
+        uint32_t slot = merge_hash(left, right) & mg->hash_mask;
+        for (;;) {
+            const uint32_t entry = mg->hash[slot];
+            if (entry == 0) {
+                mg->hash[slot] = r + 1;
+                break;
+            }
+            if (mg->entries[3 * (entry - 1)] == left && mg->entries[3 * (entry - 1) + 1] == right) break;
+            slot = (slot + 1) & mg->hash_mask;
+        }
+    }
+    *pos = end;
+    return AS_OK;
+}
+
+int32_t as_model_merge_rank(const as_model *model, int32_t left, int32_t right, int32_t *result) {
+    const as_merges *mg = &model->merges;
+    if (!mg->hash) return -1;
+    uint32_t slot = merge_hash((uint32_t)left, (uint32_t)right) & mg->hash_mask;
+    for (;;) {
+        const uint32_t entry = mg->hash[slot];
+        if (entry == 0) return -1;
+        const uint16_t *e = mg->entries + 3 * (entry - 1);
+        if (e[0] == left && e[1] == right) {
+            *result = e[2];
+            return (int32_t)(entry - 1);
+        }
+        slot = (slot + 1) & mg->hash_mask;
+    }
 }
 
 /* ---- weights ----------------------------------------------------------- */
@@ -464,6 +560,10 @@ as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_ou
     size_t pos = AS_HEADER_SIZE;
     st = parse_vocab(bytes, (size_t)vocab_end, &pos, info.src_vocab_size, &model->src);
     if (st == AS_OK) st = parse_vocab(bytes, (size_t)vocab_end, &pos, info.tgt_vocab_size, &model->tgt);
+    if (st == AS_OK && (info.arch_flags & AS_ARCH_SUBWORDS)) {
+        if (!has_subword_base(&model->src) || !has_subword_base(&model->tgt)) st = AS_ERR_BAD_SEGMENTATION;
+        if (st == AS_OK) st = parse_merges(bytes, (size_t)vocab_end, &pos, model);
+    }
     if (st == AS_OK && pos != (size_t)vocab_end) st = AS_ERR_BAD_VOCABULARY;
     for (size_t i = (size_t)vocab_end; st == AS_OK && i < (size_t)tensor_offset; i++)
         if (bytes[i] != 0) st = AS_ERR_BAD_VOCABULARY;
@@ -489,6 +589,8 @@ void as_model_free(as_model *model) {
     free_vocab(&model->src);
     free_vocab(&model->tgt);
     free(model->src_hash);
+    free(model->merges.entries);
+    free(model->merges.hash);
     free(model->weights);
     free(model->qweights);
     free(model);

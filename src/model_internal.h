@@ -26,9 +26,20 @@ typedef struct {
     const float *scale;  /* (rows), with i8 */
 } as_matrix;
 
+/* The source side's merge table (AS_ARCH_SUBWORDS): entries (count, 3) are
+ * left, right, result ids in rank order; hash is open addressing on the
+ * (left, right) pair, slot = rank + 1, 0 = empty. */
+typedef struct {
+    uint32_t count;
+    uint16_t *entries;
+    uint32_t *hash;
+    uint32_t hash_mask;
+} as_merges;
+
 struct as_model {
     as_model_info info;
     as_vocab src, tgt;
+    as_merges merges;            /* empty unless AS_ARCH_SUBWORDS */
     /* Open-addressing hash of source tokens: slot holds id+1, 0 = empty;
      * capacity is a power of two at least twice the vocabulary size. */
     uint32_t *src_hash;
@@ -87,18 +98,19 @@ uint32_t as_token_hash(const char *bytes, size_t length);
 /* Source id of a token's (folded) bytes, AS_TOKEN_UNK if absent. */
 int32_t as_model_lookup_source(const as_model *model, const char *bytes, size_t length);
 
-/* Tokeniser core (tokenizer.c). As as_tokenize, and when token_text is not
- * NULL also writes each token's folded, lower-cased text, NUL-terminated and
- * cut at a character boundary to at most AS_TOKEN_TEXT_STRIDE - 1 bytes, at
- * token_text + i * AS_TOKEN_TEXT_STRIDE. */
-as_status as_tokenize_internal(const as_model *model, const char *text, size_t length,
-                               int32_t *ids, int32_t *spans, char *token_text,
-                               int32_t capacity, int32_t *count_out);
+/* The rank of merging source tokens (left, right), and in *result the token
+ * it makes; -1 if the table has no such merge. */
+int32_t as_model_merge_rank(const as_model *model, int32_t left, int32_t right, int32_t *result);
 
-/* Decodes one UTF-8 code point at text[*pos] (pos < length), advancing *pos.
- * An invalid or truncated sequence yields U+FFFD and consumes one byte. */
-uint32_t as_utf8_decode(const uint8_t *text, size_t length, size_t *pos);
-/* Encodes cp into out (4 bytes room); returns the byte count. */
-size_t as_utf8_encode(uint32_t cp, char *out);
+/* Tokeniser core (tokenizer.c). As as_tokenize, and when token_text is not
+ * NULL also writes each token's text as looked up (words: folded and
+ * lower-cased; subwords: the piece), NUL-terminated and cut at a character
+ * boundary to at most AS_TOKEN_TEXT_STRIDE - 1 bytes, at token_text + i *
+ * AS_TOKEN_TEXT_STRIDE; when words is not NULL, each token's word index (a
+ * subword model's pre-token; otherwise the token itself), and in
+ * *word_count_out (if not NULL) the number of words. */
+as_status as_tokenize_internal(const as_model *model, const char *text, size_t length,
+                               int32_t *ids, int32_t *spans, char *token_text, int32_t *words,
+                               int32_t capacity, int32_t *count_out, int32_t *word_count_out);
 
 #endif

@@ -24,6 +24,9 @@ const char *as_status_message(as_status status) {
     case AS_ERR_UNKNOWN_FEATURE:
         return "this model file uses an architecture feature (an arch_flags bit) this engine does not know; "
                "update alignscope to load it";
+    case AS_ERR_BAD_SEGMENTATION:
+        return "the model's subword segmentation table is damaged or inconsistent (a merge names a token that "
+               "does not exist or does not spell the two tokens it joins)";
     case AS_STATUS_COUNT: break;
     }
     return "unknown status code";

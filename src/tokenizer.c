@@ -1,84 +1,21 @@
 /* tokenizer.c - text to source tokens, exactly as models/FORMAT.md section 5
  * and models/train/tokenize_text.py define it (tests/loader.test.mjs runs both
- * on the same strings), or, for a model with AS_ARCH_TOKENIZER_TUTORIAL, as
- * the PyTorch tutorial's normalizeString + split (FORMAT.md 5.1;
- * tests/byo.test.mjs compares). Spans are byte offsets into the caller's text. */
+ * on the same strings); for a model with AS_ARCH_TOKENIZER_TUTORIAL, as the
+ * PyTorch tutorial's normalizeString + split (FORMAT.md 5.1; tests/byo.test.mjs
+ * compares); for AS_ARCH_SUBWORDS, cased pre-tokens cut into subword pieces
+ * exactly as models/train/subword.py does (FORMAT.md 5.2;
+ * tests/subword.test.mjs compares). Spans are byte offsets into the caller's
+ * text; each token also gets the index of the word it belongs to. */
 #include <string.h>
 
 #include "model_internal.h"
-
-/* ---- UTF-8 ------------------------------------------------------------- */
-
-static int is_cont(uint8_t b) { return (b & 0xC0u) == 0x80u; }
-
-/* Strict decoding (no overlongs, surrogates or values above U+10FFFF), the
- * same sequences Python's decoder accepts. */
-uint32_t as_utf8_decode(const uint8_t *t, size_t n, size_t *pos) {
-    size_t i = *pos;
-    uint8_t b0 = t[i];
-    if (b0 < 0x80u) {
-        *pos = i + 1;
-        return b0;
-    }
-    size_t need;
-    uint8_t lo = 0x80u, hi = 0xBFu; /* allowed range of the second byte */
-    if (b0 >= 0xC2u && b0 <= 0xDFu) need = 1;
-    else if (b0 >= 0xE0u && b0 <= 0xEFu) {
-        need = 2;
-        if (b0 == 0xE0u) lo = 0xA0u;
-        if (b0 == 0xEDu) hi = 0x9Fu;
-    } else if (b0 >= 0xF0u && b0 <= 0xF4u) {
-        need = 3;
-        if (b0 == 0xF0u) lo = 0x90u;
-        if (b0 == 0xF4u) hi = 0x8Fu;
-    } else {
-        *pos = i + 1;
-        return 0xFFFDu;
-    }
-    if (n - i - 1 < need || t[i + 1] < lo || t[i + 1] > hi) {
-        *pos = i + 1;
-        return 0xFFFDu;
-    }
-    for (size_t k = 2; k <= need; k++) {
-        if (!is_cont(t[i + k])) {
-            *pos = i + 1;
-            return 0xFFFDu;
-        }
-    }
-    uint32_t cp = b0 & (need == 1 ? 0x1Fu : need == 2 ? 0x0Fu : 0x07u);
-    for (size_t k = 1; k <= need; k++) cp = (cp << 6) | (t[i + k] & 0x3Fu);
-    *pos = i + 1 + need;
-    return cp;
-}
-
-size_t as_utf8_encode(uint32_t cp, char *out) {
-    if (cp < 0x80u) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800u) {
-        out[0] = (char)(0xC0u | (cp >> 6));
-        out[1] = (char)(0x80u | (cp & 0x3Fu));
-        return 2;
-    }
-    if (cp < 0x10000u) {
-        out[0] = (char)(0xE0u | (cp >> 12));
-        out[1] = (char)(0x80u | ((cp >> 6) & 0x3Fu));
-        out[2] = (char)(0x80u | (cp & 0x3Fu));
-        return 3;
-    }
-    out[0] = (char)(0xF0u | (cp >> 18));
-    out[1] = (char)(0x80u | ((cp >> 12) & 0x3Fu));
-    out[2] = (char)(0x80u | ((cp >> 6) & 0x3Fu));
-    out[3] = (char)(0x80u | (cp & 0x3Fu));
-    return 4;
-}
+#include "utf8.h"
 
 /* ---- the rules --------------------------------------------------------- */
 
 /* Step 1 and 2: one code point -> its folded, lower-cased form (1..3 code
- * points in out; returns how many). */
-static int fold_char(uint32_t cp, uint32_t out[3]) {
+ * points in out; returns how many); lower = 0 skips step 2 (subwords). */
+static int fold_char(uint32_t cp, uint32_t out[3], int lower) {
     switch (cp) {
     case 0x00A0: case 0x2007: case 0x2009: case 0x202F: case 0x200B:
         out[0] = ' '; return 1;
@@ -93,6 +30,7 @@ static int fold_char(uint32_t cp, uint32_t out[3]) {
     default: break;
     }
     if (cp < 0x20u || cp == 0x7Fu) out[0] = ' ';
+    else if (!lower) out[0] = cp;
     else if (cp >= 0x41u && cp <= 0x5Au) out[0] = cp + 0x20u;
     else if (cp >= 0xC0u && cp <= 0xDEu && cp != 0xD7u) out[0] = cp + 0x20u;
     else if (cp == 0x0152u) out[0] = 0x0153u;
@@ -124,7 +62,9 @@ typedef struct {
     const as_model *model;
     int32_t *ids, *spans;
     char *token_text;
+    int32_t *words;      /* (capacity) word index of each token, or NULL */
     int32_t capacity, count;
+    int32_t word;        /* index of the word being emitted */
 } token_sink;
 
 static void token_append(token_buf *tb, uint32_t cp) {
@@ -154,6 +94,167 @@ static void emit(token_sink *sink, const token_buf *tb, size_t start, size_t end
         char *dst = sink->token_text + (size_t)i * AS_TOKEN_TEXT_STRIDE;
         memcpy(dst, tb->bytes, tb->length);
         dst[tb->length] = '\0';
+    }
+    if (sink->words) sink->words[i] = sink->word;
+    sink->word++; /* in these tokenisers every token is a word */
+}
+
+/* ---- subword pieces (FORMAT.md 5.2) -------------------------------------- */
+
+/* One pre-token being collected: its code points and each one's byte span in
+ * the caller's text (a folded expansion, ... for U+2026, repeats the span). */
+typedef struct {
+    uint32_t cp[AS_MAX_PRETOKEN_CHARS];
+    size_t start[AS_MAX_PRETOKEN_CHARS], end[AS_MAX_PRETOKEN_CHARS];
+    size_t length;
+    int marked;          /* follows a space (or starts the text): first symbol carries the mark */
+} pretoken;
+
+/* A symbol while merging: a token id and the pre-token characters [a, b) it
+ * covers (a == b for the bare mark). */
+typedef struct {
+    int32_t id;
+    uint16_t a, b;
+} piece;
+
+#define MAX_PIECES (4 * AS_MAX_PRETOKEN_CHARS + 1)
+
+static void emit_piece(token_sink *sink, const pretoken *pt, const piece *p) {
+    if (sink->count == INT32_MAX) return;
+    int32_t i = sink->count++;
+    if (i >= sink->capacity) return;
+    if (sink->ids) sink->ids[i] = p->id;
+    if (sink->spans) {
+        sink->spans[2 * i] = (int32_t)pt->start[p->a];
+        sink->spans[2 * i + 1] = (int32_t)(p->b > p->a ? pt->end[p->b - 1] : pt->start[p->a]);
+    }
+    if (sink->token_text) {
+        size_t n;
+        const char *text = as_model_source_token(sink->model, p->id, &n);
+        char *dst = sink->token_text + (size_t)i * AS_TOKEN_TEXT_STRIDE;
+        memcpy(dst, text, n);
+        dst[n] = '\0';
+    }
+    if (sink->words) sink->words[i] = sink->word;
+}
+
+/* subword.py initial_symbols: each character (the first one marked) as a
+ * token, else the bare mark then the character, else its UTF-8 bytes. */
+static size_t initial_pieces(const as_model *m, const pretoken *pt, piece *out) {
+    size_t n = 0;
+    for (size_t k = 0; k < pt->length; k++) {
+        char bytes[3 + 4];
+        const size_t len = as_utf8_encode(pt->cp[k], bytes + 3);
+        if (k == 0 && pt->marked) {
+            memcpy(bytes, AS_WORD_MARK_UTF8, 3);
+            const int32_t id = as_model_lookup_source(m, bytes, 3 + len);
+            if (id != AS_TOKEN_UNK) {
+                out[n++] = (piece){id, (uint16_t)k, (uint16_t)(k + 1)};
+                continue;
+            }
+            out[n++] = (piece){AS_WORD_MARK_TOKEN, (uint16_t)k, (uint16_t)k};
+        }
+        const int32_t id = as_model_lookup_source(m, bytes + 3, len);
+        if (id != AS_TOKEN_UNK) {
+            out[n++] = (piece){id, (uint16_t)k, (uint16_t)(k + 1)};
+            continue;
+        }
+        for (size_t b = 0; b < len; b++)
+            out[n++] = (piece){AS_FIRST_BYTE_TOKEN + (uint8_t)bytes[3 + b], (uint16_t)k, (uint16_t)(k + 1)};
+    }
+    return n;
+}
+
+/* subword.py apply_merges: merge the adjacent pair of lowest rank everywhere
+ * (left to right, no overlap) until no adjacent pair has a merge. */
+static size_t apply_merges(const as_model *m, piece *p, size_t n) {
+    while (n > 1) {
+        int32_t best_rank = -1, best_left = 0, best_right = 0, best_result = 0;
+        for (size_t i = 0; i + 1 < n; i++) {
+            int32_t result;
+            const int32_t rank = as_model_merge_rank(m, p[i].id, p[i + 1].id, &result);
+            if (rank >= 0 && (best_rank < 0 || rank < best_rank)) {
+                best_rank = rank;
+                best_left = p[i].id;
+                best_right = p[i + 1].id;
+                best_result = result;
+            }
+        }
+        if (best_rank < 0) break;
+        size_t out = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i + 1 < n && p[i].id == best_left && p[i + 1].id == best_right) {
+                p[out++] = (piece){best_result, p[i].a, p[i + 1].b};
+                i++;
+            } else {
+                p[out++] = p[i];
+            }
+        }
+        n = out;
+    }
+    return n;
+}
+
+static void flush_pretoken(token_sink *sink, pretoken *pt) {
+    if (pt->length == 0) return;
+    piece pieces[MAX_PIECES];
+    size_t n = initial_pieces(sink->model, pt, pieces);
+    n = apply_merges(sink->model, pieces, n);
+    for (size_t i = 0; i < n; i++) emit_piece(sink, pt, &pieces[i]);
+    pt->length = 0;
+}
+
+static void pretoken_push(token_sink *sink, pretoken *pt, uint32_t cp, size_t start, size_t end, int marked) {
+    if (pt->length == AS_MAX_PRETOKEN_CHARS) { /* cut: the next piece of the same word is unmarked */
+        flush_pretoken(sink, pt);
+        marked = 0;
+    }
+    if (pt->length == 0) pt->marked = marked;
+    pt->cp[pt->length] = cp;
+    pt->start[pt->length] = start;
+    pt->end[pt->length] = end;
+    pt->length++;
+}
+
+/* subword.py pretokenize (source side) then segmentation of each pre-token. */
+static void tokenize_subwords(token_sink *sink, const uint8_t *t, size_t length) {
+    pretoken pt; /* 5 KB on the stack, with flush_pretoken's 8 KB of pieces */
+    pt.length = 0;
+    pt.marked = 1;
+    int space_before = 1;
+    size_t pos = 0;
+    while (pos < length) {
+        const size_t char_start = pos;
+        const uint32_t cp = as_utf8_decode(t, length, &pos);
+        uint32_t folded[3];
+        const int nf = fold_char(cp, folded, 0);
+        for (int k = 0; k < nf; k++) {
+            const uint32_t f = folded[k];
+            if (f == ' ') {
+                if (pt.length) {
+                    flush_pretoken(sink, &pt);
+                    sink->word++;
+                }
+                space_before = 1;
+                continue;
+            }
+            if (is_word_char(f)) {
+                pretoken_push(sink, &pt, f, char_start, pos, pt.length ? pt.marked : space_before);
+            } else {
+                if (pt.length) {
+                    flush_pretoken(sink, &pt);
+                    sink->word++;
+                }
+                pretoken_push(sink, &pt, f, char_start, pos, space_before);
+                flush_pretoken(sink, &pt);
+                sink->word++;
+            }
+            space_before = 0;
+        }
+    }
+    if (pt.length) {
+        flush_pretoken(sink, &pt);
+        sink->word++;
     }
 }
 
@@ -218,16 +319,18 @@ static void tokenize_tutorial(token_sink *sink, const uint8_t *t, size_t length)
 }
 
 as_status as_tokenize_internal(const as_model *model, const char *text, size_t length,
-                               int32_t *ids, int32_t *spans, char *token_text,
-                               int32_t capacity, int32_t *count_out) {
+                               int32_t *ids, int32_t *spans, char *token_text, int32_t *words,
+                               int32_t capacity, int32_t *count_out, int32_t *word_count_out) {
     if (!count_out || (!text && length > 0)) return AS_ERR_NULL_ARGUMENT;
     if (capacity < 0) return AS_ERR_BAD_OPTION;
     /* spans are int32: refuse texts whose offsets would not fit */
     if (length > (size_t)INT32_MAX) return AS_ERR_INPUT_TOO_LONG;
-    token_sink sink = {model, ids, spans, token_text, capacity, 0};
-    if (model && (model->info.arch_flags & AS_ARCH_TOKENIZER_TUTORIAL)) {
-        tokenize_tutorial(&sink, (const uint8_t *)text, length);
+    token_sink sink = {model, ids, spans, token_text, words, capacity, 0, 0};
+    if (model && (model->info.arch_flags & (AS_ARCH_TOKENIZER_TUTORIAL | AS_ARCH_SUBWORDS))) {
+        if (model->info.arch_flags & AS_ARCH_SUBWORDS) tokenize_subwords(&sink, (const uint8_t *)text, length);
+        else tokenize_tutorial(&sink, (const uint8_t *)text, length);
         *count_out = sink.count;
+        if (word_count_out) *word_count_out = sink.word;
         return AS_OK;
     }
     token_buf current;
@@ -240,7 +343,7 @@ as_status as_tokenize_internal(const as_model *model, const char *text, size_t l
         const size_t char_start = pos;
         const uint32_t cp = as_utf8_decode(t, length, &pos);
         uint32_t folded[3];
-        const int nf = fold_char(cp, folded);
+        const int nf = fold_char(cp, folded, 1);
         for (int k = 0; k < nf; k++) {
             const uint32_t f = folded[k];
             if (is_word_char(f)) {
@@ -267,11 +370,12 @@ as_status as_tokenize_internal(const as_model *model, const char *text, size_t l
     }
     if (in_word) emit(&sink, &current, start, length);
     *count_out = sink.count;
+    if (word_count_out) *word_count_out = sink.word;
     return AS_OK;
 }
 
 as_status as_tokenize(const as_model *model, const char *text, size_t length,
                       int32_t *ids, int32_t *spans, int32_t capacity, int32_t *count_out) {
     if (!model) return AS_ERR_NULL_ARGUMENT;
-    return as_tokenize_internal(model, text, length, ids, spans, NULL, capacity, count_out);
+    return as_tokenize_internal(model, text, length, ids, spans, NULL, NULL, capacity, count_out, NULL);
 }

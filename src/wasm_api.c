@@ -60,29 +60,36 @@ ASW_EXPORT int asw_load(const uint8_t *bytes, size_t length) {
     return AS_OK;
 }
 
-/* Model info by field number (see engine.js INFO_FIELDS). Returned as double
- * so that the parameter count (u64) and the f32 scale both fit. */
+/* Model info by field number, returned as double so that the parameter
+ * count (u64) and the f32 scale both fit: (number, web/engine.js INFO name,
+ * value). tests/definitions.test.mjs checks engine.js's table against this
+ * list. */
+#define INFO_FIELDS(X)                                  \
+    X(0, formatVersion, in->format_version)             \
+    X(1, attention, in->attention_kind)                 \
+    X(2, weightType, in->weight_type)                   \
+    X(3, srcVocabSize, in->src_vocab_size)              \
+    X(4, tgtVocabSize, in->tgt_vocab_size)              \
+    X(5, embedDim, in->embed_dim)                       \
+    X(6, encoderHidden, in->encoder_hidden)             \
+    X(7, decoderHidden, in->decoder_hidden)             \
+    X(8, attentionDim, in->attention_dim)               \
+    X(9, outputDim, in->output_dim)                     \
+    X(10, maxSourceTokens, in->max_source_tokens)       \
+    X(11, maxTargetTokens, in->max_target_tokens)       \
+    X(12, trainedScoreScale, in->trained_score_scale)   \
+    X(13, keyDim, in->key_dim)                          \
+    X(14, parameterCount, (double)in->parameter_count)  \
+    X(15, archFlags, in->arch_flags)                    \
+    X(16, contextDim, in->context_dim)
+
 ASW_EXPORT double asw_info(int field) {
     if (!current_model) return -1;
     const as_model_info *in = as_model_get_info(current_model);
     switch (field) {
-    case 0: return in->format_version;
-    case 1: return in->attention_kind;
-    case 2: return in->weight_type;
-    case 3: return in->src_vocab_size;
-    case 4: return in->tgt_vocab_size;
-    case 5: return in->embed_dim;
-    case 6: return in->encoder_hidden;
-    case 7: return in->decoder_hidden;
-    case 8: return in->attention_dim;
-    case 9: return in->output_dim;
-    case 10: return in->max_source_tokens;
-    case 11: return in->max_target_tokens;
-    case 12: return in->trained_score_scale;
-    case 13: return in->key_dim;
-    case 14: return (double)in->parameter_count;
-    case 15: return in->arch_flags;
-    case 16: return in->context_dim;
+#define INFO_CASE(number, name, value) case number: return (double)(value);
+    INFO_FIELDS(INFO_CASE)
+#undef INFO_CASE
     default: return -1;
     }
 }
@@ -114,33 +121,43 @@ ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale,
     return as_translate(current_session, text, length, &opt, &current_trace);
 }
 
-/* Trace fields by number (see engine.js TRACE_FIELDS): counts as numbers,
- * arrays as pointers into linear memory (0 when absent). */
+/* Trace fields by number: counts as numbers, arrays as pointers into linear
+ * memory (0 when absent): (number, web/engine.js TRACE name, value).
+ * tests/definitions.test.mjs checks engine.js's table against this list. */
+#define TRACE_FIELDS(X)                                         \
+    X(0, S, t->source_len)                                      \
+    X(1, sourceIds, t->source_ids)                              \
+    X(2, sourceSpans, t->source_spans)                          \
+    X(3, sourceTokens, t->source_tokens)                        \
+    X(4, T, t->target_len)                                      \
+    X(5, targetIds, t->target_ids)                              \
+    X(6, copySource, t->target_copy_source)                     \
+    X(7, scores, t->scores)                                     \
+    X(8, alpha, t->alpha)                                       \
+    X(9, context, t->context)                                   \
+    X(10, contextDim, t->context_dim)                           \
+    X(11, state, t->state)                                      \
+    X(12, stateDim, t->state_dim)                               \
+    X(13, topK, t->top_k)                                       \
+    X(14, topIds, t->top_ids)                                   \
+    X(15, topProbs, t->top_probs)                               \
+    X(16, stoppedAtEos, t->stopped_at_eos)                      \
+    X(17, encoderReused, t->encoder_reused)                     \
+    X(18, translation, t->translation)                          \
+    X(19, translationSpans, t->translation_spans)               \
+    X(20, sourceEos, t->source_eos)                             \
+    X(21, sourceWords, t->source_words)                         \
+    X(22, sourceWordCount, t->source_word_count)                \
+    X(23, targetWords, t->target_words)                         \
+    X(24, targetWordCount, t->target_word_count)
+
 ASW_EXPORT uintptr_t asw_trace(int field) {
     const as_trace *t = current_trace;
     if (!t) return 0;
     switch (field) {
-    case 0: return (uintptr_t)t->source_len;
-    case 1: return (uintptr_t)t->source_ids;
-    case 2: return (uintptr_t)t->source_spans;
-    case 3: return (uintptr_t)t->source_tokens;
-    case 4: return (uintptr_t)t->target_len;
-    case 5: return (uintptr_t)t->target_ids;
-    case 6: return (uintptr_t)t->target_copy_source;
-    case 7: return (uintptr_t)t->scores;
-    case 8: return (uintptr_t)t->alpha;
-    case 9: return (uintptr_t)t->context;
-    case 10: return (uintptr_t)t->context_dim;
-    case 11: return (uintptr_t)t->state;
-    case 12: return (uintptr_t)t->state_dim;
-    case 13: return (uintptr_t)t->top_k;
-    case 14: return (uintptr_t)t->top_ids;
-    case 15: return (uintptr_t)t->top_probs;
-    case 16: return (uintptr_t)t->stopped_at_eos;
-    case 17: return (uintptr_t)t->encoder_reused;
-    case 18: return (uintptr_t)t->translation;
-    case 19: return (uintptr_t)t->translation_spans;
-    case 20: return (uintptr_t)t->source_eos;
+#define TRACE_CASE(number, name, value) case number: return (uintptr_t)(value);
+    TRACE_FIELDS(TRACE_CASE)
+#undef TRACE_CASE
     default: return 0;
     }
 }
@@ -153,15 +170,14 @@ ASW_EXPORT float asw_trace_score_scale(void) { return current_trace ? current_tr
 
 /* ---- tokenisation alone (the page's live token preview, tokeniser tests) */
 
-static int32_t *tok_ids, *tok_spans;
+/* One block holds the last call's results: ids (N), spans (N,2), words (N),
+ * then the token texts (N, AS_TOKEN_TEXT_STRIDE). */
+static int32_t *tok_ids, *tok_spans, *tok_words;
 static char *tok_text;
 
 static void asw_tokenize_reset(void) {
     free(tok_ids);
-    free(tok_spans);
-    free(tok_text);
-    tok_ids = NULL;
-    tok_spans = NULL;
+    tok_ids = tok_spans = tok_words = NULL;
     tok_text = NULL;
 }
 
@@ -171,21 +187,31 @@ ASW_EXPORT int32_t asw_tokenize(const char *text, size_t length) {
     asw_tokenize_reset();
     if (!current_model) return -(int32_t)AS_ERR_NULL_ARGUMENT;
     int32_t count = 0;
-    as_status st = as_tokenize_internal(current_model, text, length, NULL, NULL, NULL, 0, &count);
+    as_status st = as_tokenize_internal(current_model, text, length, NULL, NULL, NULL, NULL, 0, &count, NULL);
     if (st != AS_OK) return -(int32_t)st;
     const size_t n = count ? (size_t)count : 1;
     /* wasm32's size_t is 32 bits: from 16.7 M tokens (a 33 MB text) on,
      * n * AS_TOKEN_TEXT_STRIDE would wrap, and the buffer come out too small. */
-    if (n > SIZE_MAX / AS_TOKEN_TEXT_STRIDE) return -(int32_t)AS_ERR_OUT_OF_MEMORY;
-    tok_ids = malloc(n * sizeof(int32_t));
-    tok_spans = malloc(n * 2 * sizeof(int32_t));
-    tok_text = malloc(n * AS_TOKEN_TEXT_STRIDE);
-    if (!tok_ids || !tok_spans || !tok_text) return -(int32_t)AS_ERR_OUT_OF_MEMORY;
-    st = as_tokenize_internal(current_model, text, length, tok_ids, tok_spans, tok_text, count, &count);
+    const size_t per_token = 4 * sizeof(int32_t) + AS_TOKEN_TEXT_STRIDE;
+    if (n > SIZE_MAX / per_token) return -(int32_t)AS_ERR_OUT_OF_MEMORY;
+    tok_ids = malloc(n * per_token);
+    if (!tok_ids) return -(int32_t)AS_ERR_OUT_OF_MEMORY;
+    tok_spans = tok_ids + n;
+    tok_words = tok_spans + 2 * n;
+    tok_text = (char *)(tok_words + n);
+    st = as_tokenize_internal(current_model, text, length, tok_ids, tok_spans, tok_text, tok_words, count,
+                              &count, NULL);
     return st == AS_OK ? count : -(int32_t)st;
 }
 
-/* 0: ids (N), 1: byte spans (N,2), 2: token texts (N, AS_TOKEN_TEXT_STRIDE). */
+/* 0: ids (N), 1: byte spans (N,2), 2: token texts (N, AS_TOKEN_TEXT_STRIDE),
+ * 3: word index of each token (N). */
 ASW_EXPORT uintptr_t asw_tokens(int field) {
-    return field == 0 ? (uintptr_t)tok_ids : field == 1 ? (uintptr_t)tok_spans : (uintptr_t)tok_text;
+    switch (field) {
+    case 0: return (uintptr_t)tok_ids;
+    case 1: return (uintptr_t)tok_spans;
+    case 2: return (uintptr_t)tok_text;
+    case 3: return (uintptr_t)tok_words;
+    default: return 0;
+    }
 }

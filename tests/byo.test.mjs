@@ -42,11 +42,11 @@ for (const variant of VARIANTS) {
     let engine;
     before(async () => { engine = await createEngine({ variant }); });
 
-    test('loads as format 3 with all six arch_flags', () => {
+    test('loads as format 4 with all six tutorial arch_flags', () => {
       const info = engine.load(tutorial);
-      assert.equal(info.formatVersion, 3);
+      assert.equal(info.formatVersion, 4);
       assert.equal(info.archFlags, ALL_FLAGS);
-      assert.deepEqual(info.architecture, Object.fromEntries(Object.keys(FLAGS).map((k) => [k, true])));
+      assert.deepEqual(info.architecture, { ...Object.fromEntries(Object.keys(FLAGS).map((k) => [k, true])), subwords: false });
       assert.equal(info.tokenizer, 'tutorial');
       assert.equal(info.attention, 'additive');
       assert.equal(info.weightType, 'f32');
@@ -113,9 +113,11 @@ for (const variant of VARIANTS) {
     test('refuses unknown bits, bad combinations, truncation, flags in old versions', () => {
       engine.load(tutorial);
       const before = engine.translate('Open the file').translation;
-      for (const bit of [6, 9, 31]) {
+      for (const bit of [7, 9, 31]) {
         refused(engine, withU32(tutorial, OFF.archFlags, ALL_FLAGS | 2 ** bit), 'AS_ERR_UNKNOWN_FEATURE', 'feature', `bit ${bit}`);
       }
+      // subword pieces and the tutorial's tokeniser exclude each other
+      refused(engine, withU32(tutorial, OFF.archFlags, ALL_FLAGS | 64), 'AS_ERR_BAD_HEADER', 'header', 'subwords + tutorial');
       // a flag that changes which tensors exist: tensor_bytes no longer adds up
       for (const name of ['unidirectional', 'initFromEncoder', 'attentionBias', 'directOutput']) {
         refused(engine, withU32(tutorial, OFF.archFlags, ALL_FLAGS & ~FLAGS[name]), 'AS_ERR_BAD_HEADER', 'header', `without ${name}`);

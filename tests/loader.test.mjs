@@ -59,7 +59,7 @@ function badFiles() {
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   cases.push(['a PNG file', png, 'AS_ERR_BAD_MAGIC', 'not an alignscope model']);
   cases.push(['a text file', new TextEncoder().encode('Open the file\nShow the new window\n'), 'AS_ERR_BAD_MAGIC', 'magic']);
-  cases.push(['format version 4', withU32(good, OFF.version, 4), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
+  cases.push(['format version 5', withU32(good, OFF.version, 5), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0xFFFFFFFF', withU32(good, OFF.version, 0xffffffff), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0', withU32(good, OFF.version, 0), 'AS_ERR_VERSION_UNSUPPORTED', 'version']);
   // header fields out of range (the CRC covers only what follows the header)
@@ -77,9 +77,13 @@ function badFiles() {
   for (const [name, off, value] of header) cases.push([name, withU32(good, off, value), 'AS_ERR_BAD_HEADER', 'header']);
   // arch_flags (format 3): an unknown bit is a newer engine's feature; any bit
   // in a version 1 or 2 file (where offset 92 was reserved, 0) is a bad header.
-  for (const bit of [6, 7, 15, 31]) {
+  for (const bit of [7, 15, 31]) {
     cases.push([`arch_flags bit ${bit} (unknown)`, withU32(good, OFF.archFlags, 2 ** bit), 'AS_ERR_UNKNOWN_FEATURE', 'feature']);
   }
+  // bit 6 (subwords, format 4) in a version 3 file; on a word model whose 60-token
+  // vocabularies cannot hold the 256 byte tokens (tests/subword.test.mjs has the rest).
+  cases.push(['arch_flags bit 6 (subwords) in a version 3 file', withU32(withU32(good, OFF.version, 3), OFF.archFlags, 64), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['arch_flags bit 6 (subwords) on a word model', withU32(good, OFF.archFlags, 64), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['arch_flags bit 0 in a version 2 file', withU32(withU32(good, OFF.version, 2), OFF.archFlags, 1), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['arch_flags 0xFFFFFFFF in a version 1 file', withU32(withU32(good, OFF.version, 1), OFF.archFlags, 0xffffffff), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['dot with decoder_hidden != 2 He', withU32(dot, OFF.decHidden, readU32(dot, OFF.decHidden) + 1), 'AS_ERR_BAD_HEADER', 'header']);
@@ -188,7 +192,7 @@ for (const variant of VARIANTS) {
       for (const kind of ['additive', 'dot', 'general', 'scaled_dot', 'none']) {
         const info = engine.load(modelBytes(kind));
         assert.equal(info.attention, kind);
-        assert.equal(info.formatVersion, 3);
+        assert.equal(info.formatVersion, 4);
         assert.equal(info.archFlags, 0);
         assert.equal(info.tokenizer, 'alignscope');
         assert.equal(info.contextDim, 2 * info.encoderHidden);
@@ -209,9 +213,9 @@ for (const variant of VARIANTS) {
       console.log(`# ${variant}: ${cases.length} bad files refused`);
     });
 
-    test('loads an int8 file (format 3) and refuses bad int8 files', () => {
+    test('loads an int8 file (format 4) and refuses bad int8 files', () => {
       const info = engine.load(int8);
-      assert.equal(info.formatVersion, 3);
+      assert.equal(info.formatVersion, 4);
       assert.equal(info.weightType, 'int8');
       assert.equal(info.parameterCount, engine.load(good).parameterCount);
       engine.load(int8);
@@ -219,10 +223,11 @@ for (const variant of VARIANTS) {
       const cases = badInt8Files();
       assertAllRefused(engine, cases);
       assert.equal(engine.translate('Open the file').translation, before);
-      // version 1 (before int8) and 2 (before arch_flags) f16 files still load, and
+      // version 1 (before int8), 2 (before arch_flags) and 3 (before subwords) f16 files still load, and
       // version 2 int8 files (the header is not under the CRC)
       assert.equal(engine.load(withU32(good, OFF.version, 1)).formatVersion, 1);
       assert.equal(engine.load(withU32(good, OFF.version, 2)).formatVersion, 2);
+      assert.equal(engine.load(withU32(good, OFF.version, 3)).formatVersion, 3);
       assert.equal(engine.load(withU32(int8, OFF.version, 2)).formatVersion, 2);
       console.log(`# ${variant}: ${cases.length} bad int8 files refused`);
     });

@@ -25,6 +25,13 @@ const worst = {}; // build -> max |alpha - alpha_torch|
 
 function compareCase(label, want, got, stats) {
   assert.deepEqual(got.sourceIds, want.source_ids, `${label}: source ids`);
+  // A subword model's fixture also has each piece's word and the display text
+  // that models/train/subword.py makes of the pieces (FORMAT.md 5.2).
+  if (want.translation !== undefined) {
+    assert.equal(got.translation, want.translation, `${label}: display text`);
+    assert.deepEqual(got.sourceWords, want.source_words, `${label}: source words`);
+    assert.deepEqual(got.targetWords.slice(0, want.target_words.length), want.target_words, `${label}: target words`);
+  }
   assert.deepEqual(got.targetIds, want.target_ids,
     `${label}: greedy output ${JSON.stringify(got.targetIds)} vs torch ${JSON.stringify(want.target_ids)} (${want.target_tokens.join(' ')})`);
   const T = want.target_ids.length, S = want.source_ids.length;
@@ -60,7 +67,8 @@ function compareCase(label, want, got, stats) {
 function fromEngine(r) {
   const rows = (a, n, m) => (a ? Array.from({ length: n }, (_, t) => Array.from(a.subarray(t * m, (t + 1) * m))) : null);
   return {
-    sourceIds: r.source.map((s) => s.id), targetIds: r.target.map((t) => t.id),
+    sourceIds: r.source.map((s) => s.id), targetIds: r.target.map((t) => t.id), translation: r.translation,
+    sourceWords: r.source.map((s) => s.word), targetWords: r.target.map((t) => t.word),
     alpha: rows(r.alpha, r.T, r.S), scores: rows(r.scores, r.T, r.S), context: rows(r.context, r.T, r.contextDim),
     top: Array.from({ length: r.T }, (_, t) => ({
       ids: Array.from(r.topIds.subarray(t * r.topK, (t + 1) * r.topK)),
@@ -71,7 +79,10 @@ function fromEngine(r) {
 
 // CLI --json line -> the comparable shape
 function fromNative(j) {
-  return { sourceIds: j.source_ids, targetIds: j.target_ids, alpha: j.alpha, scores: j.scores, context: j.context, top: j.top };
+  return {
+    sourceIds: j.source_ids, targetIds: j.target_ids, alpha: j.alpha, scores: j.scores, context: j.context, top: j.top,
+    translation: j.translation, sourceWords: j.source_words, targetWords: j.target_words,
+  };
 }
 
 for (const { name, fixture, model } of fixtureFiles()) {

@@ -15,7 +15,7 @@ const STATUS_CODES = [
   'AS_OK', 'AS_ERR_NULL_ARGUMENT', 'AS_ERR_TOO_SHORT', 'AS_ERR_BAD_MAGIC', 'AS_ERR_VERSION_TOO_NEW',
   'AS_ERR_VERSION_UNSUPPORTED', 'AS_ERR_BAD_HEADER', 'AS_ERR_SIZE_MISMATCH', 'AS_ERR_CHECKSUM',
   'AS_ERR_BAD_VOCABULARY', 'AS_ERR_BAD_WEIGHTS', 'AS_ERR_OUT_OF_MEMORY', 'AS_ERR_EMPTY_INPUT',
-  'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION', 'AS_ERR_UNKNOWN_FEATURE',
+  'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION', 'AS_ERR_UNKNOWN_FEATURE', 'AS_ERR_BAD_SEGMENTATION',
 ];
 const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
@@ -24,6 +24,10 @@ const UNK = 1;
 const INPUT_TOO_LONG = 13; // AS_ERR_INPUT_TOO_LONG
 const EOS = 3;
 
+// These tables copy definitions of the C library (status codes and
+// as_attention_kind / as_weight_type / as_arch_flag in src/alignscope.h and
+// src/alignscope_format.h, INFO_FIELDS and TRACE_FIELDS in src/wasm_api.c);
+// tests/definitions.test.mjs checks every entry against the C source.
 // Field numbers of asw_info() and asw_trace() (src/wasm_api.c).
 const INFO = {
   formatVersion: 0, attention: 1, weightType: 2, srcVocabSize: 3, tgtVocabSize: 4, embedDim: 5,
@@ -33,15 +37,33 @@ const INFO = {
 // arch_flags bits (src/alignscope_format.h, models/FORMAT.md 1.1) -> info.architecture keys.
 const ARCH_FLAGS = {
   unidirectional: 1, initFromEncoder: 2, attentionBias: 4, directOutput: 8, sourceEos: 16, tutorialTokenizer: 32,
+  subwords: 64,
 };
 const TRACE = {
   S: 0, sourceIds: 1, sourceSpans: 2, sourceTokens: 3, T: 4, targetIds: 5, copySource: 6, scores: 7,
   alpha: 8, context: 9, contextDim: 10, state: 11, stateDim: 12, topK: 13, topIds: 14, topProbs: 15,
   stoppedAtEos: 16, encoderReused: 17, translation: 18, translationSpans: 19, sourceEos: 20,
+  sourceWords: 21, sourceWordCount: 22, targetWords: 23, targetWordCount: 24,
 };
 
 const utf8Decoder = new TextDecoder('utf-8');
 const utf8Encoder = new TextEncoder();
+
+/**
+ * Tokens (each with .word, its word index, consecutive from 0) -> words:
+ * [{...describe(firstToken, lastToken), first, count}], tokens first ...
+ * first + count - 1 in each.
+ */
+function groupWords(tokens, describe) {
+  const words = [];
+  for (let i = 0; i < tokens.length;) {
+    let j = i + 1;
+    while (j < tokens.length && tokens[j].word === tokens[i].word) j++;
+    words.push({ ...describe(tokens[i], tokens[j - 1]), first: i, count: j - i });
+    i = j;
+  }
+  return words;
+}
 
 /** An error from the C engine: `code` is the as_status name, `status` its number. */
 export class AlignscopeError extends Error {
@@ -178,7 +200,8 @@ class Engine {
       trainedScoreScale: f('trainedScoreScale'), parameterCount: f('parameterCount'),
       weightType: WEIGHT_TYPES[f('weightType')], formatVersion: f('formatVersion'),
       // format 3: archFlags (the raw bits) and the same as booleans; contextDim = C (2He, or He)
-      archFlags, architecture, tokenizer: architecture.tutorialTokenizer ? 'tutorial' : 'alignscope',
+      archFlags, architecture,
+      tokenizer: architecture.tutorialTokenizer ? 'tutorial' : architecture.subwords ? 'subwords' : 'alignscope',
       contextDim: f('contextDim') > 0 ? f('contextDim') : 2 * f('encoderHidden'),
     };
     this.#tgtTokens = new Array(this.#info.tgtVocabSize);
@@ -232,6 +255,8 @@ class Engine {
     const ids = this.#copyI32(this.#x.asw_tokens(0) >>> 0, n);
     const spans = this.#copyI32(this.#x.asw_tokens(1) >>> 0, 2 * n);
     const textPtr = this.#x.asw_tokens(2) >>> 0;
+    const wordsPtr = this.#x.asw_tokens(3) >>> 0;
+    const words = wordsPtr ? this.#copyI32(wordsPtr, n) : null;
     const map = isText ? utf8OffsetsToUtf16(input, bytes.length) : null;
     const tokens = [];
     for (let i = 0; i < n; i++) {
@@ -239,6 +264,7 @@ class Engine {
       tokens.push({
         token: this.#string(textPtr + i * TOKEN_TEXT_STRIDE), id: ids[i], unknown: ids[i] === UNK,
         start: map ? map[byteStart] : byteStart, end: map ? map[byteEnd] : byteEnd, byteStart, byteEnd,
+        word: words ? words[i] : i,
       });
     }
     return tokens;
@@ -270,6 +296,9 @@ class Engine {
     // more source position than the text has words: it has no text of its
     // own, so it is labelled '</s>' (isEnd), with the empty span at the end.
     const endPosition = tr('sourceEos') === 1 ? S - 1 : -1;
+    // Word index of each token (a subword model's pieces share their word's);
+    // a module built before words existed answers 0: every token a word.
+    const sourceWordOf = tr('sourceWords') ? this.#copyI32(tr('sourceWords'), S) : Int32Array.from({ length: S }, (_, j) => j);
     const source = [];
     for (let j = 0; j < S; j++) {
       const start = byteToUtf16[spans[2 * j]], end = byteToUtf16[spans[2 * j + 1]];
@@ -277,9 +306,12 @@ class Engine {
       source.push({
         text: j === endPosition ? '</s>' : text.slice(start, end),
         token: this.#string(tokensPtr + j * TOKEN_TEXT_STRIDE),
-        id, unknown: id === UNK, isEnd: j === endPosition, start, end,
+        id, unknown: id === UNK, isEnd: j === endPosition, start, end, word: sourceWordOf[j],
       });
     }
+    const sourceWords = groupWords(source, (first, last) => (
+      first.isEnd ? { text: '</s>', start: first.start, end: first.end, isEnd: true }
+        : { text: text.slice(first.start, last.end), start: first.start, end: last.end, isEnd: false }));
 
     const targetIds = this.#copyI32(tr('targetIds'), T);
     const copy = this.#copyI32(tr('copySource'), T);
@@ -289,14 +321,20 @@ class Engine {
     let translationLength = 0;
     while (heap[translationPtr + translationLength] !== 0) translationLength++;
     const translationBytes = heap.slice(translationPtr, translationPtr + translationLength);
+    const targetWordOf = tr('targetWords') ? this.#copyI32(tr('targetWords'), T) : Int32Array.from({ length: T }, (_, t) => t);
     const target = [];
     for (let t = 0; t < T; t++) {
       const id = targetIds[t];
       target.push({
         text: utf8Decoder.decode(translationBytes.subarray(tspans[2 * t], tspans[2 * t + 1])),
-        token: this.targetToken(id), id, copiedFrom: copy[t], isEnd: id === EOS,
+        token: this.targetToken(id), id, copiedFrom: copy[t], isEnd: id === EOS, word: targetWordOf[t],
+        byteStart: tspans[2 * t], byteEnd: tspans[2 * t + 1],
       });
     }
+    const targetWords = groupWords(target, (first, last) => ({
+      text: first.isEnd ? '</s>' : utf8Decoder.decode(translationBytes.subarray(first.byteStart, last.byteEnd)),
+      isEnd: first.isEnd,
+    }));
 
     const topIds = this.#copyI32(tr('topIds'), T * K);
     const topProbs = this.#copyF32(tr('topProbs'), T * K);
@@ -313,7 +351,7 @@ class Engine {
       scoreScale: this.#x.asw_trace_score_scale(),
       encoderReused: tr('encoderReused') === 1,
       elapsedMs,
-      source, target, S, T,
+      source, target, S, T, sourceWords, targetWords,
       alpha: alphaPtr ? this.#copyF32(alphaPtr, T * S) : null,
       scores: this.#copyF32(tr('scores'), T * S),
       context: this.#copyF32(tr('context'), T * contextDim), contextDim,

@@ -18,10 +18,11 @@ import zlib
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import ATTENTION_KINDS, BOS, EOS, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
+from model import ATTENTION_KINDS, BOS, EOS, PAD, UNK, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
+import subword  # noqa: E402
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 WEIGHT_TYPES = {"f32": 0, "f16": 1, "int8": 2}  # header field weight_type
 HEADER_SIZE = 96
 # arch_flags bits (header offset 92, format version 3; src/alignscope_format.h).
@@ -32,6 +33,7 @@ ARCH_ATTENTION_BIAS = 1 << 2       # attn_query_b, attn_key_b, attn_v_b
 ARCH_DIRECT_OUTPUT = 1 << 3        # logits = proj_w s_t + proj_b, no out_w/out_b
 ARCH_SOURCE_EOS = 1 << 4           # the encoder reads </s> after the words
 ARCH_TOKENIZER_TUTORIAL = 1 << 5   # FORMAT.md 5.1 instead of 5
+ARCH_SUBWORDS = 1 << 6             # FORMAT.md 5.2: cased subword pieces, merge table (version 4)
 MAX_SOURCE_TOKENS = 100
 MAX_TARGET_TOKENS = 210  # = 2 * MAX_SOURCE_TOKENS + 10
 
@@ -68,12 +70,39 @@ def vocab_block(tokens):
     return bytes(out)
 
 
+def merges_block(segmenter):
+    """The source side's merge table (models/FORMAT.md 5.2): u32 count, then u16 left,
+    right, result per merge in rank order."""
+    out = bytearray(struct.pack("<I", len(segmenter.merges)))
+    for left, right, result in segmenter.merges:
+        out += struct.pack("<HHH", left, right, result)
+    return bytes(out)
+
+
 def load_checkpoint(path):
     checkpoint = torch.load(path, map_location="cpu")
     model = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
     model.load_state_dict(checkpoint["state_dict"])
     model.eval()
     return model, checkpoint["src_vocab"], checkpoint["tgt_vocab"]
+
+
+def load_segmenters(path):
+    """(source, target) subword.Segmenter of a subword checkpoint, else None."""
+    segmentation = torch.load(path, map_location="cpu").get("segmentation") or {"kind": "words"}
+    if segmentation["kind"] != "subwords":
+        return None
+    return (subword.Segmenter.from_json(segmentation["source"]),
+            subword.Segmenter.from_json(segmentation["target"]))
+
+
+def suppress_specials(model):
+    """A subword model never emits <pad>, <unk> or <s>: zero projection rows and a
+    -10000 bias, in the weights themselves, so the engine needs no rule of its own."""
+    with torch.no_grad():
+        for token_id in (PAD, UNK, BOS):
+            model.projection.weight[token_id].zero_()
+            model.projection.bias[token_id] = -10000.0
 
 
 def quantise_rows(w):
@@ -110,13 +139,15 @@ def tensor_file_bytes(t, weights):
 
 
 def alsc_bytes(dims, src_vocab, tgt_vocab, tensors, weights="f16", languages=("en", "fr"), arch_flags=0,
-               max_source_tokens=MAX_SOURCE_TOKENS, max_target_tokens=MAX_TARGET_TOKENS):
+               max_source_tokens=MAX_SOURCE_TOKENS, max_target_tokens=MAX_TARGET_TOKENS, merges=b""):
     """A whole .alsc file (models/FORMAT.md). dims: attention (kind name),
     embed_dim, encoder_hidden, decoder_hidden, attention_dim, output_dim and
     trained_score_scale; tensors: [(name, tensor)] in the file order that the
-    attention kind and arch_flags imply (the loader checks every size)."""
+    attention kind and arch_flags imply (the loader checks every size);
+    merges: a subword model's merges_block (with ARCH_SUBWORDS)."""
     assert weights in WEIGHT_TYPES, weights
-    vocab = vocab_block(src_vocab) + vocab_block(tgt_vocab)
+    assert bool(merges) == bool(arch_flags & ARCH_SUBWORDS)
+    vocab = vocab_block(src_vocab) + vocab_block(tgt_vocab) + merges
     padding = b"\0" * ((-(HEADER_SIZE + len(vocab))) % 4)
     tensor_data = b"".join(tensor_file_bytes(t, weights) for _, t in tensors)
     body = vocab + padding + tensor_data
@@ -131,21 +162,30 @@ def alsc_bytes(dims, src_vocab, tgt_vocab, tensors, weights="f16", languages=("e
     return header + body
 
 
-def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr")):
-    """One of our models (models/train/model.py): arch_flags 0."""
+def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr"), segmenters=None):
+    """One of our models (models/train/model.py): arch_flags 0, or ARCH_SUBWORDS with
+    the source segmenter's merge table."""
     cfg = model.config
     dims = {"attention": cfg.attention, "embed_dim": cfg.embed_dim, "encoder_hidden": cfg.encoder_hidden,
             "decoder_hidden": cfg.decoder_hidden, "attention_dim": cfg.attention_dim,
             "output_dim": cfg.output_dim, "trained_score_scale": cfg.trained_score_scale()}
+    if segmenters:
+        return alsc_bytes(dims, src_vocab, tgt_vocab, tensors_in_file_order(model), weights, languages,
+                          arch_flags=ARCH_SUBWORDS, merges=merges_block(segmenters[0]))
     return alsc_bytes(dims, src_vocab, tgt_vocab, tensors_in_file_order(model), weights, languages)
 
 
 @torch.no_grad()
-def trace_sentence(model, text, src_vocab, tgt_vocab, score_scale):
-    """Single-sentence greedy decode recording what the engine's trace holds."""
+def trace_sentence(model, text, src_vocab, tgt_vocab, score_scale, segmenters=None):
+    """Single-sentence greedy decode recording what the engine's trace holds
+    (with segmenters: a subword model's pieces, words and display text too)."""
     index = {w: i for i, w in enumerate(src_vocab)}
-    tokens = [t for t, _, _ in tokenize(text)][:MAX_SOURCE_TOKENS]
-    ids = [index.get(t, 1) for t in tokens]
+    if segmenters:
+        pieces = segmenters[0].encode(text)[:MAX_SOURCE_TOKENS]
+        ids = [p[0] for p in pieces]
+    else:
+        tokens = [t for t, _, _ in tokenize(text)][:MAX_SOURCE_TOKENS]
+        ids = [index.get(t, 1) for t in tokens]
     src = torch.tensor([ids])
     lengths = torch.tensor([len(ids)])
     annotations, keys, state = model.encode(src, lengths)
@@ -167,9 +207,16 @@ def trace_sentence(model, text, src_vocab, tgt_vocab, score_scale):
         top.append({"ids": best.indices.tolist(), "probs": [float(p) for p in best.values]})
         if out_ids[-1] == EOS:
             break
-    return {"text": text, "score_scale": score_scale, "source_ids": ids, "target_ids": out_ids,
+    case = {"text": text, "score_scale": score_scale, "source_ids": ids, "target_ids": out_ids,
             "target_tokens": [tgt_vocab[i] for i in out_ids],
             "alpha": alphas, "scores": scores, "context_head": contexts, "top": top}
+    if segmenters:
+        pieces_out = [tgt_vocab[i] for i in out_ids if i != EOS]
+        starts = subword.word_starts(pieces_out)
+        case.update({"source_words": [p[3] for p in pieces],
+                     "target_words": [sum(starts[:k + 1]) - 1 for k in range(len(pieces_out))],
+                     "translation": subword.decode(pieces_out)})
+    return case
 
 
 def write_fixtures(path, model_path, weights, attention, trained_score_scale, cases, **extra):
@@ -194,8 +241,11 @@ def main():
     args = ap.parse_args()
 
     model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
+    segmenters = load_segmenters(args.checkpoint)
+    if segmenters:
+        suppress_specials(model)
     weights = "f32" if args.f32 else "int8" if args.int8 else "f16"
-    data = model_file_bytes(model, src_vocab, tgt_vocab, weights, tuple(args.languages.split(",")))
+    data = model_file_bytes(model, src_vocab, tgt_vocab, weights, tuple(args.languages.split(",")), segmenters)
     with open(args.out, "wb") as f:
         f.write(data)
     params = sum(p.numel() for p in model.parameters())
@@ -207,11 +257,11 @@ def main():
         with open(args.sentences, encoding="utf-8") as f:
             sentences = [line.rstrip("\n") for line in f if line.strip()]
         trained = model.config.trained_score_scale()
-        cases = [trace_sentence(model, s, src_vocab, tgt_vocab, trained) for s in sentences]
+        cases = [trace_sentence(model, s, src_vocab, tgt_vocab, trained, segmenters) for s in sentences]
         if model.config.attention != "none":
             # The slider's extremes: a sharper and a flatter softmax than trained.
             for factor in (4.0, 0.25):
-                cases.append(trace_sentence(model, sentences[0], src_vocab, tgt_vocab, trained * factor))
+                cases.append(trace_sentence(model, sentences[0], src_vocab, tgt_vocab, trained * factor, segmenters))
         write_fixtures(args.fixtures, args.out, weights, model.config.attention, trained, cases)
 
 

@@ -7,6 +7,9 @@ training, export and the engine cannot drift apart unnoticed.
 Writes OUT_DIR/<kind>.alsc, OUT_DIR/<kind>.parity.json and OUT_DIR/<kind>.metrics.json,
 and for the kinds in INT8_KINDS also OUT_DIR/<kind>-int8.alsc + .parity.json (the
 same checkpoint with int8 matrices; the fixtures use the dequantised weights).
+OUT_DIR/subwords.alsc (+ -int8) is the additive kind with cased subword pieces
+(models/FORMAT.md 5.2), trained by update budget and resumed half way, as
+./build.sh model trains the page's models.
 """
 import argparse
 import os
@@ -23,6 +26,9 @@ SENTENCES = [
     "save   the LAST   menu",
 ]
 INT8_KINDS = ("additive",)
+# The subword model's fixtures add text that exercises segmentation: unseen
+# characters (byte fallback), case, punctuation runs.
+SUBWORD_SENTENCES = SENTENCES + ["Zoë opens the FILE… now!", "Привет, close the 😀 window?", "e\u0301cran « test »"]
 
 
 def run(args):
@@ -34,6 +40,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--kinds", default="additive,dot,general,scaled_dot,none")
     ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--no-subwords", dest="subwords", action="store_false", help="skip the subword model")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     data = os.path.join(args.out, "toy-data")
@@ -58,6 +65,33 @@ def main():
                  "--fixtures", os.path.join(args.out, f"{kind}-int8.parity.json"), "--sentences", sentences])
         shutil.copy(os.path.join(run_dir, "metrics.json"), os.path.join(args.out, f"{kind}.metrics.json"))
         print(f"smoke: {kind} ok", flush=True)
+    if args.subwords:
+        subword_model(args, data)
+
+
+def subword_model(args, data):
+    """The additive kind on cased subwords: an update budget, stopped after a few
+    seconds and resumed from its state (the path a long run takes)."""
+    sentences = os.path.join(args.out, "sentences-subwords.txt")
+    with open(sentences, "w", encoding="utf-8") as f:
+        f.write("\n".join(SUBWORD_SENTENCES) + "\n")
+    run_dir, state = os.path.join(args.out, "run-subwords"), os.path.join(args.out, "state-subwords")
+    shutil.rmtree(run_dir, ignore_errors=True)
+    shutil.rmtree(state, ignore_errors=True)
+    common = [os.path.join(HERE, "train.py"), "--data", data, "--out", run_dir, "--attention", "additive",
+              "--subwords", "330,330", "--updates", str(args.epochs * 25), "--state", state,
+              "--embed", "24", "--hidden", "20", "--decoder-hidden", "24", "--attention-dim", "28",
+              "--output-dim", "20", "--batch", "16", "--lr", "5e-3", "--dev-sentences", "20",
+              "--sampled-negatives", "20", "--full-softmax-tail", "0.3", "--eval-every", "100",
+              "--save-every", "20", "--epoch-pairs", "400"]
+    run(common + ["--minutes", "0.05"])  # stops part way, state saved
+    run(common)                          # resumes and finishes
+    checkpoint = os.path.join(run_dir, "checkpoint.pt")
+    for name, extra in (("subwords", []), ("subwords-int8", ["--int8"])):
+        run([os.path.join(HERE, "export.py"), checkpoint, os.path.join(args.out, f"{name}.alsc"), *extra,
+             "--fixtures", os.path.join(args.out, f"{name}.parity.json"), "--sentences", sentences])
+    shutil.copy(os.path.join(run_dir, "metrics.json"), os.path.join(args.out, "subwords.metrics.json"))
+    print("smoke: subwords ok", flush=True)
 
 
 if __name__ == "__main__":

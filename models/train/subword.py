@@ -39,6 +39,11 @@ SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
 MARK = "\u2581"
 BYTE_TOKENS = [f"<0x{b:02X}>" for b in range(256)]
 FIRST_BYTE_ID = len(SPECIALS)
+MARK_ID = FIRST_BYTE_ID + 256
+# A pre-token longer than this is cut into pieces of this many characters, each
+# segmented alone (the first keeps the mark): src/alignscope_format.h's
+# AS_MAX_PRETOKEN_CHARS, so the C engine needs no unbounded buffer.
+MAX_PRETOKEN_CHARS = 256
 
 
 def fold_source_char(cp):
@@ -166,11 +171,13 @@ class Segmenter:
         pieces = []
         for word_index, (word, start, end, marked) in enumerate(pretokenize(text, self.side)):
             expanded = end - start != len(word)  # a folded expansion: every piece spans it all
-            for token_id, a, b in self.encode_word(word, marked):
-                if expanded:
-                    pieces.append((token_id, start, end, word_index))
-                else:
-                    pieces.append((token_id, start + a, start + b, word_index))
+            for cut in range(0, len(word), MAX_PRETOKEN_CHARS):
+                chunk = word[cut:cut + MAX_PRETOKEN_CHARS]
+                for token_id, a, b in self.encode_word(chunk, marked and cut == 0):
+                    if expanded:
+                        pieces.append((token_id, start, end, word_index))
+                    else:
+                        pieces.append((token_id, start + cut + a, start + cut + b, word_index))
         return pieces
 
     def ids(self, text):

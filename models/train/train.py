@@ -360,18 +360,44 @@ def main():
     state = None
     if use_subwords and not args.updates:
         raise SystemExit("--subwords needs --updates (an update budget)")
+    # What makes a state resumable: every argument that changes the model, except
+    # the budget. The learning rate is constant until decay_begin(updates) and the
+    # last part of the budget decays it (and uses the full softmax), so a larger
+    # budget can grow from a run's snapshot taken at its own decay's start
+    # (stable.pt): the updates before it are the same for any budget.
+    identity = {k: v for k, v in vars(args).items() if k not in (
+        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates")}
+
+    def decay_begin(updates):
+        return int(args.decay_start * updates)
+
+    if args.updates and args.full_softmax_tail > 1.0 - args.decay_start:
+        raise SystemExit("--full-softmax-tail must lie inside the decay (<= 1 - --decay-start)")
+    stable_path = os.path.join(os.path.dirname(state_path), "stable.pt") if state_path else ""
     if state_path and os.path.exists(state_path):
         try:
             state = torch.load(state_path, map_location="cpu")
         except Exception as error:  # a damaged file means a fresh start, not a failure
             log(f"state {state_path} cannot be read ({error}): starting afresh")
-        identity = {k: v for k, v in vars(args).items() if k not in ("minutes", "state", "device", "threads",
-                                                                       "save_every", "eval_every")}
         if state is not None and state.get("identity") != identity:
             changed = sorted(k for k in set(identity) | set(state.get("identity", {}))
                              if identity.get(k) != state.get("identity", {}).get(k))
             log(f"state {state_path} is for other arguments ({', '.join(changed)}): starting afresh")
             state = None
+        if state is not None and state["updates"] != args.updates:
+            shared = min(decay_begin(state["updates"]), decay_begin(args.updates))
+            if state["step"] <= shared:
+                log(f"state at update {state['step']}: the budget changes from {state['updates']} to "
+                    f"{args.updates}, before either's decay")
+            elif (decay_begin(args.updates) >= decay_begin(state["updates"]) and os.path.exists(stable_path)):
+                log(f"the budget grows from {state['updates']} to {args.updates} updates: resuming from "
+                    f"{stable_path} (update {decay_begin(state['updates'])}, before the old decay)")
+                state = torch.load(stable_path, map_location="cpu")
+                state["best"] = {"dev_bleu": -1.0}  # best.pt belongs to the old decay
+            else:
+                log(f"the budget changes from {state['updates']} to {args.updates} updates after the old "
+                    f"decay began and there is no earlier snapshot to grow from: starting afresh")
+                state = None
     elif state_path:
         log(f"no state at {state_path}: starting afresh")
 
@@ -382,12 +408,23 @@ def main():
             segmenters = (subword.Segmenter.from_json(state["segmentation"]["source"]),
                           subword.Segmenter.from_json(state["segmentation"]["target"]))
         else:
-            rows = read_rows(os.path.join(args.data, "train.tsv"))
-            learn_started = time.time()
-            segmenters = (subword.learn([r[0] for r in rows], sizes[0], "source"),
-                          subword.learn([r[1] for r in rows], sizes[1], "target"))
-            log(f"subwords learned in {time.time() - learn_started:.0f} s: {len(segmenters[0].vocab)} source, "
-                f"{len(segmenters[1].vocab)} target tokens")
+            # Learned once per corpus and sizes; kept beside the state so that a
+            # fresh start with other settings does not learn them again.
+            train_tsv = os.path.join(args.data, "train.tsv")
+            cached = os.path.join(os.path.dirname(state_path) if state_path else args.out,
+                                  f"subwords-{sizes[0]}-{sizes[1]}-{os.path.getsize(train_tsv)}.json")
+            if os.path.exists(cached):
+                segmenters = subword.load(cached)
+                log(f"subwords from {cached}")
+            else:
+                rows = read_rows(train_tsv)
+                learn_started = time.time()
+                segmenters = (subword.learn([r[0] for r in rows], sizes[0], "source"),
+                              subword.learn([r[1] for r in rows], sizes[1], "target"))
+                os.makedirs(os.path.dirname(cached), exist_ok=True)
+                subword.save(cached, *segmenters)
+                log(f"subwords learned in {time.time() - learn_started:.0f} s: {len(segmenters[0].vocab)} source, "
+                    f"{len(segmenters[1].vocab)} target tokens")
     train_pairs = read_pairs(os.path.join(args.data, "train.tsv"), args.max_tokens, segmenters)
     if args.max_train_pairs:
         train_pairs = train_pairs[: args.max_train_pairs]
@@ -483,6 +520,8 @@ def main():
         return min(used, 1.0)
 
     def learning_rate(used):
+        if args.updates and step <= decay_begin(args.updates):
+            return args.lr
         if used <= args.decay_start:
             return args.lr
         fall = (used - args.decay_start) / max(1.0 - args.decay_start, 1e-9)
@@ -499,13 +538,11 @@ def main():
         model.train()
         return bleu
 
-    identity = {k: v for k, v in vars(args).items() if k not in ("minutes", "state", "device", "threads",
-                                                                   "save_every", "eval_every")}
     run_started = time.time()
 
-    def save_resumable():
+    def save_resumable(path=None):
         phase_seconds = time.time() - run_started
-        save_state(state_path, {"identity": identity, "segmentation": segmentation,
+        save_state(path or state_path, {"identity": identity, "updates": args.updates, "segmentation": segmentation,
                                 "state_dict": model.state_dict(), "optimiser": optimiser.state_dict(),
                                 "torch_rng": torch.get_rng_state(),
                                 "cuda_rng": torch.cuda.get_rng_state() if device.type == "cuda" else None,
@@ -562,6 +599,8 @@ def main():
                     f"{'full' if full_softmax else 'sampled'} softmax ({time.time() - t0:.0f}s)")
             if args.updates:
                 finished = step >= args.updates
+                if state_path and step == decay_begin(args.updates):
+                    save_resumable(stable_path)  # what a larger budget grows from
                 if step % args.eval_every == 0 or finished:
                     dev_bleu = evaluate_dev()
                     log(f"update {step}: dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences)")

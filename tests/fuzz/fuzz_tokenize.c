@@ -3,7 +3,7 @@
  *
  * Real (small) models are loaded once: ALIGNSCOPE_FUZZ_MODELS, a
  * colon-separated list of .alsc files, or else the five test models and the
- * tutorial one (format 3, its own tokeniser) in FUZZ_MODEL_DIR (set at build
+ * tutorial one (its own tokeniser) and the subword one (FORMAT.md 5.2) in FUZZ_MODEL_DIR (set at build
  * time to build/test-models). Input layout:
  *   byte 0: which model (low 3 bits) and max_target_tokens (high bits)
  *   byte 1: score scale (low 4 bits, a table with extreme values) and top_k
@@ -70,7 +70,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             p += n + (p[n] == ':');
         }
     } else {
-        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none", "tutorial"};
+        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none", "tutorial", "subwords"};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.alsc", FUZZ_MODEL_DIR, kinds[i]);

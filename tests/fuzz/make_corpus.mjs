@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = process.argv[2] ?? join(ROOT, 'build', 'fuzz', 'corpus');
-const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'tutorial'];
+const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'tutorial', 'subwords', 'subwords-int8'];
 
 const CRC_TABLE = new Uint32Array(256).map((_, i) => {
   let c = i;
