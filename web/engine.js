@@ -46,6 +46,11 @@ const TRACE = {
   sourceWords: 21, sourceWordCount: 22, targetWords: 23, targetWordCount: 24,
 };
 
+/** The copies above, for tests/definitions.test.mjs (read-only). */
+export const DEFINITIONS = Object.freeze({
+  STATUS_CODES, ATTENTION_KINDS, WEIGHT_TYPES, TOKEN_TEXT_STRIDE, INFO, ARCH_FLAGS, TRACE,
+});
+
 const utf8Decoder = new TextDecoder('utf-8');
 const utf8Encoder = new TextEncoder();
 

@@ -1,0 +1,102 @@
+// Everything the C library defines and JavaScript, Python or build.sh also
+// uses is written once, in C; every copy is checked here against the C
+// source: status codes, attention kinds, weight types, arch_flags bits, the
+// format's version, sizes and subword constants, the asw_info / asw_trace
+// field numbers, and the wasm export list.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { PYTHON, ROOT } from './support/alsc.mjs';
+
+const { DEFINITIONS } = await import(join(ROOT, 'web', 'engine.js'));
+const read = (f) => readFileSync(join(ROOT, f), 'utf8');
+const publicHeader = read('src/alignscope.h');
+const formatHeader = read('src/alignscope_format.h');
+const wasmApi = read('src/wasm_api.c');
+
+/** The names of `enum NAME { ... }` (or a typedef'd enum ending in NAME) in order, with their values. */
+function cEnum(source, name) {
+  const m = source.match(new RegExp(`enum ${name} \\{([\\s\\S]*?)\\}`)) ?? source.match(new RegExp(`typedef enum \\{([\\s\\S]*?)\\} ${name};`));
+  assert.ok(m, `enum ${name} not found`);
+  const body = m[1].replace(/\/\*[\s\S]*?\*\//g, '');
+  let next = 0;
+  return body.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const [key, value] = entry.split('=').map((s) => s.trim());
+    const v = value === undefined ? next : value.includes('<<') ? 2 ** Number(value.split('<<')[1]) : Number(value.replace(/u$/, ''));
+    next = v + 1;
+    return [key, v];
+  });
+}
+const cDefine = (source, name) => {
+  const m = source.match(new RegExp(`#define ${name} ([^\\s/]+)`));
+  assert.ok(m, `#define ${name} not found`);
+  return m[1];
+};
+const camel = (s) => s.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+const python = JSON.parse(spawnSync(PYTHON, ['-c', `
+import json, sys
+sys.path.insert(0, 'models/train')
+import export, model, subword
+print(json.dumps({"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
+  "version": export.FORMAT_VERSION, "header": export.HEADER_SIZE,
+  "arch": {k[len("ARCH_"):]: v for k, v in vars(export).items() if k.startswith("ARCH_") and isinstance(v, int)},
+  "specials": model.SPECIALS, "first_byte": subword.FIRST_BYTE_ID, "mark_id": subword.MARK_ID, "mark": subword.MARK,
+  "max_pretoken": subword.MAX_PRETOKEN_CHARS}))
+`], { cwd: ROOT, encoding: 'utf8' }).stdout);
+
+test('status codes: engine.js has the C enum, in order', () => {
+  const codes = cEnum(publicHeader, 'as_status').map(([k]) => k).filter((k) => k !== 'AS_STATUS_COUNT');
+  assert.deepEqual(DEFINITIONS.STATUS_CODES, codes);
+});
+
+test('attention kinds and weight types: engine.js and the Python exporter agree with C', () => {
+  const kinds = cEnum(formatHeader, 'as_attention_kind');
+  assert.deepEqual(DEFINITIONS.ATTENTION_KINDS, kinds.map(([k]) => k.replace('AS_ATTENTION_', '').toLowerCase()));
+  assert.deepEqual(python.attention, Object.fromEntries(kinds.map(([k, v]) => [k.replace('AS_ATTENTION_', '').toLowerCase(), v])));
+  const types = cEnum(formatHeader, 'as_weight_type');
+  assert.deepEqual(DEFINITIONS.WEIGHT_TYPES, types.map(([k]) => k.replace('AS_WEIGHT_', '').toLowerCase().replace('i8', 'int8')));
+  assert.deepEqual(Object.values(python.weights), types.map(([, v]) => v));
+});
+
+test('arch_flags bits: engine.js and the Python exporter agree with C', () => {
+  const flags = cEnum(formatHeader, 'as_arch_flag');
+  assert.deepEqual(python.arch, Object.fromEntries(flags.map(([k, v]) => [k.replace('AS_ARCH_', ''), v])));
+  const jsName = { TOKENIZER_TUTORIAL: 'tutorialTokenizer' };
+  assert.deepEqual(DEFINITIONS.ARCH_FLAGS, Object.fromEntries(flags.map(([k, v]) => {
+    const bare = k.replace('AS_ARCH_', '');
+    return [jsName[bare] ?? camel(bare), v];
+  })));
+  assert.equal(Number(cDefine(formatHeader, 'AS_ARCH_KNOWN_FLAGS').replace(/u$/, '')), flags.reduce((a, [, v]) => a | v, 0));
+});
+
+test('format version, header size, specials and subword constants: Python agrees with C', () => {
+  assert.equal(python.version, Number(cDefine(formatHeader, 'AS_FORMAT_VERSION').replace(/u$/, '')));
+  assert.equal(python.header, Number(cDefine(formatHeader, 'AS_HEADER_SIZE').replace(/u$/, '')));
+  const specials = cEnum(formatHeader, 'as_special_token');
+  assert.deepEqual(specials.map(([, v]) => v), [0, 1, 2, 3]);
+  assert.deepEqual(python.specials, ['<pad>', '<unk>', '<s>', '</s>']);
+  assert.equal(python.first_byte, Number(cDefine(formatHeader, 'AS_FIRST_BYTE_TOKEN')));
+  assert.equal(python.mark_id, python.first_byte + 256);
+  assert.match(formatHeader, /#define AS_WORD_MARK_TOKEN \(AS_FIRST_BYTE_TOKEN \+ 256\)/);
+  assert.equal(Buffer.from(python.mark).toString('hex'), cDefine(formatHeader, 'AS_WORD_MARK_UTF8').replace(/["\\x]/g, '').toLowerCase());
+  assert.equal(python.max_pretoken, Number(cDefine(formatHeader, 'AS_MAX_PRETOKEN_CHARS')));
+  assert.equal(DEFINITIONS.TOKEN_TEXT_STRIDE, Number(cDefine(publicHeader, 'AS_TOKEN_TEXT_STRIDE')));
+});
+
+test('asw_info and asw_trace field numbers: engine.js has wasm_api.c\'s lists', () => {
+  for (const [macro, table] of [['INFO_FIELDS', DEFINITIONS.INFO], ['TRACE_FIELDS', DEFINITIONS.TRACE]]) {
+    const block = wasmApi.match(new RegExp(`#define ${macro}\\(X\\)([\\s\\S]*?)\\n\\n`))[1];
+    const fields = [...block.matchAll(/X\((\d+), (\w+),/g)].map((m) => [m[2], Number(m[1])]);
+    assert.ok(fields.length > 10, macro);
+    assert.deepEqual(table, Object.fromEntries(fields), macro);
+  }
+});
+
+test('the wasm export list in build.sh is every ASW_EXPORT of wasm_api.c', () => {
+  const exported = [...wasmApi.matchAll(/^ASW_EXPORT [^(]*?\b(asw_\w+)\(/gm)].map((m) => `_${m[1]}`).sort();
+  const listed = read('build.sh').match(/^WASM_EXPORTS=(\S+)/m)[1].split(',').sort();
+  assert.deepEqual(listed, exported);
+});
