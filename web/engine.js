@@ -20,9 +20,9 @@ const STATUS_CODES = [
 const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
 const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
-const UNK = 1;
-const INPUT_TOO_LONG = 13; // AS_ERR_INPUT_TOO_LONG
-const EOS = 3;
+const SPECIAL_TOKENS = { PAD: 0, UNK: 1, BOS: 2, EOS: 3 }; // as_special_token
+const { UNK, EOS } = SPECIAL_TOKENS;
+const INPUT_TOO_LONG = STATUS_CODES.indexOf('AS_ERR_INPUT_TOO_LONG');
 
 // These tables copy definitions of the C library (status codes and
 // as_attention_kind / as_weight_type / as_arch_flag in src/alignscope.h and
@@ -48,7 +48,7 @@ const TRACE = {
 
 /** The copies above, for tests/definitions.test.mjs (read-only). */
 export const DEFINITIONS = Object.freeze({
-  STATUS_CODES, ATTENTION_KINDS, WEIGHT_TYPES, TOKEN_TEXT_STRIDE, INFO, ARCH_FLAGS, TRACE,
+  STATUS_CODES, ATTENTION_KINDS, WEIGHT_TYPES, TOKEN_TEXT_STRIDE, INFO, ARCH_FLAGS, TRACE, SPECIAL_TOKENS,
 });
 
 const utf8Decoder = new TextDecoder('utf-8');
