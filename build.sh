@@ -210,11 +210,26 @@ mode_dist() {
 #   ./build.sh model                      en-fr, additive attention (the default model)
 #   LANG_PAIR=de ATTENTION=dot ./build.sh model
 #   LANG_PAIR=de MODEL_WEIGHTS=int8 ./build.sh model   the shipped en-de: int8 only
-# corpus (apt-get download of the pinned packages, cleaning, split) -> training
-# (TRAIN_MINUTES of wall clock, 2 cores) -> export (f16 as ID and int8 as
-# ID-int8; with MODEL_WEIGHTS=int8 the int8 file alone, as ID) + parity
-# fixtures -> model card -> models/index.json. Needs network access to
+# corpus (apt-get download of the pinned packages and sources, cleaning,
+# split; models/train/corpus.py) -> training (models/train/train.py: cased
+# subword pieces, TRAIN_UPDATES updates of 192 pairs) -> export (f16 as ID and
+# int8 as ID-int8; with MODEL_WEIGHTS=int8 the int8 file alone, as ID) +
+# parity fixtures -> model card -> models/index.json. Needs network access to
 # Debian's archive.
+#
+# Training is budgeted in updates, not minutes, so a busy machine makes the
+# same model, later. Its whole state is kept in STATE_DIR
+# (~/.cache/alignscope/runs/ID-KIND, outside the work tree) every 250
+# updates: stopping (or a session ending) loses at most those, and running
+# the same command again resumes, with the same result as one uninterrupted
+# run. TRAIN_MINUTES (default 600) stops one run early, to resume later. A
+# larger TRAIN_UPDATES grows the model from the snapshot its last run took
+# before its learning rate began to fall. TRAIN_DEVICE=cuda trains on a GPU
+# (PyTorch 2.x); the corpus folder travels as one file with
+# `corpus.py --pack FILE.tar.xz`.
+MODEL_UPDATES_DEFAULT=3000
+MODEL_RECIPE=(--subwords 6000,6000 --batch 192 --lr 3e-3 --max-tokens 50 --decay-start 0.6
+    --domain-weights ui=0.35,dialogue=0.3,docs=0.15,descriptions=0.2 --eval-every 500)
 mode_model() {
     local lang=${LANG_PAIR:-fr} kind=${ATTENTION:-additive}
     local id="en-$lang" run="models/train/runs/en-$lang-$kind"
@@ -222,14 +237,16 @@ mode_model() {
     "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
     log "model $id: corpus"
     "$PYTHON" models/train/corpus.py --lang "$lang"
-    # One run of TRAIN_MINUTES (default 50) on 2 cores: batch 192, lr 3e-3
-    # held for 45% of the budget then falling linearly to 5%; sampled softmax
-    # (batch targets + 1500 random words) except for the last 15%, which uses
-    # the full softmax that decoding uses.
-    log "model $id: training (${TRAIN_MINUTES:-50} min budget)"
-    rm -rf "$run"
-    OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-2} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
-        --out "$run" --attention "$kind" --minutes "${TRAIN_MINUTES:-50}" --batch 192 --lr 3e-3
+    local state="${STATE_DIR:-$HOME/.cache/alignscope/runs/en-$lang-$kind}"
+    log "model $id: training (${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT} updates; state in $state)"
+    mkdir -p "$run"
+    OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-1} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
+        --out "$run" --attention "$kind" --updates "${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT}" "${MODEL_RECIPE[@]}" \
+        --state "$state" --minutes "${TRAIN_MINUTES:-600}" --device "${TRAIN_DEVICE:-cpu}"
+    [[ -f $run/metrics.json && $run/metrics.json -nt $state/state.pt ]] || {
+        log "model $id: training stopped before its budget; run the same command again to resume"
+        return 0
+    }
     model_files "$run" "$id" "$lang" "$(model_rebuild "$lang" "$kind")"
 }
 
@@ -239,7 +256,7 @@ model_rebuild() {
     [[ $lang != fr ]] && prefix+="LANG_PAIR=$lang "
     [[ $kind != additive ]] && prefix+="ATTENTION=$kind "
     [[ ${MODEL_WEIGHTS:-} == int8 ]] && prefix+="MODEL_WEIGHTS=int8 "
-    [[ ${TRAIN_MINUTES:-50} != 50 ]] && prefix+="TRAIN_MINUTES=$TRAIN_MINUTES "
+    [[ ${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT} != "$MODEL_UPDATES_DEFAULT" ]] && prefix+="TRAIN_UPDATES=$TRAIN_UPDATES "
     echo "${prefix}./build.sh model"
 }
 
@@ -280,9 +297,13 @@ model_file() {
         --languages "en,$lang" --fixtures "models/fixtures/$id.parity.json" \
         --sentences models/train/fixture_sentences.en.txt
     cp "$metrics" "models/$id.metrics.json"
+    # Our own everyday sentences, translated by the engine with this very file, for the card.
+    mode_native
+    build/native/alignscope --model "models/$id.alsc" --json --top-k 0 \
+        <models/train/everyday_sentences.en.txt >"$run/$id.everyday.jsonl"
     "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" --weights "$weights" \
         --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
-        --out "models/$id.md" --rebuild "$rebuild"
+        --out "models/$id.md" --rebuild "$rebuild" --everyday "$run/$id.everyday.jsonl"
 }
 
 # ---- zoo -------------------------------------------------------------------

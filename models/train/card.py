@@ -74,6 +74,86 @@ WEIGHT_NOTES = {"f16": "f16 weights, widened to f32 at load",
                 "int8": "int8 matrices with one f32 scale per row; kept int8 in memory"}
 
 
+DOMAIN_NAMES = {"ui": "software interfaces (menus, dialogs, messages)", "dialogue": "games' dialogue and story text",
+                "docs": "manuals and help pages", "descriptions": "Debian's package descriptions", "bible": "Bible verses"}
+
+
+def bleu_tables(m):
+    """The subword recipe's two test sets, cased and lower-cased, overall and by length."""
+    tests = m.get("tests") or {}
+    names = {"ui_test": "UI test (held out by hash: software-interface strings)",
+             "general_test": "general test (held out by whole source: a Wesnoth campaign and UFO: Alien Invasion)"}
+    lines = ["| test set | sentences | cased BLEU (13a) | lower-cased BLEU (continuity) | `<unk>` in output |",
+             "|---|---:|---:|---:|---:|"]
+    for key, label in names.items():
+        if key in tests:
+            t = tests[key]
+            lines.append(f"| {label} | {t['sentences']:,} | **{t['bleu_cased_13a']:.2f}** | {t['bleu_lowercase_words']:.2f} | "
+                         f"{t['unk_in_output']} |")
+    for key, label in names.items():
+        if key not in tests:
+            continue
+        lines += ["", f"By source length, {label.split(' (')[0]}:", "",
+                  "| source words | sentences | cased BLEU | 90% interval | lower-cased BLEU |", "|---|---:|---:|---|---:|"]
+        cased = tests[key]["bleu_cased_13a_by_source_length"]
+        lower = tests[key]["bleu_lowercase_words_by_source_length"]
+        for label2 in sorted(cased, key=bucket_order):
+            c = cased[label2]
+            ci = c.get("ci90")
+            lines.append(f"| {label2} | {c['sentences']} | {c['bleu']:.2f} | {f'{ci[0]:.1f}–{ci[1]:.1f}' if ci else ''} | "
+                         f"{lower[label2]['bleu']:.2f} |")
+    return "\n".join(lines)
+
+
+def sources_table(stats):
+    """Per-source counts of the corpus, grouped by domain (corpus_stats.LANG.json)."""
+    by_domain = {}
+    for name, p in stats["packages"].items():
+        by_domain.setdefault(p.get("domain", "ui"), []).append((name, p))
+    lines = ["| domain | source | pairs kept | new sentences |", "|---|---|---:|---:|"]
+    for domain in ("ui", "dialogue", "docs", "descriptions", "bible", "heldout"):
+        items = sorted(by_domain.get(domain, []), key=lambda kv: -kv[1]["new_sources"])
+        if not items:
+            continue
+        label = "held out (general dev/test)" if domain == "heldout" else domain
+        shown = items if len(items) <= 8 else items[:6]
+        for name, p in shown:
+            lines.append(f"| {label} | {name} | {p['pairs_kept']:,} | {p['new_sources']:,} |")
+        if len(shown) < len(items):
+            rest = items[len(shown):]
+            lines.append(f"| {label} | {len(rest)} more packages | {sum(p['pairs_kept'] for _, p in rest):,} | "
+                         f"{sum(p['new_sources'] for _, p in rest):,} |")
+    return "\n".join(lines)
+
+
+def everyday_table(path):
+    """The CLI's --json lines for our own everyday sentences -> a Markdown table."""
+    if not path or not os.path.exists(path):
+        return ""
+    rows = ["| English (ours) | the model's output |", "|---|---|"]
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                j = json.loads(line)
+                rows.append(f"| {j['text']} | {j['translation']} |")
+    return "\n".join(rows)
+
+
+def trained_on(m):
+    """One line for the page: what the model was trained on and what to expect."""
+    by_domain = m.get("train_pairs_by_domain") or {}
+    weights = m.get("domain_weights") or {}
+    if m.get("segmentation") != "subwords" or not by_domain:
+        return ("Trained on software-interface strings (menus, dialogs, messages) from Debian's translations: "
+                "it translates short interface phrases; everyday sentences often come out wrong, in lower case.")
+    total = sum(weights.get(d, 0) for d in by_domain) or 1
+    parts = ", ".join(f"{DOMAIN_NAMES.get(d, d)} {weights.get(d, 0) / total:.0%}" for d in
+                      sorted(by_domain, key=lambda d: -weights.get(d, 0)) if weights.get(d, 0) > 0)
+    return (f"Trained on {sum(by_domain.values()):,} human-translated sentence pairs that Debian ships ({parts} of what "
+            f"training saw), {m['updates']:,} updates on 2 CPU cores: short sentences and interface text come out best; "
+            "long or idiomatic sentences, names and rare words often come out wrong.")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--metrics", required=True)
@@ -85,6 +165,7 @@ def main():
     ap.add_argument("--notes", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "card_notes.json"),
                     help="JSON {model id: a hand-written note on the training run} (default: card_notes.json here)")
     ap.add_argument("--weights", default="f16", choices=sorted(WEIGHT_NOTES))
+    ap.add_argument("--everyday", help="the CLI's --json output for models/train/everyday_sentences.en.txt")
     args = ap.parse_args()
     m = json.load(open(args.metrics, encoding="utf-8"))
     stats = json.load(open(args.corpus_stats, encoding="utf-8"))
@@ -148,9 +229,79 @@ Short UI strings dominate; expect menu-and-dialog French, not literary French.
 fixtures, this card). Every flag of the run is in `models/{args.id}.metrics.json`
 (`phases[].args`).
 """
+    if m.get("segmentation") == "subwords":
+        text = subword_card(args, m, stats, size, a, phases)
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {args.out}")
+
+
+def subword_card(args, m, stats, size, a, phases):
+    """The card of a model of the subword recipe (./build.sh model)."""
+    machine = m.get("machine") or {}
+    runs = "\n".join(f"{i}. {p['updates']:,} updates in {p['seconds'] / 60:.1f} min on {p.get('device', 'cpu')}"
+                      f" (ended {p.get('ended', '?')})" for i, p in enumerate(phases, 1))
+    weights = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items())
+    everyday = everyday_table(args.everyday)
+    return f"""# Model card: `{os.path.basename(args.model)}` ({args.id})
+
+A GRU encoder-decoder with {ATTENTION_NAMES[m['attention']]} (Bahdanau, Cho &
+Bengio 2015), English → {LANGUAGES.get(args.id.split('-')[1], args.id.split('-')[1])}, on cased subword pieces, trained by this
+repository's scripts.
+
+{trained_on(m)}
+
+| | |
+|---|---|
+| attention | {m['attention']} |
+| parameters | {m['parameters']:,} |
+| file size | {size:,} bytes ({WEIGHT_NOTES[args.weights]}) |
+| vocabularies | {m['src_vocab']:,} source / {m['tgt_vocab']:,} target subword pieces, cased, learned by `models/train/subword.py` (byte fallback: no `<unk>`) |
+| dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
+| training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} pieces each side): {", ".join(f"{k} {v:,}" for k, v in m['train_pairs_by_domain'].items())} |
+| sampling | each update's 192 pairs drawn by domain: {weights} |
+| training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; best dev BLEU at update {m['best'].get('step'):,} |
+| training time | {m['train_seconds'] / 60:.1f} min, {m['train_seconds'] / max(m['updates'], 1):.2f} s per update ({machine.get('device', 'cpu')}, {machine.get('cpus', '?')} cores, {machine.get('torch_threads', '?')} torch thread) |
+
+## BLEU
+
+{bleu_tables(m)}
+
+Cased BLEU is corpus BLEU on the detokenised output and reference, 13a
+tokens (sacreBLEU's default), greedy decoding; the lower-cased figure is the
+one earlier word-level models reported (`models/train/tokenize_text.py`
+tokens), kept for continuity.{f" int8 weights: the checkpoint with f32 weights scores {m['f32_test_bleu']:.2f} lower-cased on the UI test." if 'f32_test_bleu' in m else ''}
+
+## Training runs
+
+{runs}
+
+The budget is {a['updates']:,} updates, not a time: a busy machine takes
+longer and makes the same model. Every 250 updates the whole state is saved
+outside the work tree, and the same command resumes it.
+{card_note(args.notes, args.id)}
+
+## Everyday sentences
+
+Twenty sentences we wrote (`models/train/everyday_sentences.en.txt`), as the
+engine translates them with this file, good and bad:
+
+{everyday}
+
+## Corpus
+
+Human translations that Debian ships (`models/train/packages.txt`,
+`models/train/sources.txt`; counts in `models/train/{os.path.basename(args.corpus_stats)}`),
+split into sentences, cleaned and deduplicated by `models/train/corpus.py`:
+
+{sources_table(stats)}
+
+## Rebuild
+
+`{args.rebuild}` (corpus download + cleaning, training, export, parity
+fixtures, this card); it resumes a stopped run. Every flag of the run is in
+`models/{args.id}.metrics.json` (`args`).
+"""
 
 
 if __name__ == "__main__":

@@ -5,13 +5,18 @@ model files and their metrics.
 
 Every models/<id>.alsc with a models/<id>.metrics.json beside it is listed,
 the default first. Without --default, the default is the smallest English →
-French additive model whose test BLEU is within 0.5 of the best one's (issue
-#4: the page should download the smallest model that keeps BLEU).
+French additive model whose BLEU is within 0.5 of the best one's (issue #4:
+the page should download the smallest model that keeps BLEU): cased BLEU on
+the general test where models have it, else the UI test's.
 """
 import argparse
 import glob
 import json
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from card import trained_on  # noqa: E402
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
 ATTENTION_NAMES = {"additive": "Bahdanau additive", "dot": "Luong dot", "general": "Luong general",
@@ -51,14 +56,26 @@ def main():
             "source": source, "target": target, "attention": m["attention"],
             "bytes": os.path.getsize(path), "parameters": m["parameters"], "bleu": m["test_bleu"],
             "card": f"{model_id}.md",
+            # what the page says under the model, and the budget it was trained with
+            "trainedOn": trained_on(m), "segmentation": m.get("segmentation", "words"),
+            "updates": m.get("updates"), "trainSeconds": m.get("train_seconds"),
         })
+        general = (m.get("tests") or {}).get("general_test")
+        if general:
+            entries[-1]["generalBleu"] = general["bleu_cased_13a"]
+            entries[-1]["uiBleuCased"] = m["tests"]["ui_test"]["bleu_cased_13a"]
     default = args.default
     if default is None:
         candidates = [e for e in entries if (e["source"], e["target"], e["attention"]) == ("en", "fr", "additive")]
         if not candidates:
             raise SystemExit(f"catalogue: no en-fr additive model in {args.models}; pass --default")
-        best = max(e["bleu"] for e in candidates)
-        default = min((e for e in candidates if e["bleu"] >= best - 0.5), key=lambda e: e["bytes"])["id"]
+        # A model measured on the general test (the sentences people type) wins
+        # over one measured on interface strings alone; then BLEU, then size.
+        general = [e for e in candidates if "generalBleu" in e]
+        score = (lambda e: e["generalBleu"]) if general else (lambda e: e["bleu"])
+        candidates = general or candidates
+        best = max(score(e) for e in candidates)
+        default = min((e for e in candidates if score(e) >= best - 0.5), key=lambda e: e["bytes"])["id"]
     if not any(e["id"] == default for e in entries):
         raise SystemExit(f"catalogue: default model {default} has no .alsc + .metrics.json in {args.models}")
     # Default first, then by language pair, the additive model of each pair first.

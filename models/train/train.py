@@ -365,8 +365,13 @@ def main():
     # last part of the budget decays it (and uses the full softmax), so a larger
     # budget can grow from a run's snapshot taken at its own decay's start
     # (stable.pt): the updates before it are the same for any budget.
+    # The corpus is named by its content (train.tsv's SHA-1), not by its path.
     identity = {k: v for k, v in vars(args).items() if k not in (
-        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates")}
+        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates", "data", "out")}
+    if args.updates:
+        import hashlib
+        with open(os.path.join(args.data, "train.tsv"), "rb") as handle:
+            identity["train_tsv_sha1"] = hashlib.sha1(handle.read()).hexdigest()
 
     def decay_begin(updates):
         return int(args.decay_start * updates)
@@ -379,9 +384,12 @@ def main():
             state = torch.load(state_path, map_location="cpu")
         except Exception as error:  # a damaged file means a fresh start, not a failure
             log(f"state {state_path} cannot be read ({error}): starting afresh")
-        if state is not None and state.get("identity") != identity:
-            changed = sorted(k for k in set(identity) | set(state.get("identity", {}))
-                             if identity.get(k) != state.get("identity", {}).get(k))
+        # (a state from before the corpus was named by content names its paths)
+        saved = {k: v for k, v in (state or {}).get("identity", {}).items() if k not in ("data", "out")}
+        if "train_tsv_sha1" not in saved:
+            saved["train_tsv_sha1"] = identity.get("train_tsv_sha1")
+        if state is not None and saved != identity:
+            changed = sorted(k for k in set(identity) | set(saved) if identity.get(k) != saved.get(k))
             log(f"state {state_path} is for other arguments ({', '.join(changed)}): starting afresh")
             state = None
         if state is not None and state["updates"] != args.updates:
