@@ -146,11 +146,14 @@ def trained_on(m):
     if m.get("segmentation") != "subwords" or not by_domain:
         return ("Trained on software-interface strings (menus, dialogs, messages) from Debian's translations: "
                 "it translates short interface phrases; everyday sentences often come out wrong, in lower case.")
-    total = sum(weights.get(d, 0) for d in by_domain) or 1
-    parts = ", ".join(f"{DOMAIN_NAMES.get(d, d)} {weights.get(d, 0) / total:.0%}" for d in
-                      sorted(by_domain, key=lambda d: -weights.get(d, 0)) if weights.get(d, 0) > 0)
+    shares = {d: weights.get(d, 0) for d in by_domain} if weights else dict(by_domain)
+    total = sum(shares.values()) or 1
+    parts = ", ".join(f"{DOMAIN_NAMES.get(d, d)} {shares[d] / total:.0%}" for d in
+                      sorted(shares, key=lambda d: -shares[d]) if shares[d] > 0)
+    machine = m.get("machine") or {}
+    where = "a GPU" if machine.get("device", "cpu").startswith("cuda") else f"{machine.get('cpus', 2)} CPU cores"
     return (f"Trained on {sum(by_domain.values()):,} human-translated sentence pairs that Debian ships ({parts} of what "
-            f"training saw), {m['updates']:,} updates on 2 CPU cores: short sentences and interface text come out best; "
+            f"training saw), {m['updates']:,} updates on {where}: short sentences and interface text come out best; "
             "long or idiomatic sentences, names and rare words often come out wrong.")
 
 
@@ -173,6 +176,18 @@ def main():
     a = m["args"]
     splits = stats.get("splits", {})
     phases = m.get("phases") or [{"seconds": m["train_seconds"], "args": a}]
+    if m.get("segmentation") == "subwords":
+        text = subword_card(args, m, stats, size, a, phases)
+    else:
+        text = word_card(args, m, stats, size, a, phases)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {args.out}")
+
+
+def word_card(args, m, stats, size, a, phases):
+    """The card of a word-level model (the zoo's, and models before subwords)."""
+    splits = stats.get("splits", {})
     phase_lines = "\n".join(f"{i}. {p['seconds'] / 60:.1f} min: {describe_schedule(p['args'])}"
                             for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
@@ -229,11 +244,7 @@ Short UI strings dominate; expect menu-and-dialog French, not literary French.
 fixtures, this card). Every flag of the run is in `models/{args.id}.metrics.json`
 (`phases[].args`).
 """
-    if m.get("segmentation") == "subwords":
-        text = subword_card(args, m, stats, size, a, phases)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"wrote {args.out}")
+    return text
 
 
 def subword_card(args, m, stats, size, a, phases):
@@ -241,7 +252,7 @@ def subword_card(args, m, stats, size, a, phases):
     machine = m.get("machine") or {}
     runs = "\n".join(f"{i}. {p['updates']:,} updates in {p['seconds'] / 60:.1f} min on {p.get('device', 'cpu')}"
                       f" (ended {p.get('ended', '?')})" for i, p in enumerate(phases, 1))
-    weights = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items())
+    weights = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items()) or "every pair alike"
     everyday = everyday_table(args.everyday)
     return f"""# Model card: `{os.path.basename(args.model)}` ({args.id})
 
@@ -259,7 +270,7 @@ repository's scripts.
 | vocabularies | {m['src_vocab']:,} source / {m['tgt_vocab']:,} target subword pieces, cased, learned by `models/train/subword.py` (byte fallback: no `<unk>`) |
 | dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} pieces each side): {", ".join(f"{k} {v:,}" for k, v in m['train_pairs_by_domain'].items())} |
-| sampling | each update's 192 pairs drawn by domain: {weights} |
+| sampling | each update's {a['batch']} pairs drawn by domain: {weights} |
 | training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; best dev BLEU at update {m['best'].get('step'):,} |
 | training time | {m['train_seconds'] / 60:.1f} min, {m['train_seconds'] / max(m['updates'], 1):.2f} s per update ({machine.get('device', 'cpu')}, {machine.get('cpus', '?')} cores, {machine.get('torch_threads', '?')} torch thread) |
 
