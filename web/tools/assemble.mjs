@@ -36,6 +36,16 @@ export function assemble({ quiet = false } = {}) {
       delete m.card;
     }
   }
+  // Example sentences picked from the held-out test sets by models/train/examples.py
+  // (./build.sh model), when they were made here: they are the corpus's text,
+  // so they live in models/examples/ (git-ignored), not in the committed catalogue.
+  for (const m of index.models) {
+    const file = path.join(REPO, 'models', 'examples', `${m.id}.json`);
+    if (!fs.existsSync(file)) continue;
+    const picked = JSON.parse(fs.readFileSync(file, 'utf8')).examples ?? [];
+    m.examples = picked.filter((e) => typeof e.text === 'string' && e.text.length <= 300).slice(0, 12)
+      .map((e) => ({ text: e.text, shows: (e.shows ?? []).filter((k) => typeof k === 'string'), set: String(e.set ?? '') }));
+  }
   // The model report's figure and text (models/REPORT.md), when the zoo made them.
   if (index.report) {
     const files = [index.report.figure, index.report.text];
