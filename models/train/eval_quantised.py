@@ -21,8 +21,8 @@ import time
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export import load_checkpoint, round_weights_to  # noqa: E402
-from train import evaluate_bleu, read_pairs  # noqa: E402
+from export import load_checkpoint, load_segmenters, round_weights_to, suppress_specials  # noqa: E402
+from train import evaluate_bleu, evaluate_test_sets, read_pairs  # noqa: E402
 
 
 def main():
@@ -35,15 +35,30 @@ def main():
     ap.add_argument("--metrics", help="a training run's metrics.json to merge the results into (see above)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    test_pairs = read_pairs(os.path.join(args.data, "test.tsv"))
+    segmenters = load_segmenters(args.checkpoint)
+    test_pairs = read_pairs(os.path.join(args.data, "test.tsv"), None, segmenters)
+    test_sets = {}
+    if segmenters:  # the subword recipe's two test sets, as train.py measures them
+        test_sets["ui_test"] = [p for p in test_pairs if p.domain == "ui"]
+        test_pairs = test_sets["ui_test"]
+        general = os.path.join(args.data, "general_test.tsv")
+        if os.path.exists(general):
+            test_sets["general_test"] = read_pairs(general, None, segmenters)
     results = {"checkpoint": args.checkpoint, "test_pairs": len(test_pairs), "bleu": {}}
     for weights in args.weights.split(","):
         model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
+        if segmenters:
+            suppress_specials(model)
         round_weights_to(model, weights)
         src_index = {w: i for i, w in enumerate(src_vocab)}
         started = time.time()
-        bleu, by_bucket, _ = evaluate_bleu(model, test_pairs, src_index, tgt_vocab, intervals=True)
-        results["bleu"][weights] = {"test_bleu": round(bleu, 2), "by_source_length": by_bucket}
+        if segmenters:
+            tests, _ = evaluate_test_sets(model, test_sets, src_index, tgt_vocab, True)
+            bleu, by_bucket = tests["ui_test"]["bleu_lowercase_words"], tests["ui_test"]["bleu_lowercase_words_by_source_length"]
+            results["bleu"][weights] = {"test_bleu": round(bleu, 2), "by_source_length": by_bucket, "tests": tests}
+        else:
+            bleu, by_bucket, _ = evaluate_bleu(model, test_pairs, src_index, tgt_vocab, intervals=True)
+            results["bleu"][weights] = {"test_bleu": round(bleu, 2), "by_source_length": by_bucket}
         print(f"{weights}: test BLEU {bleu:.2f} on {len(test_pairs)} sentences ({time.time() - started:.0f} s)",
               flush=True)
     if args.metrics:
@@ -56,6 +71,9 @@ def main():
                         "f32_test_bleu_by_source_length": metrics["test_bleu_by_source_length"],
                         "test_bleu": measured["test_bleu"],
                         "test_bleu_by_source_length": measured["by_source_length"]})
+        if "tests" in measured:  # the stored weights' own figures on both test sets
+            metrics["f32_tests"] = metrics.get("tests")
+            metrics["tests"] = measured["tests"]
         results = metrics
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

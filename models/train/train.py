@@ -218,11 +218,11 @@ def bleu_by_length(pairs, hyps, refs, intervals):
     return by_bucket
 
 
-def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, intervals=True):
+def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, intervals=True, with_hypotheses=False):
     """Every test set: the continuity figure (lower-cased words) and cased BLEU on
     detokenised text with 13a tokens (sacreBLEU's default), both by length.
-    -> ({name: results}, {name: hypothesis texts})."""
-    results, texts_by_set = {}, {}
+    -> ({name: results}, {name: hypothesis texts}[, {name: hypothesis tokens}])."""
+    results, texts_by_set, hyps_by_set = {}, {}, {}
     for name, pairs in test_sets.items():
         if not pairs:
             continue
@@ -236,7 +236,8 @@ def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, interva
                          "bleu_cased_13a_by_source_length": bleu_by_length(pairs, cased_hyps, cased_refs, intervals),
                          "unk_in_output": sum(h.count("<unk>") for h in hyps)}
         texts_by_set[name] = texts
-    return results, texts_by_set
+        hyps_by_set[name] = hyps
+    return (results, texts_by_set, hyps_by_set) if with_hypotheses else (results, texts_by_set)
 
 
 def parse_domain_weights(text):
@@ -659,9 +660,11 @@ def main():
     model.to(device)
     if use_subwords:
         suppress_specials(model)
-    test_bleu, by_bucket, hyps = evaluate_bleu(model, test_sets["ui_test"], src_index, tgt_vocab,
-                                               intervals=True, subwords=use_subwords)
-    tests, texts = evaluate_test_sets(model, test_sets, src_index, tgt_vocab, use_subwords)
+    tests, texts, hyps_by_set = evaluate_test_sets(model, test_sets, src_index, tgt_vocab, use_subwords,
+                                                   with_hypotheses=True)
+    test_bleu = tests["ui_test"]["bleu_lowercase_words"]
+    by_bucket = tests["ui_test"]["bleu_lowercase_words_by_source_length"]
+    hyps = hyps_by_set["ui_test"]
     metrics = {
         "attention": args.attention, "parameters": params, "train_pairs": len(train_pairs),
         "train_pairs_by_domain": dict(sorted(domain_counts.items())),
