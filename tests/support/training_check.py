@@ -1,0 +1,66 @@
+"""Training by update budget (tests/training.test.mjs): the same arguments make
+the same model whether the run goes through at once, stops and resumes, or
+grows from a smaller budget's snapshot; a damaged or foreign state means a
+fresh start, not a failure.
+
+  /usr/bin/python3 tests/support/training_check.py TOY_DATA_DIR WORK_DIR
+"""
+import os
+import subprocess
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRAIN = os.path.join(HERE, "..", "..", "models", "train", "train.py")
+data, work = sys.argv[1], sys.argv[2]
+COMMON = ["--data", data, "--attention", "additive", "--subwords", "300,300", "--embed", "16", "--hidden", "12",
+          "--decoder-hidden", "16", "--attention-dim", "12", "--output-dim", "12", "--batch", "16",
+          "--sampled-negatives", "20", "--eval-every", "15", "--save-every", "4", "--epoch-pairs", "160",
+          "--dev-sentences", "10"]
+ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+
+
+def train(name, updates, *extra):
+    run = subprocess.run([sys.executable, TRAIN, *COMMON, "--out", os.path.join(work, name), "--state",
+                          os.path.join(work, f"state-{name}"), "--updates", str(updates), *extra],
+                         env=ENV, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return run.stdout
+
+
+def weights(name):
+    return torch.load(os.path.join(work, f"state-{name}", "state.pt"))["state_dict"]
+
+
+def same(a, b):
+    return all(torch.equal(a[k], b[k]) for k in a) and a.keys() == b.keys()
+
+
+passed = 0
+train("straight", 30)
+# stopped every few seconds' worth and resumed until done
+log = ""
+for _ in range(40):
+    log = train("resumed", 30, "--minutes", "0.004")
+    if "test BLEU" in log:
+        break
+assert "test BLEU" in log, log
+assert same(weights("straight"), weights("resumed")), "a stopped and resumed run differs from a straight one"
+passed += 1
+# a budget of 12 then grown to 30: the snapshot before the first decay continues
+train("grown", 12)
+log = train("grown", 30)
+assert "the budget grows from 12 to 30" in log, log
+assert same(weights("straight"), weights("grown")), "a grown budget differs from a straight run of that budget"
+passed += 1
+# a damaged state, and a state for other arguments: both start afresh
+with open(os.path.join(work, "state-grown", "state.pt"), "wb") as f:
+    f.write(b"not a state")
+log = train("grown", 30)
+assert "cannot be read" in log and "starting afresh" in log, log
+assert same(weights("straight"), weights("grown"))
+log = train("grown", 30, "--lr", "0.004")
+assert "is for other arguments (lr)" in log, log
+passed += 1
+print(f"{passed} passed, 0 failed")
