@@ -497,16 +497,21 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.goto(`${server.url}#s=Open+the+file`);
     await page.waitForSelector(READY);
     const box = page.locator('#app textarea');
-    // A paste of 10,000 characters: cut at 2000, said so, and the model's token limit explained.
+    // A paste of 10,000 characters: cut at 2000, said so, and the model's
+    // token limit explained next to the translation, which still comes: the
+    // text's first 100 tokens (it has no sentence ends to split at).
     await box.focus();
     await page.keyboard.press('Control+A');
     const t0 = Date.now();
     await page.keyboard.insertText('word '.repeat(2000));
-    await page.waitForFunction(() => /more than 100 source tokens/.test(document.querySelector('#app .as-empty:not([hidden])')?.textContent ?? ''));
+    await page.waitForFunction(() => /Your text has 400 tokens .*this model reads at most 100 at a time, so this shows its beginning, cut after its first 100 tokens\./.test(document.querySelector('#app .as-translation-box .as-long-note:not([hidden])')?.textContent ?? ''));
     assert.ok(Date.now() - t0 < 8000, 'the message comes quickly');
     assert.equal((await box.inputValue()).length, 2000);
     assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2000 characters.*at most 100 words and punctuation marks/);
-    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /2000 \/ 2000 characters/);
+    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2000 \/ 2000 characters/);
+    assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
+    assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
+    assert.ok((await page.locator('#app .as-translation').textContent()).length > 1);
     const t1 = Date.now();
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
     assert.ok(Date.now() - t1 < 1000, 'the page still paints');
@@ -557,7 +562,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       const root = document.getElementById(id).shadowRoot;
       return { link: !!root?.querySelector('link[rel="stylesheet"][href$="alignscope.css"]'), cards: root?.querySelectorAll('.as-card').length ?? 0 };
     }).concat([{ lightDomCards: document.querySelectorAll('.as-card').length }]));
-    assert.deepEqual(scoped, [{ link: true, cards: 3 }, { link: true, cards: 2 }, { lightDomCards: 0 }]);
+    // view="heatmap": sentence, heatmap, slider, model; view="steps": sentence, steps, model.
+    assert.deepEqual(scoped, [{ link: true, cards: 4 }, { link: true, cards: 3 }, { lightDomCards: 0 }]);
     // Attribute changes update the element.
     const n = await decodeCount(page, '#first');
     await page.evaluate(() => document.getElementById('first').setAttribute('sentence', 'Open the list'));

@@ -1,26 +1,39 @@
 // heatmap.js - the alignment heatmap: target words as rows, source words as
-// columns, colour = α (viridis). Canvas, drawn at devicePixelRatio. Hover or
-// keyboard-focus a cell to read its value and highlight the word pair; hover
-// a word to highlight its row or column. The current decoder step's row is
-// marked with ▶ and an outline. When a long sentence makes the map scroll,
-// the word labels stay in view: three small canvases, stuck to the top and
-// left edges of the scroll box, repaint just the labels over the cells.
+// columns, colour = α (viridis) or, per row, α ÷ the row's maximum. Canvas,
+// drawn at devicePixelRatio, at most once per animation frame however many
+// changes arrive. Hover, tap or keyboard-focus a cell to read its value and
+// highlight the word pair; hover a word to highlight its row or column. The
+// current decoder step's row is marked with ▶ and an outline. When a long
+// sentence makes the map scroll, the word labels stay in view: three small
+// canvases, stuck to the top and left edges of the scroll box, repaint just
+// the labels over the cells. Two fingers (or Ctrl + wheel) zoom.
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { viridis, rgb, textOn } from '../lib/colormap.js';
 import { fmt } from '../lib/math.js';
-import { layoutHeatmap, hitTest, shortLabel } from './heatmap-layout.js';
+import { frameTask } from '../lib/frame.js';
+import { themeColors, colourValue } from '../theme.js';
+import { layoutHeatmap, hitTest, shortLabel, fontsFor } from './heatmap-layout.js';
 
-/** Colours of the current theme, read from the CSS custom properties. */
-export function themeColors(el) {
-  const cs = getComputedStyle(el);
-  const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
-  return { fg: v('--as-fg', '#1b1f24'), muted: v('--as-muted', '#5b6470'), bg: v('--as-surface', '#ffffff'), accent: v('--as-accent', '#c2410c'), hl: v('--as-highlight', 'rgba(194,65,12,0.14)'), grid: v('--as-grid', 'rgba(0,0,0,0.08)') };
+/** Largest α of each row (for the per-row colour scale). */
+export function rowMaxima(alpha, T, S) {
+  const out = new Float32Array(T);
+  for (let t = 0; t < T; t++) {
+    let m = 0;
+    for (let j = 0; j < S; j++) m = Math.max(m, alpha[t * S + j]);
+    out[t] = m;
+  }
+  return out;
 }
 
-export function render(container, { onPickRow } = {}) {
-  const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img' });
+/**
+ * @param {HTMLElement} container
+ * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void }} handlers
+ *   onPick: a cell or a row label was clicked, tapped or chosen with Enter
+ */
+export function render(container, { onPick, onZoom } = {}) {
+  const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });
   const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
   const rowHead = h('canvas', { class: 'as-heat-sticky as-heat-rowhead', 'aria-hidden': 'true', hidden: true });
   const corner = h('canvas', { class: 'as-heat-sticky as-heat-corner', 'aria-hidden': 'true', hidden: true });
@@ -29,18 +42,25 @@ export function render(container, { onPickRow } = {}) {
   const empty = h('p', { class: 'as-empty', hidden: true });
   container.append(empty, scroller, readout);
 
-  let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies }
+  let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax };
   let L = null;
+  let needLayout = true;
   let hover = null;    // { kind, t?, j? }
-  let active = null;   // keyboard cursor { t, j }
+  let active = null;   // the selected cell { t, j } (keyboard cursor, or the cell last tapped)
   let marked = -1;
+  let boxWidth = 0;
+  let pointerAt = -1e9; // time of the last pointerdown: a focus that follows it is the pointer's
   const measureCtx = document.createElement('canvas').getContext('2d');
-  measureCtx.font = CONFIG.labelFont;
+  let measuredPx = 0;
   const measure = (s) => measureCtx.measureText(s).width;
 
   function layout() {
-    const avail = Math.max(280, container.clientWidth || 600);
-    L = layoutHeatmap(vm, measure, avail);
+    const avail = Math.max(260, boxWidth || container.clientWidth || 600);
+    if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
+    const availHeight = Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - CONFIG.heatBoxReservePx);
+    L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
+    needLayout = false;
   }
 
   function sizeCanvas(c, w, hgt, dpr) {
@@ -66,16 +86,26 @@ export function render(container, { onPickRow } = {}) {
     corner.hidden = !(stickTop && stickLeft);
   }
 
-  function draw() {
-    if (!vm || !L) return;
+  // The one place the canvas is painted: in an animation frame.
+  const frame = frameTask(() => {
+    if (!vm) return;
+    const relaid = needLayout;
+    if (needLayout) layout();
     const dpr = window.devicePixelRatio || 1;
     const colors = themeColors(container);
-    const state = { hover, active, marked, focused: document.activeElement === canvas || canvas.getRootNode().activeElement === canvas };
+    const focused = canvas.getRootNode().activeElement === canvas;
+    const state = { hover, active, marked, focused: focused || !!active?.picked, colour: opts.colour };
     paint(sizeCanvas(canvas, L.width, L.height, dpr), vm, L, colors, state);
+    if (relaid) { updateSticky(); keepMarkedInView(); }
     if (stickTop) paint(sizeCanvas(colHead, L.width, L.gridY, dpr), vm, L, colors, { ...state, part: 'cols' });
     if (stickLeft) paint(sizeCanvas(rowHead, L.gridX, L.height, dpr), vm, L, colors, { ...state, part: 'rows' });
     if (stickTop && stickLeft) paint(sizeCanvas(corner, L.gridX, L.gridY, dpr), vm, L, colors, { ...state, part: 'corner' });
-  }
+    canvas.dataset.paints = String(Number(canvas.dataset.paints) + 1);
+    canvas.dataset.cell = String(L.cell);
+    // For the render-budget bench (tests/bench/render_budget.mjs): which decode this frame shows.
+    performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
+  });
+  const draw = () => frame.request();
 
   /** Pointer position in heatmap coordinates; over a stuck label strip, the label's. */
   function pointAt(e) {
@@ -101,15 +131,37 @@ export function render(container, { onPickRow } = {}) {
       for (let tt = 1; tt < vm.T; tt++) if (vm.alpha[tt * vm.S + j] > vm.alpha[best * vm.S + j]) best = tt;
       return `Column ${j + 1} “${vm.colLabels[j]}”: attended most by “${vm.rowLabels[best]}” (α = ${fmt(vm.alpha[best * vm.S + j])}).`;
     }
-    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(vm.alpha[t * vm.S + j])}   ·   target step ${t + 1}, source word ${j + 1}`;
+    const a = vm.alpha[t * vm.S + j];
+    const rel = opts.colour === 'row' ? ` (${fmt(colourValue(a, vm.rowMax[t], 'row'), 2)} of the row’s largest)` : '';
+    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(a)}${rel}   ·   target step ${t + 1}, source word ${j + 1}`;
   }
+  const setReadout = (cur) => { readout.textContent = describe(cur); };
 
-  function setReadout(cur) {
-    readout.textContent = describe(cur);
-  }
+  // Two pointers on the map: pinch to zoom (one pointer scrolls as usual).
+  const pointers = new Map();
+  let pinch = null;
+  const spread = () => { const [a, b] = [...pointers.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
+  scroller.addEventListener('pointerdown', (e) => {
+    pointerAt = performance.now();
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.size === 2) pinch = { d0: spread(), z0: opts.zoom };
+  });
+  scroller.addEventListener('pointermove', (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pinch && pointers.size === 2 && pinch.d0 > 0) onZoom?.(pinch.z0 * (spread() / pinch.d0));
+  });
+  const lift = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; };
+  scroller.addEventListener('pointerup', lift);
+  scroller.addEventListener('pointercancel', lift);
+  scroller.addEventListener('wheel', (e) => {
+    if (!e.ctrlKey || !vm) return;
+    e.preventDefault();
+    onZoom?.(opts.zoom * (e.deltaY < 0 ? CONFIG.zoomStep : 1 / CONFIG.zoomStep));
+  }, { passive: false });
 
   canvas.addEventListener('pointermove', (e) => {
-    if (!L) return;
+    if (!L || e.pointerType === 'touch') return;
     const hit = hitTest(L, ...pointAt(e));
     if (JSON.stringify(hit) !== JSON.stringify(hover)) {
       hover = hit;
@@ -118,12 +170,26 @@ export function render(container, { onPickRow } = {}) {
       setReadout(hover || active);
     }
   });
-  canvas.addEventListener('pointerleave', () => { hover = null; draw(); setReadout(active); });
+  canvas.addEventListener('pointerleave', () => { if (!hover) return; hover = null; draw(); setReadout(active); });
+  // A click or a tap selects what is under it: a cell (its value in the
+  // readout, the step view to its row) or a row label (the step).
   canvas.addEventListener('click', (e) => {
-    const hit = L && hitTest(L, ...pointAt(e));
-    if (hit && hit.t != null) onPickRow?.(hit.t);
+    if (!L || pinch) return;
+    const hit = hitTest(L, ...pointAt(e));
+    if (!hit || hit.t == null) return;
+    if (hit.kind === 'cell') active = { kind: 'cell', t: hit.t, j: hit.j, picked: true };
+    draw();
+    setReadout(hit.kind === 'cell' ? active : hit);
+    onPick?.(hit.t, hit.kind === 'cell' ? hit.j : null);
   });
-  canvas.addEventListener('focus', () => { if (!active && vm) active = { kind: 'cell', t: Math.max(0, marked), j: 0 }; draw(); setReadout(active); });
+  canvas.addEventListener('focus', () => {
+    // Focus from the keyboard starts the cursor on the current step's row;
+    // focus that a click or a tap brings leaves the choice to that click.
+    if (performance.now() - pointerAt < 800) return;
+    if (!active && vm) active = { kind: 'cell', t: Math.max(0, marked), j: 0 };
+    draw();
+    setReadout(active);
+  });
   canvas.addEventListener('blur', () => draw());
   canvas.addEventListener('keydown', (e) => {
     if (!vm || !active) return;
@@ -137,13 +203,14 @@ export function render(container, { onPickRow } = {}) {
       setReadout(active);
       scrollCellIntoView(active);
     } else if (e.key === 'Enter') {
-      onPickRow?.(active.t);
+      onPick?.(active.t, active.j);
       e.preventDefault();
     }
   });
 
   // The stuck label strips cover gridX px on the left and gridY px on top.
   function scrollCellIntoView({ t, j }) {
+    if (!L) return;
     const x = L.gridX + j * L.cell;
     const y = L.gridY + t * L.cell;
     if (x < scroller.scrollLeft + L.gridX) scroller.scrollLeft = Math.max(0, x - L.gridX);
@@ -151,10 +218,21 @@ export function render(container, { onPickRow } = {}) {
     if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
     else if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
   }
+  // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
+  function keepMarkedInView() {
+    if (!L || marked < 0 || !stickTop) return;
+    const y = L.gridY + marked * L.cell;
+    if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
+    else if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
+  }
 
-  const relayout = () => { layout(); sizeCanvas(canvas, L.width, L.height, window.devicePixelRatio || 1); updateSticky(); draw(); };
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { if (vm) relayout(); }) : null;
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
+    const w = Math.round(entries[entries.length - 1].contentRect.width);
+    if (w && w !== boxWidth) { boxWidth = w; needLayout = true; if (vm) draw(); }
+  }) : null;
   ro?.observe(container);
+  const onWindowResize = () => { needLayout = true; if (vm) draw(); };
+  addEventListener('resize', onWindowResize);
 
   return {
     element: canvas,
@@ -162,6 +240,7 @@ export function render(container, { onPickRow } = {}) {
     update(next) {
       if (!next || next.message) {
         vm = null;
+        frame.cancel();
         scroller.hidden = true;
         readout.hidden = true;
         empty.hidden = false;
@@ -169,28 +248,38 @@ export function render(container, { onPickRow } = {}) {
         return;
       }
       const sameShape = vm && vm.T === next.T && vm.S === next.S;
+      const sameLabels = sameShape && vm.rowLabels.every((l, t) => l === next.rowLabels[t]) && vm.colLabels.every((l, j) => l === next.colLabels[j]);
       vm = next;
-      scroller.hidden = false;
-      readout.hidden = false;
-      empty.hidden = true;
+      if (scroller.hidden) { scroller.hidden = false; readout.hidden = false; empty.hidden = true; needLayout = true; }
       if (!sameShape) { hover = null; active = null; }
-      canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1. Focus it and use the arrow keys to read cells, or open the table view.`);
-      relayout();
+      if (!sameLabels) {
+        needLayout = true;
+        canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells, or open the table view.`);
+      }
       setReadout(hover || active);
+      draw();
+    },
+    /** Colour mode, zoom and type size: { colour, zoom, labelPx, cellMax }. */
+    setOptions(next) {
+      const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
+      if (!changed.length) return;
+      opts = { ...opts, ...next };
+      if (changed.some((k) => k !== 'colour')) needLayout = true;
+      if (vm) { setReadout(hover || active); draw(); }
     },
     setMarkedRow(t) {
+      if (t === marked) return;
       marked = t;
       canvas.dataset.markedRow = String(t);
+      keepMarkedInView();
       draw();
-      // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
-      if (L && t >= 0 && stickTop) {
-        const y = L.gridY + t * L.cell;
-        if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
-        else if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
-      }
     },
-    redraw() { if (vm) relayout(); },
-    destroy() { ro?.disconnect(); },
+    /** The fitted cell size at zoom 1 (for the zoom controls). */
+    get layout() { return L; },
+    redraw() { if (vm) { needLayout = true; draw(); } },
+    /** Paint now if a paint is pending (tests, exports). */
+    flush() { frame.flush(); },
+    destroy() { ro?.disconnect(); frame.cancel(); removeEventListener('resize', onWindowResize); },
   };
 }
 
@@ -198,9 +287,11 @@ export function render(container, { onPickRow } = {}) {
 // part: undefined = everything; 'cols' = the source-word strip on top,
 // 'rows' = the target-word strip on the left, 'corner' = blank (the sticky
 // label canvases), each on an opaque background so cells pass beneath.
-export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, part } = {}) {
+// colour: 'absolute' (α) or 'row' (α ÷ the row's maximum, vm.rowMax).
+export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, part, colour = 'absolute' } = {}) {
   ctx.clearRect(0, 0, L.width, L.height);
-  const { T, S, cell, gridX, gridY } = L;
+  const { T, S, cell, gridX, gridY, fonts } = L;
+  const k = fonts.labelPx / CONFIG.labelPx;
   const whole = !part;
   const doCols = whole || part === 'cols';
   const doRows = whole || part === 'rows';
@@ -211,6 +302,7 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   if (part === 'corner') return;
   const hiRow = hover?.t ?? (focused ? active?.t : undefined);
   const hiCol = hover?.j ?? (focused ? active?.j : undefined);
+  const bold = `bold ${fonts.label}`;
 
   // Row/column highlight bands behind the labels.
   ctx.fillStyle = colors.hl;
@@ -219,22 +311,24 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
     ctx.save();
     ctx.translate(gridX + hiCol * cell + cell / 2, gridY - 6);
     ctx.rotate(-L.theta);
-    ctx.font = `bold ${CONFIG.labelFont}`;
-    ctx.fillRect(-4, -11, ctx.measureText(shortLabel(vm.colLabels[hiCol])).width + 8, 22);
+    ctx.font = bold;
+    ctx.fillRect(-4, -11 * k, ctx.measureText(shortLabel(vm.colLabels[hiCol])).width + 8, 22 * k);
     ctx.restore();
   }
 
   // Cells.
-  ctx.font = CONFIG.valueFont;
+  ctx.font = fonts.value;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
+  const values = cell >= CONFIG.cellValueMin;
   for (let t = 0; t < (whole ? T : 0); t++) {
+    const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
       const a = vm.alpha[t * S + j];
-      const c = viridis(a);
+      const c = viridis(colourValue(a, rowMax, colour));
       ctx.fillStyle = rgb(c);
       ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
-      if (cell >= CONFIG.cellValueMin) {
+      if (values) {
         ctx.fillStyle = textOn(c);
         ctx.fillText(a.toFixed(2), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
       }
@@ -251,12 +345,12 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.globalAlpha = 1;
 
   // Labels.
-  ctx.font = CONFIG.labelFont;
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
   for (let t = 0; t < (doRows ? T : 0); t++) {
-    ctx.fillStyle = t === hiRow || t === marked ? colors.fg : colors.muted;
-    ctx.font = (t === hiRow || t === marked ? 'bold ' : '') + CONFIG.labelFont;
+    const strong = t === hiRow || t === marked;
+    ctx.fillStyle = strong ? colors.fg : colors.muted;
+    ctx.font = strong ? bold : fonts.label;
     ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
   }
   ctx.textAlign = 'left';
@@ -265,13 +359,13 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
     ctx.translate(gridX + j * cell + cell / 2, gridY - 6);
     ctx.rotate(-L.theta);
     ctx.fillStyle = j === hiCol ? colors.fg : colors.muted;
-    ctx.font = (j === hiCol ? 'bold ' : '') + CONFIG.labelFont;
+    ctx.font = j === hiCol ? bold : fonts.label;
     ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
     ctx.restore();
   }
 
   // Entropy column.
-  ctx.font = CONFIG.valueFont;
+  ctx.font = fonts.value;
   ctx.textAlign = 'left';
   ctx.fillStyle = colors.muted;
   if (doCols) ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
@@ -291,7 +385,7 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   if (marked >= 0 && marked < T && doRows) {
     ctx.fillStyle = colors.accent;
     ctx.textAlign = 'left';
-    ctx.font = CONFIG.labelFont;
+    ctx.font = fonts.label;
     ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
   }
   if (marked >= 0 && marked < T && whole) {
@@ -299,7 +393,7 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
     ctx.lineWidth = 2.5;
     ctx.strokeRect(gridX - 1, gridY + marked * cell - 1, L.gridW + 2, cell + 2);
   }
-  // Hovered / keyboard cell outline.
+  // Hovered / selected cell outline.
   const cur = hover?.kind === 'cell' ? hover : focused && active ? active : null;
   if (cur && whole) {
     ctx.strokeStyle = colors.fg;
