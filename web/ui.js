@@ -15,6 +15,7 @@
 // heatmap paints in an animation frame, at most once per frame.
 
 import { h, uid } from './lib/dom.js';
+import { frameQueue } from './lib/frame.js';
 import { rowEntropies } from './lib/math.js';
 import { alignmentMatrix } from './lib/words.js';
 import { createStore, defaultShareState, noticePatch } from './state.js';
@@ -105,11 +106,13 @@ export function mountAlignscope(root, opts = {}) {
   const id = (p) => uid(p);
   const ids = { input: id('sentence'), hint: id('hint'), notice: id('notice'), model: id('model'), modelInfo: id('modelinfo'), fileHint: id('filehint'), tableCap: id('tablecap'), shareWhy: id('sharewhy'), link: id('link') };
   const cards = [];
+  // One animation frame for what a result changes in the table, the step view and the timing line.
+  const frame = frameQueue();
   const add = (area, card) => { card.element.dataset.area = area; cards.push(card); return card; };
-  add('input', inputCard.mount(store, { ids, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
-  const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), actions: { copyLink: () => share.copy(), modelTag } })) : null;
+  add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
+  const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, actions: { copyLink: () => share.copy(), modelTag } })) : null;
   if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }));
-  const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp') })) : null;
+  const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp'), frame })) : null;
   add('model', modelCard.mount(store, {
     ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
     modelsUrl: (f) => new URL(`models/${f}`, base).href,
@@ -179,6 +182,7 @@ export function mountAlignscope(root, opts = {}) {
       requestAnimationFrame(repaint);
     },
     destroy() {
+      frame.cancel();
       for (const c of cards) c.destroy?.();
       translation.destroy();
       models.destroy();

@@ -39,47 +39,53 @@ function longestMainThreadTask(traceBuffer) {
   return { maxMs: max, over50: count50 };
 }
 
-async function dragSlider(page, browser, { moves, trace }) {
+/**
+ * One drag of the slider across and back with the mouse (CDP input events).
+ * base: the engine multiplier painted at slider value 0 (the trained one), so
+ * that a paint's multiplier says which slider value it shows.
+ */
+async function dragSlider(page, browser, { moves, trace, base }) {
+  await page.evaluate(() => document.querySelector('#app .as-slider button')?.click()); // back to the trained value
+  await page.waitForTimeout(300);
   const slider = page.locator('#app .as-slider input[type="range"]');
   await slider.scrollIntoViewIfNeeded();
   const box = await slider.boundingBox();
   await page.evaluate(() => {
-    const input = document.querySelector('#app .as-slider input[type="range"]');
+    // Listeners once per page; each drag starts with empty records.
+    if (!window.__budget) {
+      const input = document.querySelector('#app .as-slider input[type="range"]');
+      input.addEventListener('input', (e) => window.__budget.inputs.push({ t: e.timeStamp, v: Number(input.value) }));
+      new PerformanceObserver((list) => {
+        for (const m of list.getEntries()) if (m.name === 'alignscope:heatmap-paint') window.__budget.paints.push({ t: m.startTime, s: m.detail?.scoreScale });
+      }).observe({ type: 'mark' });
+    }
     window.__budget = { inputs: [], paints: [] };
-    input.addEventListener('input', (e) => window.__budget.inputs.push({ t: e.timeStamp, v: Number(input.value) }));
-    new PerformanceObserver((list) => {
-      for (const m of list.getEntries()) if (m.name === 'alignscope:heatmap-paint') window.__budget.paints.push({ t: m.startTime, s: m.detail?.scoreScale });
-    }).observe({ type: 'mark' });
   });
   const y = box.y + box.height / 2;
   const x0 = box.x + 4;
   const x1 = box.x + box.width - 4;
-  await page.mouse.move(x0, y);
+  await page.mouse.move(x0 + (x1 - x0) * 0.4, y);
   if (trace) await browser.startTracing(page, { categories: ['devtools.timeline', 'toplevel'] });
   await page.mouse.down();
   for (let i = 1; i <= moves; i++) {
-    const f = i / moves;
-    // Across and back, the way a teacher drags it.
+    const f = i / moves; // across and back, the way a teacher drags it
     await page.mouse.move(x0 + (x1 - x0) * (f < 0.5 ? 2 * f : 2 - 2 * f), y);
     await page.waitForTimeout(12);
   }
   await page.mouse.up();
-  await page.waitForTimeout(600);
+  await page.waitForTimeout(800);
   const longest = trace ? longestMainThreadTask(await browser.stopTracing()) : null;
   const { inputs, paints } = await page.evaluate(() => window.__budget);
-  // Input i is answered by the first paint, after it, of a value it or a later input asked for.
-  const trained = await page.evaluate(() => null);
-  void trained;
+  // The slider value a paint shows: multiplier = base / 2^value.
+  const valueOf = (s) => Math.log2(base / s);
+  // Input i is answered by the first paint after it that shows its value or a later input's.
   const lat = [];
-  const k = paints.length ? null : null;
-  void k;
   for (let i = 0; i < inputs.length; i++) {
-    const want = new Set(inputs.slice(i).map((x) => x.v.toFixed(4)));
-    const p = paints.find((q) => q.t >= inputs[i].t && q.s > 0 && want.has(valueOf(q.s)));
+    const later = inputs.slice(i).map((x) => x.v);
+    const p = paints.find((q) => q.t >= inputs[i].t && q.s > 0 && later.some((v) => Math.abs(v - valueOf(q.s)) < 1e-3));
     if (p) lat.push(p.t - inputs[i].t);
   }
-  function valueOf(s) { return (Math.log2(paints.base / s)).toFixed(4); }
-  return { inputs: inputs.length, paints: paints.length, answered: lat.length, p50: quantile(lat, 0.5), p90: quantile(lat, 0.9), max: Math.max(...lat), longest };
+  return { inputs: inputs.length, paints: paints.length, answered: lat.length, p50: quantile(lat, 0.5), p90: quantile(lat, 0.9), max: lat.length ? Math.max(...lat) : NaN, longest };
 }
 
 async function keystrokes(page, n) {
@@ -124,7 +130,7 @@ export async function renderBudget({ drags = 2, moves = 60 } = {}) {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
       const runs = [];
-      for (let d = 0; d < drags; d++) runs.push(await dragSliderAt(page, browser, base, { moves, trace: d === 0 }));
+      for (let d = 0; d < drags; d++) runs.push(await dragSlider(page, browser, { moves, trace: d === 0, base }));
       const keys = await keystrokes(page, 24);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       out[name] = { cpuThrottling: rate, slider: mergeRuns(runs), keystroke: keys };
@@ -137,17 +143,6 @@ export async function renderBudget({ drags = 2, moves = 60 } = {}) {
   return out;
 }
 
-// dragSlider with the trained multiplier known (the paint before any drag is at value 0).
-async function dragSliderAt(page, browser, base, opts) {
-  await page.evaluate(() => document.querySelector('#app .as-slider button')?.click()); // back to the trained value
-  await page.waitForTimeout(300);
-  const r = await dragSliderRaw(page, browser, base, opts);
-  return r;
-}
-async function dragSliderRaw(page, browser, base, opts) {
-  const res = await dragSlider(page, browser, { ...opts, base });
-  return res;
-}
 function mergeRuns(runs) {
   return {
     inputs: runs.reduce((a, r) => a + r.inputs, 0), paints: runs.reduce((a, r) => a + r.paints, 0), answered: runs.reduce((a, r) => a + r.answered, 0),

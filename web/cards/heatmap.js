@@ -18,8 +18,8 @@ import { shareWhyText } from '../controllers/share.js';
 
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
-/** ctx: { ids: { tableCap, shareWhy, link }, headingId, actions: { copyLink() → Promise, modelTag() } } */
-export function mount(store, { ids, headingId, actions }) {
+/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), actions: { copyLink() → Promise, modelTag() } } */
+export function mount(store, { ids, headingId, frame = null, actions }) {
   const legendLow = h('span', null, 'α = 0');
   const legendHigh = h('span', null, '1');
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
@@ -57,8 +57,9 @@ export function mount(store, { ids, headingId, actions }) {
   const heatmap = heatmapView.render(heatBox, {
     onPick: (t) => store.set({ step: stepOfRow(t) }),
     onZoom: (z) => store.set({ zoom: clampZoom(z) }),
+    frame,
   });
-  const table = tableView.render(tableBox, { captionId: ids.tableCap });
+  const table = tableView.render(tableBox, { captionId: ids.tableCap, frame, isShown: () => !tableBox.classList.contains('as-visually-hidden') });
   const clampZoom = (z) => Math.min(CONFIG.zoomMax, Math.max(CONFIG.zoomMin, Math.round(z * 100) / 100));
 
   tableBtn.addEventListener('click', () => {

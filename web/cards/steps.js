@@ -14,8 +14,12 @@ import { fmt, argmax } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { wordOfStep, sourceWords, pieceToWord } from '../lib/words.js';
 
-/** The card. ctx.ids: element ids; returns { element, update(state, changed), step(delta), stop(), destroy() }. */
-export function mount(store, { headingId }) {
+/**
+ * The card. frame: the widget's frameQueue (a re-decode of the same
+ * sentence, the slider, redraws in the next animation frame).
+ * Returns { element, update(state, changed), stop(), destroy() }.
+ */
+export function mount(store, { headingId, frame = null }) {
   const scrubId = uid('scrub');
   const back = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Previous step' }, '◀');
   const play = h('button', { type: 'button', class: 'as-btn as-icon as-play', 'aria-label': 'Play', 'aria-pressed': 'false' }, '▶');
@@ -30,7 +34,9 @@ export function mount(store, { headingId }) {
   const fingerBox = h('div', { class: 'as-finger-box' }, pointer, finger);
   const fingerNote = h('p', { class: 'as-small as-muted' });
   const fingerHead = h('h4');
-  const ctxStrip = h('div', { class: 'as-ctx-strip', role: 'img' });
+  // One canvas for the context vector's numbers (hundreds of them: as
+  // elements, their colours alone cost a style pass per step).
+  const ctxStrip = h('canvas', { class: 'as-ctx-strip', role: 'img' });
   const ctxNote = h('p', { class: 'as-small as-muted' });
   const ctxHead = h('h4');
   const cands = h('ol', { class: 'as-cands' });
@@ -54,7 +60,8 @@ export function mount(store, { headingId }) {
   let step = 0;
   let timer = null;
   let cols = [];       // per source position: { col, bar, val, chip }
-  let ctxCells = [];
+  let geometry = null; // cached centres of the finger's columns (reading them forces a layout)
+  let fingerScroll = 0;
   let candItems = [];
   let words = [];      // emitted word spans
   let sourceKey = '';
@@ -119,14 +126,10 @@ export function mount(store, { headingId }) {
       return { col, bar, val, chip, said: `${p.text}${unk ? ' (unknown word)' : ''}${piece}` };
     });
     finger.replaceChildren(...cols.map((c) => c.col));
+    geometry = null;
     const unknown = trace.source.filter((w) => w.unknown).map((w) => `“${w.text}”`);
     fingerNote.dataset.unknown = unknown.length ? ` Dashed: ${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''} ${unknown.length === 1 ? 'is' : 'are'} not among the ${info?.srcVocabSize ?? ''} words the model knows, so the encoder reads ${unknown.length === 1 ? 'it' : 'each'} as <unk>.` : '';
-    // Context vector: one cell per number.
     const D = trace.contextDim;
-    if (ctxCells.length !== D) {
-      ctxCells = Array.from({ length: D }, () => h('span', { class: 'as-ctx-cell' }));
-      ctxStrip.replaceChildren(...ctxCells);
-    }
     const oneWay = info?.architecture?.unidirectional;
     ctxNote.textContent = hasAlpha
       ? `${D} numbers (${oneWay ? `the ${D} units of a one-direction encoder` : `2 × ${D / 2} encoder units`}), purple < 0 < orange. Not the weights: c_t is the weighted sum of the encoder states h_j, using the weights α above.`
@@ -178,14 +181,18 @@ export function mount(store, { headingId }) {
       c.col.classList.toggle('as-best', j === best);
     }
     if (best >= 0) {
-      const col = cols[best].col;
-      // The pointer glides (a CSS transition on transform) to the largest weight.
-      pointer.style.transform = `translateX(${col.offsetLeft - finger.scrollLeft + col.offsetWidth / 2}px) translateX(-50%)`;
-      // Keep the finger in view on narrow screens (the row scrolls sideways).
-      if (col.offsetLeft < finger.scrollLeft || col.offsetLeft + col.offsetWidth > finger.scrollLeft + finger.clientWidth) {
-        finger.scrollLeft = Math.max(0, col.offsetLeft - finger.clientWidth / 2);
-        pointer.style.transform = `translateX(${col.offsetLeft - finger.scrollLeft + col.offsetWidth / 2}px) translateX(-50%)`;
+      if (!geometry) {
+        geometry = { width: finger.clientWidth, cols: cols.map((c) => ({ left: c.col.offsetLeft - finger.offsetLeft, width: c.col.offsetWidth })) };
+        fingerScroll = finger.scrollLeft;
       }
+      const g = geometry.cols[best];
+      // Keep the finger in view on narrow screens (the row scrolls sideways).
+      if (g.left < fingerScroll || g.left + g.width > fingerScroll + geometry.width) {
+        fingerScroll = Math.max(0, g.left - geometry.width / 2);
+        finger.scrollLeft = fingerScroll;
+      }
+      // The pointer glides (a CSS transition on transform) to the largest weight.
+      pointer.style.transform = `translateX(${g.left - fingerScroll + g.width / 2}px) translateX(-50%)`;
     }
     fingerNote.textContent = (row
       ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“${trace.source[best].text}”, ${fmt(row[best])}).`
@@ -194,13 +201,7 @@ export function mount(store, { headingId }) {
 
     const D = trace.contextDim;
     const ctx = trace.context.subarray(t * D, (t + 1) * D);
-    let lo = Infinity; let hi = -Infinity;
-    for (let k = 0; k < D; k++) {
-      const v = ctx[k];
-      lo = Math.min(lo, v); hi = Math.max(hi, v);
-      ctxCells[k].style.backgroundColor = rgb(diverging(v));
-      ctxCells[k].title = `c_t[${k}] = ${v.toFixed(3)}`;
-    }
+    const { lo, hi } = drawContext(ctxStrip, ctx);
     ctxStrip.setAttribute('aria-label', `Context vector c_t: ${D} numbers between ${fmt(lo, 2)} and ${fmt(hi, 2)}.`);
 
     const K = trace.topK;
@@ -227,15 +228,32 @@ export function mount(store, { headingId }) {
     trace = nextTrace && nextInfo ? nextTrace : null;
     info = nextInfo;
     panel.hidden = !trace;
-    if (!trace) { setPlaying(false); sourceKey = ''; targetKey = ''; return; }
+    if (!trace) { setPlaying(false); frame?.drop('steps'); sourceKey = ''; targetKey = ''; return; }
     const sk = JSON.stringify([trace.source.map((p) => [p.text, p.unknown]), !!trace.alpha, trace.contextDim, info?.srcVocabSize]);
-    if (sk !== sourceKey) { buildSource(); sourceKey = sk; }
     const tk = JSON.stringify([trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize]);
+    const built = sk !== sourceKey || tk !== targetKey;
+    if (sk !== sourceKey) { buildSource(); sourceKey = sk; }
     if (tk !== targetKey) { buildTarget(); targetKey = tk; }
     scrub.max = String(T() - 1);
     step = Math.max(0, Math.min(T() - 1, nextStep));
-    drawStep();
+    // A new sentence draws now; a re-decode of the same one (the slider) in the next frame.
+    if (built || !frame) { frame?.drop('steps'); drawStep(); } else frame.add('steps', drawStep);
   }
+
+  // Sizes change the columns' places: measure again at the next step.
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { geometry = null; }) : null;
+  ro?.observe(finger);
+  finger.addEventListener('scroll', () => { fingerScroll = finger.scrollLeft; }, { passive: true });
+  // The number under the pointer, as the cells' titles used to say.
+  ctxStrip.addEventListener('pointermove', (e) => {
+    if (!trace) return;
+    const D = trace.contextDim;
+    const r = ctxStrip.getBoundingClientRect();
+    const cols = Math.min(D, CTX_COLS);
+    const scale = r.width / (cols * 8); // the canvas is drawn 8 px a cell and shown at the strip's width
+    const k = Math.min(D - 1, Math.max(0, Math.floor((e.clientX - r.left) / (8 * scale)) + cols * Math.floor((e.clientY - r.top) / (CTX_CELL_H * scale))));
+    ctxStrip.title = `c_t[${k}] = ${trace.context[step * D + k].toFixed(3)}`;
+  });
 
   return {
     element,
@@ -246,10 +264,36 @@ export function mount(store, { headingId }) {
         setTrace(st.trace, st.info, st.step);
       } else if (changed.has('step') && trace) {
         step = Math.max(0, Math.min(T() - 1, st.step));
+        frame?.drop('steps');
         drawStep();
       }
     },
     stop() { setPlaying(false); },
-    destroy() { setPlaying(false); },
+    destroy() { setPlaying(false); ro?.disconnect(); },
   };
+}
+
+// The context vector strip: CTX_COLS cells a row, CTX_CELL_H px tall, purple < 0 < orange.
+const CTX_COLS = 64;
+const CTX_CELL_H = 12;
+function drawContext(canvas, values) {
+  const D = values.length;
+  const cols = Math.min(D, CTX_COLS);
+  const rowsN = Math.ceil(D / cols);
+  const dpr = globalThis.devicePixelRatio || 1;
+  const w = cols * 8;
+  const hgt = rowsN * CTX_CELL_H;
+  if (canvas.width !== w * dpr || canvas.height !== hgt * dpr) { canvas.width = w * dpr; canvas.height = hgt * dpr; }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k < D; k++) {
+    const v = values[k];
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+    ctx.fillStyle = rgb(diverging(v));
+    ctx.fillRect((k % cols) * 8, Math.floor(k / cols) * CTX_CELL_H, 7, CTX_CELL_H - 1);
+  }
+  return { lo, hi };
 }

@@ -10,7 +10,7 @@
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
-import { viridis, rgb, textOn } from '../lib/colormap.js';
+import { viridisCSS, textOnViridis } from '../lib/colormap.js';
 import { fmt } from '../lib/math.js';
 import { frameTask } from '../lib/frame.js';
 import { themeColors, colourValue } from '../theme.js';
@@ -29,10 +29,11 @@ export function rowMaxima(alpha, T, S) {
 
 /**
  * @param {HTMLElement} container
- * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void }} handlers
- *   onPick: a cell or a row label was clicked, tapped or chosen with Enter
+ * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void, frame?: object }} handlers
+ *   onPick: a cell or a row label was clicked, tapped or chosen with Enter;
+ *   frame: the widget's frameQueue (lib/frame.js), to paint after the frame's DOM changes
  */
-export function render(container, { onPick, onZoom } = {}) {
+export function render(container, { onPick, onZoom, frame: queue = null } = {}) {
   const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });
   const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
   const rowHead = h('canvas', { class: 'as-heat-sticky as-heat-rowhead', 'aria-hidden': 'true', hidden: true });
@@ -51,6 +52,7 @@ export function render(container, { onPick, onZoom } = {}) {
   let marked = -1;
   let boxWidth = 0;
   let pointerAt = -1e9; // time of the last pointerdown: a focus that follows it is the pointer's
+  let colors = null;    // the theme's colours, read from the CSS when first needed
   const measureCtx = document.createElement('canvas').getContext('2d');
   let measuredPx = 0;
   const measure = (s) => measureCtx.measureText(s).width;
@@ -76,23 +78,33 @@ export function render(container, { onPick, onZoom } = {}) {
   }
 
   // Which label strips must stay in view: those of a direction that scrolls.
+  // Decided from the layout and the scroll box's size as last observed (a
+  // ResizeObserver reports it after layout), never by reading scrollHeight
+  // in a frame, which would force a layout of the whole page.
   let stickTop = false;
   let stickLeft = false;
+  let boxSize = null; // { w, h } of the scroll box's client area
   function updateSticky() {
-    stickTop = scroller.scrollHeight > scroller.clientHeight + 1;
-    stickLeft = scroller.scrollWidth > scroller.clientWidth + 1;
+    if (!L || !boxSize) return false;
+    const top = L.height > boxSize.h + 1;
+    const left = L.width > boxSize.w + 1;
+    const changed = top !== stickTop || left !== stickLeft;
+    stickTop = top;
+    stickLeft = left;
     colHead.hidden = !stickTop;
     rowHead.hidden = !stickLeft;
     corner.hidden = !(stickTop && stickLeft);
+    return changed;
   }
 
   // The one place the canvas is painted: in an animation frame.
-  const frame = frameTask(() => {
+  const paintNow = () => {
     if (!vm) return;
     const relaid = needLayout;
     if (needLayout) layout();
     const dpr = window.devicePixelRatio || 1;
-    const colors = themeColors(container);
+    // getComputedStyle forces a style pass: read the theme once, again only when it changes (redraw()).
+    colors ??= themeColors(container);
     const focused = canvas.getRootNode().activeElement === canvas;
     const state = { hover, active, marked, focused: focused || !!active?.picked, colour: opts.colour };
     paint(sizeCanvas(canvas, L.width, L.height, dpr), vm, L, colors, state);
@@ -104,7 +116,11 @@ export function render(container, { onPick, onZoom } = {}) {
     canvas.dataset.cell = String(L.cell);
     // For the render-budget bench (tests/bench/render_budget.mjs): which decode this frame shows.
     performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
-  });
+  };
+  const own = queue ? null : frameTask(paintNow);
+  const frame = queue
+    ? { request: () => queue.add('heatmap', paintNow, { last: true }), cancel: () => queue.drop('heatmap'), flush: () => queue.flush() }
+    : own;
   const draw = () => frame.request();
 
   /** Pointer position in heatmap coordinates; over a stuck label strip, the label's. */
@@ -219,18 +235,30 @@ export function render(container, { onPick, onZoom } = {}) {
     else if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
   }
   // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
+  // (From the scroll position and box size as last seen: no layout is forced.)
+  let scrollTop = 0;
+  scroller.addEventListener('scroll', () => { scrollTop = scroller.scrollTop; }, { passive: true });
   function keepMarkedInView() {
-    if (!L || marked < 0 || !stickTop) return;
+    if (!L || marked < 0 || !stickTop || !boxSize) return;
     const y = L.gridY + marked * L.cell;
-    if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
-    else if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
+    if (y < scrollTop + L.gridY) scroller.scrollTop = scrollTop = Math.max(0, y - L.gridY);
+    else if (y + L.cell > scrollTop + boxSize.h) scroller.scrollTop = scrollTop = y + L.cell - boxSize.h + 8;
   }
 
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
-    const w = Math.round(entries[entries.length - 1].contentRect.width);
-    if (w && w !== boxWidth) { boxWidth = w; needLayout = true; if (vm) draw(); }
+    for (const e of entries) {
+      if (e.target === container) {
+        const w = Math.round(e.contentRect.width);
+        if (w && w !== boxWidth) { boxWidth = w; needLayout = true; if (vm) draw(); }
+      } else {
+        // The scroll box's client area (its size without scroll bars).
+        boxSize = { w: scroller.clientWidth, h: scroller.clientHeight };
+        if (updateSticky() && vm) draw();
+      }
+    }
   }) : null;
   ro?.observe(container);
+  ro?.observe(scroller);
   const onWindowResize = () => { needLayout = true; if (vm) draw(); };
   addEventListener('resize', onWindowResize);
 
@@ -276,7 +304,8 @@ export function render(container, { onPick, onZoom } = {}) {
     },
     /** The fitted cell size at zoom 1 (for the zoom controls). */
     get layout() { return L; },
-    redraw() { if (vm) { needLayout = true; draw(); } },
+    /** The theme or the size changed: read the colours again, lay out again, paint. */
+    redraw() { colors = null; if (vm) { needLayout = true; draw(); } },
     /** Paint now if a paint is pending (tests, exports). */
     flush() { frame.flush(); },
     destroy() { ro?.disconnect(); frame.cancel(); removeEventListener('resize', onWindowResize); },
@@ -290,6 +319,7 @@ export function render(container, { onPick, onZoom } = {}) {
 // colour: 'absolute' (α) or 'row' (α ÷ the row's maximum, vm.rowMax).
 export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, part, colour = 'absolute' } = {}) {
   ctx.clearRect(0, 0, L.width, L.height);
+  const base = ctx.getTransform(); // the device-pixel scale the caller set
   const { T, S, cell, gridX, gridY, fonts } = L;
   const k = fonts.labelPx / CONFIG.labelPx;
   const whole = !part;
@@ -325,11 +355,11 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
     const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
       const a = vm.alpha[t * S + j];
-      const c = viridis(colourValue(a, rowMax, colour));
-      ctx.fillStyle = rgb(c);
+      const v = colourValue(a, rowMax, colour);
+      ctx.fillStyle = viridisCSS(v);
       ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
       if (values) {
-        ctx.fillStyle = textOn(c);
+        ctx.fillStyle = textOnViridis(v);
         ctx.fillText(a.toFixed(2), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
       }
     }
@@ -344,24 +374,34 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.stroke();
   ctx.globalAlpha = 1;
 
-  // Labels.
+  // Labels. Setting ctx.font parses the font: each font is set once, the
+  // plain labels first, then the bold ones (the current step, the hovered).
   ctx.textBaseline = 'middle';
   ctx.textAlign = 'right';
-  for (let t = 0; t < (doRows ? T : 0); t++) {
-    const strong = t === hiRow || t === marked;
-    ctx.fillStyle = strong ? colors.fg : colors.muted;
-    ctx.font = strong ? bold : fonts.label;
-    ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
+  for (const strongPass of [false, true]) {
+    if (!doRows) break;
+    ctx.font = strongPass ? bold : fonts.label;
+    ctx.fillStyle = strongPass ? colors.fg : colors.muted;
+    for (let t = 0; t < T; t++) {
+      if ((t === hiRow || t === marked) !== strongPass) continue;
+      ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
+    }
   }
   ctx.textAlign = 'left';
-  for (let j = 0; j < (doCols ? S : 0); j++) {
-    ctx.save();
-    ctx.translate(gridX + j * cell + cell / 2, gridY - 6);
-    ctx.rotate(-L.theta);
-    ctx.fillStyle = j === hiCol ? colors.fg : colors.muted;
-    ctx.font = j === hiCol ? bold : fonts.label;
-    ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
-    ctx.restore();
+  if (doCols) {
+    const cos = Math.cos(-L.theta);
+    const sin = Math.sin(-L.theta);
+    for (const strongPass of [false, true]) {
+      ctx.font = strongPass ? bold : fonts.label;
+      ctx.fillStyle = strongPass ? colors.fg : colors.muted;
+      for (let j = 0; j < S; j++) {
+        if ((j === hiCol) !== strongPass) continue;
+        ctx.setTransform(base);
+        ctx.transform(cos, sin, -sin, cos, gridX + j * cell + cell / 2, gridY - 6);
+        ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
+      }
+    }
+    ctx.setTransform(base);
   }
 
   // Entropy column.

@@ -5,7 +5,15 @@
 import { h } from '../lib/dom.js';
 import { fmt } from '../lib/math.js';
 
-export function render(container, { captionId } = {}) {
+/**
+ * frame: the widget's frameQueue (lib/frame.js); numbers of a same-shape
+ * matrix wait for it. isShown(): whether the table is on screen; while it
+ * is not (it is then only read by screen readers), new numbers of the same
+ * words wait until the slider has been still for SETTLE_MS: a table of a
+ * thousand cells laid out on every tick of a drag costs a frame.
+ */
+const SETTLE_MS = 150;
+export function render(container, { captionId, frame = null, isShown = () => true } = {}) {
   const wrap = h('div', { class: 'as-table-wrap' });
   container.append(wrap);
   let marked = -1;     // the row marked in the table
@@ -14,6 +22,7 @@ export function render(container, { captionId } = {}) {
   let caption = null;
   let cells = [];      // cells[t][j] (td), entropy cell last
   let shapeKey = '';
+  let settleTimer = null;
   const keyOf = (vm) => JSON.stringify([vm.rowLabels, vm.colLabels]);
   const captionText = (vm) => `Attention weights α for “${vm.trace?.text ?? vm.colLabels.join(' ')}” → “${vm.trace?.translation ?? ''}”: each row is one target ${vm.level === 'pieces' ? 'piece' : 'word'} and sums to 1 over the ${vm.S} source ${vm.level === 'pieces' ? 'pieces' : 'words'}.`;
 
@@ -34,20 +43,34 @@ export function render(container, { captionId } = {}) {
   return {
     update(vm) {
       if (!vm || vm.message || !vm.alpha) {
+        frame?.drop('table');
+        clearTimeout(settleTimer);
         wrap.replaceChildren();
         body = null;
         shapeKey = '';
         return;
       }
       const key = keyOf(vm);
-      if (key !== shapeKey) { build(vm); shapeKey = key; marked = -1; }
-      else caption.textContent = captionText(vm);
-      for (let t = 0; t < vm.T; t++) {
-        const row = cells[t];
-        for (let j = 0; j < vm.S; j++) row[j].textContent = fmt(vm.alpha[t * vm.S + j]);
-        row[vm.S].textContent = fmt(vm.entropies[t], 2);
-      }
-      mark();
+      const fill = () => {
+        caption.textContent = captionText(vm);
+        for (let t = 0; t < vm.T; t++) {
+          const row = cells[t];
+          for (let j = 0; j < vm.S; j++) row[j].textContent = fmt(vm.alpha[t * vm.S + j]);
+          row[vm.S].textContent = fmt(vm.entropies[t], 2);
+        }
+      };
+      clearTimeout(settleTimer);
+      if (key !== shapeKey) {
+        // New words: a new table, now. The same words (the slider): new numbers, in the next frame.
+        frame?.drop('table');
+        build(vm);
+        shapeKey = key;
+        marked = -1;
+        fill();
+        mark();
+      } else if (!isShown()) settleTimer = setTimeout(fill, SETTLE_MS);
+      else if (frame) frame.add('table', fill);
+      else fill();
     },
     setMarkedRow(t) {
       wanted = t;
