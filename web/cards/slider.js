@@ -35,8 +35,8 @@ export function sliderWords(info, rel = 1) {
     };
   }
   const how = kind === 'additive'
-    ? `Additive scores come from a small network, v_a^⊤ tanh(W_a s + U_a h_j), ${info.attentionDim} units wide: not a dot product of two d-number vectors.`
-    : 'General scores are a learned bilinear form s^⊤ W h_j: W already sets their size, and no √d is used.';
+    ? `Additive scores come from a small network, vₐᵀ tanh(Wₐ s + Uₐ hⱼ), ${info.attentionDim} units wide: not a dot product of two d-number vectors.`
+    : 'General scores are a learned bilinear form sᵀ W hⱼ: W already sets their size, and no √d is used.';
   return {
     title: 'The score scale (softmax temperature)',
     detail: `${how} So the divisor here acts as a temperature τ: α = softmax(e / τ). √d belongs to dot products (dot, scaled dot), where it keeps the scores’ spread independent of d. · ${engine}`,

@@ -113,7 +113,8 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     if (stickLeft) paint(sizeCanvas(rowHead, L.gridX, L.height, dpr), vm, L, colors, { ...state, part: 'rows' });
     if (stickTop && stickLeft) paint(sizeCanvas(corner, L.gridX, L.gridY, dpr), vm, L, colors, { ...state, part: 'corner' });
     canvas.dataset.paints = String(Number(canvas.dataset.paints) + 1);
-    canvas.dataset.cell = String(L.cell);
+    // Where the cells are (tests tap them; a screen reader has the table instead).
+    Object.assign(canvas.dataset, { cell: String(L.cell), gridX: String(L.gridX), gridY: String(L.gridY) });
     // For the render-budget bench (tests/bench/render_budget.mjs): which decode this frame shows.
     performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
   };
