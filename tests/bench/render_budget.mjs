@@ -12,7 +12,7 @@
 // Needs web/gen/*.wasm (./build.sh wasm) and the models (models/index.json).
 // Timings are reported, not asserted: run it on an idle machine.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -172,10 +172,10 @@ export function budgetTargets(r) {
     if (p?.slider.longestTaskMs != null) rows.push({ name: `longest main-thread task while dragging, ${name}`, value: p.slider.longestTaskMs, goal: TARGETS.longestTask });
     if (p) rows.push({ name: `keystroke → paint, ${name} (p90)`, value: p.keystroke.p90, goal: TARGETS.keystroke });
   }
-  return rows.map((t) => ({ ...t, met: t.value <= t.goal, unit: 'ms', lowerIsBetter: true }));
+  return rows.map((t) => ({ ...t, met: Number.isFinite(t.value) ? t.value <= t.goal : null, unit: 'ms', lowerIsBetter: true, orEqual: true }));
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const args = process.argv.slice(2);
   const drags = args.includes('--drags') ? Number(args[args.indexOf('--drags') + 1]) : 2;
   const r = await renderBudget({ drags });
@@ -183,6 +183,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
   console.log(budgetLines(r).join('\n'));
-  for (const t of budgetTargets(r)) console.log(`${t.met ? 'met ' : 'MISS'}  ${t.name}: ${t.value.toFixed(1)} ms (goal ≤ ${t.goal} ms)`);
+  for (const t of budgetTargets(r)) console.log(`${t.met ? 'met ' : 'MISS'}  ${t.name}: ${Number.isFinite(t.value) ? t.value.toFixed(1) : '—'} ms (goal ≤ ${t.goal} ms)`);
   console.log(`wrote ${file}`);
 }
