@@ -680,7 +680,7 @@ const SNAPSHOT = async (page) => ({
 });
 
 describe('models: the picker, a model file from disk, no attention', { timeout: 170_000 }, () => {
-  after(() => { for (const { e } of engines.values()) e.dispose(); });
+  after(() => { for (const { e } of engines.values()) e.dispose(); engines.clear(); });
 
   test('the picker says, per model, its attention kind, size and BLEU; the chosen one is described; a comparison table', async () => {
     const { page, errors, context } = await openPage();
@@ -1051,6 +1051,8 @@ async function firstScreen(page) {
 }
 
 describe('the page as a figure', { timeout: 170_000 }, () => {
+  after(() => { for (const { e } of engines.values()) e.dispose(); engines.clear(); });
+
   test('first screen at 5 sizes: the translation and the heatmap are on it; screenshots', async () => {
     const dir = path.join(ARTIFACTS, 'after');
     fs.mkdirSync(dir, { recursive: true });
