@@ -1311,6 +1311,26 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     await context.close();
   });
 
+  test('loop: playback starts again from the first step', async () => {
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=Open+the+file&step=0`);
+    await page.waitForSelector(READY);
+    const T = Number((await textOf(page, '#app .as-step-count')).match(/\/ (\d+)$/)[1]);
+    await page.locator('#app .as-steps').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft'); // one step before the end
+    const loop = page.locator('#app button.as-loop');
+    await loop.click();
+    assert.equal(await loop.getAttribute('aria-pressed'), 'true');
+    await page.locator('#app .as-play').click();
+    await page.waitForFunction((t) => document.querySelector('#app .as-step-count').textContent === `step ${t} / ${t}`, T, { timeout: 10_000 });
+    await page.waitForFunction((t) => document.querySelector('#app .as-step-count').textContent === `step 1 / ${t}`, T, { timeout: 10_000 });
+    assert.equal(await page.locator('#app .as-play').getAttribute('aria-pressed'), 'true', 'still playing');
+    await page.locator('#app .as-play').click();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test('one paint per frame, the step view updated in place, the finger glides unless motion is reduced', async () => {
     for (const reducedMotion of ['no-preference', 'reduce']) {
       const { page, errors, context } = await openPage({ reducedMotion });

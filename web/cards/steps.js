@@ -24,6 +24,8 @@ export function mount(store, { headingId, frame = null }) {
   const back = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Previous step' }, '◀');
   const play = h('button', { type: 'button', class: 'as-btn as-icon as-play', 'aria-label': 'Play', 'aria-pressed': 'false' }, '▶');
   const fwd = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Next step' }, '▶▶');
+  // Loop: playback starts again from the first step (a projector left running in class).
+  const loop = h('button', { type: 'button', class: 'as-btn as-btn-small as-loop', 'aria-pressed': 'false', title: 'Play again from the first step at the end' }, 'Loop');
   const scrub = h('input', { type: 'range', id: scrubId, class: 'as-range as-scrub', min: '0', max: '0', step: '1', value: '0' });
   const counter = h('output', { for: scrubId, class: 'as-step-count' }, 'step 0 / 0');
   const emitted = h('p', { class: 'as-emitted', 'aria-live': 'polite' });
@@ -44,7 +46,7 @@ export function mount(store, { headingId, frame = null }) {
 
   const panel = h('div', { class: 'as-steps', tabindex: '0', role: 'group', 'aria-label': 'Step-through. Left and right arrows step, space plays or pauses, Home and End jump.' },
     h('div', { class: 'as-step-controls' },
-      back, play, fwd,
+      back, play, fwd, loop,
       h('label', { for: scrubId, class: 'as-visually-hidden' }, 'Decoder step'),
       scrub, counter),
     h('div', { class: 'as-step-grid' },
@@ -82,6 +84,7 @@ export function mount(store, { headingId, frame = null }) {
     if (!on || !trace) return;
     if (step >= T() - 1) onStep(0);
     timer = setInterval(() => {
+      if (trace && step >= T() - 1 && loop.getAttribute('aria-pressed') === 'true') { onStep(0); return; }
       if (!trace || step >= T() - 1) { setPlaying(false); return; }
       onStep(step + 1);
     }, prefersReducedMotion() ? CONFIG.playIntervalReducedMs : CONFIG.playIntervalMs);
@@ -89,6 +92,7 @@ export function mount(store, { headingId, frame = null }) {
   back.addEventListener('click', () => { setPlaying(false); go(step - 1); });
   fwd.addEventListener('click', () => { setPlaying(false); go(step + 1); });
   play.addEventListener('click', () => setPlaying(!timer));
+  loop.addEventListener('click', () => loop.setAttribute('aria-pressed', String(loop.getAttribute('aria-pressed') !== 'true')));
   scrub.addEventListener('input', () => { setPlaying(false); go(Number(scrub.value)); });
   panel.addEventListener('keydown', (e) => {
     if (e.target !== panel && e.target !== scrub && !(e.target instanceof HTMLButtonElement && e.key !== ' ')) return;
