@@ -6,7 +6,8 @@
 // and under 4× CPU throttling (CDP Emulation.setCPUThrottlingRate), the
 // phone profile of issue 12.
 //
-//   node tests/bench/render_budget.mjs [--drags N] [--json FILE]
+//   node tests/bench/render_budget.mjs [--drags N] [--quick] [--json FILE]
+//   (--quick: one short drag and a few keys, to check that it works)
 //   (also run by ./build.sh bench, in its Chromium section)
 //
 // Needs web/gen/*.wasm (./build.sh wasm) and the models (models/index.json).
@@ -110,7 +111,7 @@ async function keystrokes(page, n) {
 }
 
 /** Runs the measurements; returns { chromium, sentence, words, desktop, throttled4x }. */
-export async function renderBudget({ drags = 2, moves = 60 } = {}) {
+export async function renderBudget({ drags = 2, moves = 60, keys = 24 } = {}) {
   const { chromium } = await import('playwright-core');
   const { startServer } = await import('../../web/tools/serve.mjs');
   const { assemble } = await import('../../web/tools/assemble.mjs');
@@ -131,9 +132,9 @@ export async function renderBudget({ drags = 2, moves = 60 } = {}) {
       await cdp.send('Emulation.setCPUThrottlingRate', { rate });
       const runs = [];
       for (let d = 0; d < drags; d++) runs.push(await dragSlider(page, browser, { moves, trace: d === 0, base }));
-      const keys = await keystrokes(page, 24);
+      const typed = await keystrokes(page, keys);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-      out[name] = { cpuThrottling: rate, slider: mergeRuns(runs), keystroke: keys };
+      out[name] = { cpuThrottling: rate, slider: mergeRuns(runs), keystroke: typed };
       await context.close();
     }
   } finally {
@@ -177,8 +178,9 @@ export function budgetTargets(r) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const args = process.argv.slice(2);
-  const drags = args.includes('--drags') ? Number(args[args.indexOf('--drags') + 1]) : 2;
-  const r = await renderBudget({ drags });
+  const quick = args.includes('--quick');
+  const drags = args.includes('--drags') ? Number(args[args.indexOf('--drags') + 1]) : quick ? 1 : 2;
+  const r = await renderBudget(quick ? { drags, moves: 16, keys: 6 } : { drags });
   const file = args.includes('--json') ? args[args.indexOf('--json') + 1] : join(ROOT, 'tests', 'artifacts', 'render-budget.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
