@@ -57,7 +57,10 @@ async function dragSlider(page, browser, { moves, trace, base }) {
       const input = document.querySelector('#app .as-slider input[type="range"]');
       input.addEventListener('input', (e) => window.__budget.inputs.push({ t: e.timeStamp, v: Number(input.value) }));
       new PerformanceObserver((list) => {
-        for (const m of list.getEntries()) if (m.name === 'alignscope:heatmap-paint') window.__budget.paints.push({ t: m.startTime, s: m.detail?.scoreScale });
+        const perf = document.querySelector('#app .as-perf');
+        for (const m of list.getEntries()) {
+          if (m.name === 'alignscope:heatmap-paint') window.__budget.paints.push({ t: m.startTime, s: m.detail?.scoreScale, rt: Number(perf.dataset.roundTripMs), worker: Number(perf.dataset.workerMs) });
+        }
       }).observe({ type: 'mark' });
     }
     window.__budget = { inputs: [], paints: [] };
@@ -86,7 +89,11 @@ async function dragSlider(page, browser, { moves, trace, base }) {
     const p = paints.find((q) => q.t >= inputs[i].t && q.s > 0 && later.some((v) => Math.abs(v - valueOf(q.s)) < 1e-3));
     if (p) lat.push(p.t - inputs[i].t);
   }
-  return { inputs: inputs.length, paints: paints.length, answered: lat.length, p50: quantile(lat, 0.5), p90: quantile(lat, 0.9), max: lat.length ? Math.max(...lat) : NaN, longest };
+  return {
+    inputs: inputs.length, paints: paints.length, answered: lat.length, p50: quantile(lat, 0.5), p90: quantile(lat, 0.9), max: lat.length ? Math.max(...lat) : NaN, longest,
+    // The worker's share: its decode, and the round trip through postMessage, per painted result.
+    workerMedian: quantile(paints.map((q) => q.worker).filter(Number.isFinite), 0.5), roundTripMedian: quantile(paints.map((q) => q.rt).filter(Number.isFinite), 0.5),
+  };
 }
 
 async function keystrokes(page, n) {
@@ -149,6 +156,7 @@ function mergeRuns(runs) {
     inputs: runs.reduce((a, r) => a + r.inputs, 0), paints: runs.reduce((a, r) => a + r.paints, 0), answered: runs.reduce((a, r) => a + r.answered, 0),
     p50Ms: Math.max(...runs.map((r) => r.p50)), p90Ms: Math.max(...runs.map((r) => r.p90)), maxMs: Math.max(...runs.map((r) => r.max)),
     longestTaskMs: runs[0].longest?.maxMs ?? null, tasksOver50ms: runs[0].longest?.over50 ?? null,
+    workerDecodeMedianMs: Math.max(...runs.map((r) => r.workerMedian)), roundTripMedianMs: Math.max(...runs.map((r) => r.roundTripMedian)),
   };
 }
 
@@ -156,10 +164,10 @@ function mergeRuns(runs) {
 export function budgetLines(r) {
   const f = (x) => (Number.isFinite(x) ? x.toFixed(1) : '—');
   const lines = [`Render budget (tests/bench/render_budget.mjs; ${r.words}-word sentence, model ${r.model}, Chromium ${r.chromium}):`, '',
-    '| profile | slider input → paint p50 | p90 | max | inputs / paints | longest main-thread task while dragging | tasks > 50 ms | keystroke → paint p50 / p90 |', '|---|---|---|---|---|---|---|---|'];
+    '| profile | slider input → paint p50 | p90 | max | worker decode / round trip (median) | inputs / paints | longest main-thread task while dragging | tasks > 50 ms | keystroke → paint p50 / p90 |', '|---|---|---|---|---|---|---|---|---|'];
   for (const [name, p] of [['desktop', r.desktop], ['4× CPU throttling', r.throttled4x]]) {
     if (!p) continue;
-    lines.push(`| ${name} | ${f(p.slider.p50Ms)} ms | ${f(p.slider.p90Ms)} ms | ${f(p.slider.maxMs)} ms | ${p.slider.inputs} / ${p.slider.paints} | ${f(p.slider.longestTaskMs)} ms | ${p.slider.tasksOver50ms ?? '—'} | ${f(p.keystroke.p50)} / ${f(p.keystroke.p90)} ms |`);
+    lines.push(`| ${name} | ${f(p.slider.p50Ms)} ms | ${f(p.slider.p90Ms)} ms | ${f(p.slider.maxMs)} ms | ${f(p.slider.workerDecodeMedianMs)} / ${f(p.slider.roundTripMedianMs)} ms | ${p.slider.inputs} / ${p.slider.paints} | ${f(p.slider.longestTaskMs)} ms | ${p.slider.tasksOver50ms ?? '—'} | ${f(p.keystroke.p50)} / ${f(p.keystroke.p90)} ms |`);
   }
   return lines;
 }

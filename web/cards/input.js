@@ -28,7 +28,7 @@ export function mount(store, { ids, frame = null, actions }) {
   const status = h('div', { class: 'as-status', role: 'status' }, progress, statusText, retry);
   const translation = h('p', { class: 'as-translation', 'aria-live': 'polite', 'aria-atomic': 'true' });
   // Over the token limit: what is shown instead, and the sentences to choose from.
-  const longNote = h('p', { class: 'as-long-note as-small', hidden: true });
+  const longNote = h('p', { class: 'as-long-note as-small', hidden: true, 'aria-live': 'polite' });
   const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': 'Sentences of your text: pick the one to translate', hidden: true });
   const perf = h('p', { class: 'as-perf as-small as-muted', 'aria-hidden': 'true' });
 

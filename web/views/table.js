@@ -1,16 +1,17 @@
 // table.js - the attention matrix as a real table, for screen readers and
-// for anyone who prefers numbers to colours. A new matrix of the same shape
-// and words (the slider, a re-decode) rewrites only the numbers.
+// for anyone who prefers numbers to colours. New source words build a new
+// table, at once; a re-decode of the same words (the slider) rewrites the
+// numbers and the target words in place, adding or removing rows at the end.
 
 import { h } from '../lib/dom.js';
 import { fmt } from '../lib/math.js';
 
 /**
- * frame: the widget's frameQueue (lib/frame.js); numbers of a same-shape
- * matrix wait for it. isShown(): whether the table is on screen; while it
- * is not (it is then only read by screen readers), new numbers of the same
- * words wait until the slider has been still for SETTLE_MS: a table of a
- * thousand cells laid out on every tick of a drag costs a frame.
+ * frame: the widget's frameQueue (lib/frame.js); in-place updates wait for
+ * it. isShown(): whether the table is on screen; while it is not (it is then
+ * only read by screen readers), in-place updates wait until the slider has
+ * been still for SETTLE_MS: a table of a thousand cells laid out on every
+ * tick of a drag costs a frame.
  */
 const SETTLE_MS = 150;
 export function render(container, { captionId, frame = null, isShown = () => true } = {}) {
@@ -20,68 +21,66 @@ export function render(container, { captionId, frame = null, isShown = () => tru
   let wanted = -1;     // the row to mark (kept while there is no table)
   let body = null;
   let caption = null;
-  let cells = [];      // cells[t][j] (td), entropy cell last
-  let shapeKey = '';
+  let rows = [];       // per target row: { tr, th, cells: td[S + 1] } (entropy last)
+  let colKey = '';
   let settleTimer = null;
-  const keyOf = (vm) => JSON.stringify([vm.rowLabels, vm.colLabels]);
   const captionText = (vm) => `Attention weights α for “${vm.trace?.text ?? vm.colLabels.join(' ')}” → “${vm.trace?.translation ?? ''}”: each row is one target ${vm.level === 'pieces' ? 'piece' : 'word'} and sums to 1 over the ${vm.S} source ${vm.level === 'pieces' ? 'pieces' : 'words'}.`;
 
+  function newRow(S, t) {
+    const cells = Array.from({ length: S + 1 }, () => h('td'));
+    const th = h('th', { scope: 'row' });
+    return { tr: h('tr', { dataset: { row: String(t) } }, th, cells), th, cells };
+  }
+
   function build(vm) {
-    caption = h('caption', { id: captionId }, captionText(vm));
+    caption = h('caption', { id: captionId });
     const headRow = h('tr', null, h('th', { scope: 'col' }, 'target ↓ / source →'), vm.colLabels.map((w) => h('th', { scope: 'col' }, w)), h('th', { scope: 'col' }, 'entropy (bits)'));
     body = h('tbody');
-    cells = [];
-    for (let t = 0; t < vm.T; t++) {
-      const row = [];
-      for (let j = 0; j <= vm.S; j++) row.push(h('td'));
-      cells.push(row);
-      body.append(h('tr', { dataset: { row: String(t) } }, h('th', { scope: 'row' }, vm.rowLabels[t]), row));
-    }
+    rows = [];
     wrap.replaceChildren(h('table', { class: 'as-table as-matrix' }, caption, h('thead', null, headRow), body));
+    marked = -1;
+  }
+
+  function fill(vm) {
+    caption.textContent = captionText(vm);
+    while (rows.length > vm.T) { rows.pop().tr.remove(); if (marked >= rows.length) marked = -1; }
+    while (rows.length < vm.T) { const r = newRow(vm.S, rows.length); rows.push(r); body.append(r.tr); }
+    for (let t = 0; t < vm.T; t++) {
+      const r = rows[t];
+      if (r.th.textContent !== vm.rowLabels[t]) r.th.textContent = vm.rowLabels[t];
+      for (let j = 0; j < vm.S; j++) r.cells[j].textContent = fmt(vm.alpha[t * vm.S + j]);
+      r.cells[vm.S].textContent = fmt(vm.entropies[t], 2);
+    }
+    mark();
+  }
+
+  function mark() {
+    if (!body || wanted === marked) return;
+    rows[marked]?.tr.removeAttribute('aria-current');
+    rows[wanted]?.tr.setAttribute('aria-current', 'step');
+    marked = rows[wanted] ? wanted : -1;
   }
 
   return {
     update(vm) {
+      frame?.drop('table');
+      clearTimeout(settleTimer);
       if (!vm || vm.message || !vm.alpha) {
-        frame?.drop('table');
-        clearTimeout(settleTimer);
         wrap.replaceChildren();
         body = null;
-        shapeKey = '';
+        rows = [];
+        colKey = '';
         return;
       }
-      const key = keyOf(vm);
-      const fill = () => {
-        caption.textContent = captionText(vm);
-        for (let t = 0; t < vm.T; t++) {
-          const row = cells[t];
-          for (let j = 0; j < vm.S; j++) row[j].textContent = fmt(vm.alpha[t * vm.S + j]);
-          row[vm.S].textContent = fmt(vm.entropies[t], 2);
-        }
-      };
-      clearTimeout(settleTimer);
-      if (key !== shapeKey) {
-        // New words: a new table, now. The same words (the slider): new numbers, in the next frame.
-        frame?.drop('table');
-        build(vm);
-        shapeKey = key;
-        marked = -1;
-        fill();
-        mark();
-      } else if (!isShown()) settleTimer = setTimeout(fill, SETTLE_MS);
-      else if (frame) frame.add('table', fill);
-      else fill();
+      const key = JSON.stringify(vm.colLabels);
+      if (key !== colKey) { build(vm); colKey = key; fill(vm); return; }
+      if (!isShown()) settleTimer = setTimeout(() => fill(vm), SETTLE_MS);
+      else if (frame) frame.add('table', () => fill(vm));
+      else fill(vm);
     },
     setMarkedRow(t) {
       wanted = t;
       mark();
     },
   };
-
-  function mark() {
-    if (!body || wanted === marked) return;
-    body.rows[marked]?.removeAttribute('aria-current');
-    body.rows[wanted]?.setAttribute('aria-current', 'step');
-    marked = wanted;
-  }
 }
