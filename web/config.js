@@ -20,6 +20,7 @@ export const CONFIG = Object.freeze({
   cellValueMin: 34,            // print α inside cells when at least this big
   heatBoxMinPx: 240,           // the scroll box is never shorter than this…
   heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this
+  heatBoxReservePresenterPx: 110,
   zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
   zoomMax: 4,
   zoomStep: 1.25,
@@ -27,8 +28,6 @@ export const CONFIG = Object.freeze({
   labelPxPresenter: 24,
   labelFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   valueFamily: 'monospace',    // one generic family: canvas resolves a font list on every ctx.font set, ~3 ms each
-  labelFont: '13px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  valueFont: '11px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
   labelAngleDeg: 55,           // source words are written at this slant
   labelMaxChars: 18,           // longer words are shortened with … in labels
   entropyColumn: 54,           // width of the per-row entropy column

@@ -1120,6 +1120,12 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     assert.equal(await textOf(page, '#app .as-zoom'), '125 %');
     await page.locator('#app button', { hasText: 'Fit' }).click();
     await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) === c, before);
+    // The keyboard: + zooms in, 0 fits.
+    await canvas.focus();
+    await page.keyboard.press('+');
+    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) > c, before);
+    await page.keyboard.press('0');
+    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) === c, before);
     assert.deepEqual(errors, []);
     await browserContext.close();
   });

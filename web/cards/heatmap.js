@@ -168,6 +168,7 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
           colour: st.colour, zoom: st.zoom,
           labelPx: st.presenter ? CONFIG.labelPxPresenter : CONFIG.labelPx,
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
+          reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
         });
         zoomOut$.textContent = `${Math.round(st.zoom * 100)} %`;
         zoomIn.disabled = !st.matrix?.alpha || st.zoom >= CONFIG.zoomMax;

@@ -44,7 +44,10 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   container.append(empty, scroller, readout);
 
   let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
-  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax };
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, reserve: CONFIG.heatBoxReservePx };
+  // The scroll box: as tall as the window less `reserve`, never less than heatBoxMinPx; the cells fit it.
+  const boxHeight = () => { scroller.style.maxHeight = `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
+  boxHeight();
   let L = null;
   let needLayout = true;
   let hover = null;    // { kind, t?, j? }
@@ -60,7 +63,7 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   function layout() {
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
-    const availHeight = Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - CONFIG.heatBoxReservePx);
+    const availHeight = Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
     L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
     needLayout = false;
   }
@@ -109,9 +112,17 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     const state = { hover, active, marked, focused: focused || !!active?.picked, colour: opts.colour };
     paint(sizeCanvas(canvas, L.width, L.height, dpr), vm, L, colors, state);
     if (relaid) { updateSticky(); keepMarkedInView(); }
+    // The label strips show words, the step and the highlight, not α: a
+    // re-decode of the same words (the slider) leaves them as they are.
+    const strips = relaid || stripsDirty;
+    stripsDirty = false;
+    if (!strips) { finishPaint(); return; }
     if (stickTop) paint(sizeCanvas(colHead, L.width, L.gridY, dpr), vm, L, colors, { ...state, part: 'cols' });
     if (stickLeft) paint(sizeCanvas(rowHead, L.gridX, L.height, dpr), vm, L, colors, { ...state, part: 'rows' });
     if (stickTop && stickLeft) paint(sizeCanvas(corner, L.gridX, L.gridY, dpr), vm, L, colors, { ...state, part: 'corner' });
+    finishPaint();
+  };
+  const finishPaint = () => {
     canvas.dataset.paints = String(Number(canvas.dataset.paints) + 1);
     // Where the cells are (tests tap them; a screen reader has the table instead).
     Object.assign(canvas.dataset, { cell: String(L.cell), gridX: String(L.gridX), gridY: String(L.gridY) });
@@ -122,7 +133,9 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   const frame = queue
     ? { request: () => queue.add('heatmap', paintNow, { last: true }), cancel: () => queue.drop('heatmap'), flush: () => queue.flush() }
     : own;
-  const draw = () => frame.request();
+  let stripsDirty = true;
+  /** Paint in the next frame; alphaOnly: only the numbers changed (not the words, step or highlight). */
+  const draw = (alphaOnly = false) => { if (!alphaOnly) stripsDirty = true; frame.request(); };
 
   /** Pointer position in heatmap coordinates; over a stuck label strip, the label's. */
   function pointAt(e) {
@@ -153,6 +166,9 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(a)}${rel}   ·   target step ${t + 1}, source word ${j + 1}`;
   }
   const setReadout = (cur) => { readout.textContent = describe(cur); };
+  const describeCanvas = () => {
+    canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells (Enter moves the step view there; + and − zoom), or open the table view.`);
+  };
 
   // Two pointers on the map: pinch to zoom (one pointer scrolls as usual).
   const pointers = new Map();
@@ -209,7 +225,15 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   });
   canvas.addEventListener('blur', () => draw());
   canvas.addEventListener('keydown', (e) => {
-    if (!vm || !active) return;
+    if (!vm) return;
+    // + and − zoom, 0 fits (as the buttons do).
+    const zoomKeys = { '+': CONFIG.zoomStep, '=': CONFIG.zoomStep, '-': 1 / CONFIG.zoomStep, '0': 0 };
+    if (e.key in zoomKeys && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      onZoom?.(zoomKeys[e.key] ? opts.zoom * zoomKeys[e.key] : 1);
+      e.preventDefault();
+      return;
+    }
+    if (!active) return;
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -1e9], End: [0, 1e9] };
     if (moves[e.key]) {
       const [dt, dj] = moves[e.key];
@@ -283,17 +307,19 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
       if (!sameShape) { hover = null; active = null; }
       if (!sameLabels) {
         needLayout = true;
-        canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells, or open the table view.`);
+        describeCanvas();
       }
       setReadout(hover || active);
-      draw();
+      draw(sameLabels);
     },
-    /** Colour mode, zoom and type size: { colour, zoom, labelPx, cellMax }. */
+    /** Colour mode, zoom, type size, largest cell, the room left above and below the box: { colour, zoom, labelPx, cellMax, reserve }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
       if (!changed.length) return;
       opts = { ...opts, ...next };
       if (changed.some((k) => k !== 'colour')) needLayout = true;
+      if (changed.includes('colour') && vm) describeCanvas();
+      if (changed.includes('reserve')) boxHeight();
       if (vm) { setReadout(hover || active); draw(); }
     },
     setMarkedRow(t) {
