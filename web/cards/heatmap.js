@@ -59,7 +59,7 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
     onZoom: (z) => store.set({ zoom: clampZoom(z) }),
     frame,
   });
-  const table = tableView.render(tableBox, { captionId: ids.tableCap, frame, isShown: () => !tableBox.classList.contains('as-visually-hidden') });
+  const table = tableView.render(tableBox, { captionId: ids.tableCap, frame });
   const clampZoom = (z) => Math.min(CONFIG.zoomMax, Math.max(CONFIG.zoomMin, Math.round(z * 100) / 100));
 
   tableBtn.addEventListener('click', () => {

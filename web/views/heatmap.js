@@ -36,6 +36,9 @@ export function rowMaxima(alpha, T, S) {
 export function render(container, { onPick, onZoom, frame: queue = null } = {}) {
   const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });
   const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
+  // Offscreen layers (not in the document): the words, and the cells.
+  const labels = document.createElement('canvas');
+  const cellsLayer = document.createElement('canvas');
   const rowHead = h('canvas', { class: 'as-heat-sticky as-heat-rowhead', 'aria-hidden': 'true', hidden: true });
   const corner = h('canvas', { class: 'as-heat-sticky as-heat-corner', 'aria-hidden': 'true', hidden: true });
   const scroller = h('div', { class: 'as-heatmap-scroll' }, h('div', { class: 'as-heat-stack' }, canvas, colHead, rowHead, corner));
@@ -68,15 +71,16 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     needLayout = false;
   }
 
-  function sizeCanvas(c, w, hgt, dpr) {
+  /** Size canvas c to w × hgt CSS px at dpr; its context, in CSS px (device: in device px, set once). */
+  function sizeCanvas(c, w, hgt, dpr, { device = false } = {}) {
+    const ctx = c.getContext('2d');
     if (c.width !== Math.round(w * dpr) || c.height !== Math.round(hgt * dpr)) {
       c.width = Math.round(w * dpr);
       c.height = Math.round(hgt * dpr);
-      c.style.width = `${w}px`;
-      c.style.height = `${hgt}px`;
+      if (c.isConnected) { c.style.width = `${w}px`; c.style.height = `${hgt}px`; }
+      if (device) ctx.setTransform(1, 0, 0, 1, 0, 0);
     }
-    const ctx = c.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    if (!device) ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     return ctx;
   }
 
@@ -110,16 +114,34 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     colors ??= themeColors(container);
     const focused = canvas.getRootNode().activeElement === canvas;
     const state = { hover, active, marked, focused: focused || !!active?.picked, colour: opts.colour };
-    paint(sizeCanvas(canvas, L.width, L.height, dpr), vm, L, colors, state);
     if (relaid) { updateSticky(); keepMarkedInView(); }
-    // The label strips show words, the step and the highlight, not α: a
-    // re-decode of the same words (the slider) leaves them as they are.
-    const strips = relaid || stripsDirty;
+    // The words, the step and the highlight: drawn offscreen (no page style
+    // to resolve for its fonts) when they change, copied every frame.
+    const labelsChanged = relaid || stripsDirty;
     stripsDirty = false;
-    if (!strips) { finishPaint(); return; }
-    if (stickTop) paint(sizeCanvas(colHead, L.width, L.gridY, dpr), vm, L, colors, { ...state, part: 'cols' });
-    if (stickLeft) paint(sizeCanvas(rowHead, L.gridX, L.height, dpr), vm, L, colors, { ...state, part: 'rows' });
-    if (stickTop && stickLeft) paint(sizeCanvas(corner, L.gridX, L.gridY, dpr), vm, L, colors, { ...state, part: 'corner' });
+    if (labelsChanged) paint(sizeCanvas(labels, L.width, L.height, dpr), vm, L, colors, { ...state, layer: 'labels' });
+    const cctx = sizeCanvas(cellsLayer, L.width, L.height, dpr);
+    cctx.clearRect(0, 0, L.width, L.height);
+    paint(cctx, vm, L, colors, { ...state, layer: 'cells' });
+    // The canvas on the page only copies the two layers, in device pixels:
+    // setting a font (or even a transform) on a canvas in the document makes
+    // the browser bring the page's styles up to date first.
+    const ctx = sizeCanvas(canvas, L.width, L.height, dpr, { device: true });
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(labels, 0, 0);
+    ctx.drawImage(cellsLayer, 0, 0);
+    // The sticky strips are the labels' edges on an opaque background.
+    if (labelsChanged) {
+      const strip = (c, w, hgt) => {
+        const x = sizeCanvas(c, w, hgt, dpr, { device: true });
+        x.fillStyle = colors.bg;
+        x.fillRect(0, 0, c.width, c.height);
+        x.drawImage(labels, 0, 0, c.width, c.height, 0, 0, c.width, c.height);
+      };
+      if (stickTop) strip(colHead, L.width, L.gridY);
+      if (stickLeft) strip(rowHead, L.gridX, L.height);
+      if (stickTop && stickLeft) strip(corner, L.gridX, L.gridY);
+    }
     finishPaint();
   };
   const finishPaint = () => {
@@ -339,46 +361,83 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   };
 }
 
-/** Draw the whole heatmap onto a 2-d context (shared with the PNG export). */
-// part: undefined = everything; 'cols' = the source-word strip on top,
-// 'rows' = the target-word strip on the left, 'corner' = blank (the sticky
-// label canvases), each on an opaque background so cells pass beneath.
-// colour: 'absolute' (α) or 'row' (α ÷ the row's maximum, vm.rowMax).
-export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, part, colour = 'absolute' } = {}) {
-  ctx.clearRect(0, 0, L.width, L.height);
-  const base = ctx.getTransform(); // the device-pixel scale the caller set
-  const { T, S, cell, gridX, gridY, fonts } = L;
-  const k = fonts.labelPx / CONFIG.labelPx;
-  const whole = !part;
-  const doCols = whole || part === 'cols';
-  const doRows = whole || part === 'rows';
-  if (background || part) {
+/**
+ * Draw the heatmap onto a 2-d context, all of it (the PNG export) or one
+ * layer. layer 'labels': what depends on the words, the step and the
+ * highlight (words, ▶, highlight bands, the "H bits" head); 'cells': what
+ * depends on α (cells, their values, entropies, outlines). The page keeps
+ * the labels in an offscreen canvas and copies them under the cells every
+ * frame: a re-decode (the slider) redraws only the cells, with one font.
+ * colour: 'absolute' (α) or 'row' (α ÷ the row's maximum, vm.rowMax).
+ */
+export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, layer, colour = 'absolute' } = {}) {
+  if (layer !== 'cells') ctx.clearRect(0, 0, L.width, L.height);
+  if (background) {
     ctx.fillStyle = colors.bg;
-    ctx.fillRect(0, 0, part === 'rows' || part === 'corner' ? gridX : L.width, part === 'cols' || part === 'corner' ? gridY : L.height);
+    ctx.fillRect(0, 0, L.width, L.height);
   }
-  if (part === 'corner') return;
   const hiRow = hover?.t ?? (focused ? active?.t : undefined);
   const hiCol = hover?.j ?? (focused ? active?.j : undefined);
+  if (layer !== 'cells') paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked });
+  if (layer !== 'labels') paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour });
+}
+
+function paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked }) {
+  const { T, S, cell, gridX, gridY, fonts } = L;
+  const k = fonts.labelPx / CONFIG.labelPx;
+  const base = ctx.getTransform(); // the device-pixel scale the caller set
   const bold = `bold ${fonts.label}`;
+  const cos = Math.cos(-L.theta);
+  const sin = Math.sin(-L.theta);
+  // Column j's label runs up along the slant from (x, y): one transform each.
+  const slant = (j) => ctx.setTransform(base.a * cos, base.b + base.a * sin, -base.d * sin, base.d * cos,
+    base.e + base.a * (gridX + j * cell + cell / 2), base.f + base.d * (gridY - 6));
 
   // Row/column highlight bands behind the labels.
   ctx.fillStyle = colors.hl;
-  if (hiRow != null && doRows) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
-  if (hiCol != null && doCols) {
-    ctx.save();
-    ctx.translate(gridX + hiCol * cell + cell / 2, gridY - 6);
-    ctx.rotate(-L.theta);
+  if (hiRow != null) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
+  if (hiCol != null) {
     ctx.font = bold;
-    ctx.fillRect(-4, -11 * k, ctx.measureText(shortLabel(vm.colLabels[hiCol])).width + 8, 22 * k);
-    ctx.restore();
+    const w = ctx.measureText(shortLabel(vm.colLabels[hiCol])).width;
+    slant(hiCol);
+    ctx.fillRect(-4, -11 * k, w + 8, 22 * k);
+    ctx.setTransform(base);
   }
+  // Each font is set once: setting ctx.font parses it.
+  ctx.textBaseline = 'middle';
+  for (const strong of [false, true]) {
+    ctx.font = strong ? bold : fonts.label;
+    ctx.fillStyle = strong ? colors.fg : colors.muted;
+    ctx.textAlign = 'right';
+    for (let t = 0; t < T; t++) {
+      if ((t === hiRow || t === marked) === strong) ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
+    }
+    ctx.textAlign = 'left';
+    for (let j = 0; j < S; j++) {
+      if ((j === hiCol) !== strong) continue;
+      slant(j);
+      ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
+    }
+    ctx.setTransform(base);
+  }
+  // Current step: ▶.
+  if (marked >= 0 && marked < T) {
+    ctx.fillStyle = colors.accent;
+    ctx.font = fonts.label;
+    ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
+  }
+  ctx.font = fonts.value;
+  ctx.fillStyle = colors.muted;
+  ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
+}
 
-  // Cells.
+function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour }) {
+  const { T, S, cell, gridX, gridY, fonts } = L;
   ctx.font = fonts.value;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const values = cell >= CONFIG.cellValueMin;
-  for (let t = 0; t < (whole ? T : 0); t++) {
+  for (let t = 0; t < T; t++) {
     const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
       const a = vm.alpha[t * S + j];
@@ -396,78 +455,38 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.globalAlpha = 0.35;
   ctx.lineWidth = 1;
   ctx.beginPath();
-  for (let j = 1; j < (whole ? S : 0); j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
-  for (let t = 1; t < (whole ? T : 0); t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
+  for (let j = 1; j < S; j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
+  for (let t = 1; t < T; t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
   ctx.stroke();
   ctx.globalAlpha = 1;
 
-  // Labels. Setting ctx.font parses the font: each font is set once, the
-  // plain labels first, then the bold ones (the current step, the hovered).
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'right';
-  for (const strongPass of [false, true]) {
-    if (!doRows) break;
-    ctx.font = strongPass ? bold : fonts.label;
-    ctx.fillStyle = strongPass ? colors.fg : colors.muted;
-    for (let t = 0; t < T; t++) {
-      if ((t === hiRow || t === marked) !== strongPass) continue;
-      ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
-    }
-  }
-  ctx.textAlign = 'left';
-  if (doCols) {
-    const cos = Math.cos(-L.theta);
-    const sin = Math.sin(-L.theta);
-    for (const strongPass of [false, true]) {
-      ctx.font = strongPass ? bold : fonts.label;
-      ctx.fillStyle = strongPass ? colors.fg : colors.muted;
-      for (let j = 0; j < S; j++) {
-        if ((j === hiCol) !== strongPass) continue;
-        ctx.setTransform(base);
-        ctx.transform(cos, sin, -sin, cos, gridX + j * cell + cell / 2, gridY - 6);
-        ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
-      }
-    }
-    ctx.setTransform(base);
-  }
-
   // Entropy column.
-  ctx.font = fonts.value;
   ctx.textAlign = 'left';
-  ctx.fillStyle = colors.muted;
-  if (doCols) ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
   const maxH = Math.log2(Math.max(2, S));
-  for (let t = 0; t < (whole ? T : 0); t++) {
+  for (let t = 0; t < T; t++) {
     const y = gridY + t * cell;
-    const frac = Math.min(1, vm.entropies[t] / maxH);
     ctx.globalAlpha = 0.25;
     ctx.fillStyle = colors.muted;
-    ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * frac, 2);
+    ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * Math.min(1, vm.entropies[t] / maxH), 2);
     ctx.globalAlpha = 1;
     ctx.fillStyle = t === hiRow ? colors.fg : colors.muted;
     ctx.fillText(vm.entropies[t].toFixed(2), gridX + L.gridW + 8, y + cell / 2);
   }
 
-  // Current step: ▶ and an outline around its row.
-  if (marked >= 0 && marked < T && doRows) {
-    ctx.fillStyle = colors.accent;
-    ctx.textAlign = 'left';
-    ctx.font = fonts.label;
-    ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
-  }
-  if (marked >= 0 && marked < T && whole) {
+  // Current step: an outline around its row.
+  if (marked >= 0 && marked < T) {
     ctx.strokeStyle = colors.accent;
     ctx.lineWidth = 2.5;
     ctx.strokeRect(gridX - 1, gridY + marked * cell - 1, L.gridW + 2, cell + 2);
   }
   // Hovered / selected cell outline.
   const cur = hover?.kind === 'cell' ? hover : focused && active ? active : null;
-  if (cur && whole) {
+  if (cur) {
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 2;
     ctx.strokeRect(gridX + cur.j * cell + 1, gridY + cur.t * cell + 1, cell - 2, cell - 2);
   }
-  if ((hover?.kind === 'row' || hover?.kind === 'col') && whole) {
+  if (hover?.kind === 'row' || hover?.kind === 'col') {
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 1.5;
     if (hover.kind === 'row') ctx.strokeRect(gridX + 0.5, gridY + hover.t * cell + 0.5, L.gridW - 1, cell - 1);

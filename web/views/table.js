@@ -8,13 +8,10 @@ import { fmt } from '../lib/math.js';
 
 /**
  * frame: the widget's frameQueue (lib/frame.js); in-place updates wait for
- * it. isShown(): whether the table is on screen; while it is not (it is then
- * only read by screen readers), in-place updates wait until the slider has
- * been still for SETTLE_MS: a table of a thousand cells laid out on every
- * tick of a drag costs a frame.
+ * it. (While the table is not shown, alignscope.css keeps it off screen
+ * with content-visibility: auto: rewriting its numbers then costs no layout.)
  */
-const SETTLE_MS = 150;
-export function render(container, { captionId, frame = null, isShown = () => true } = {}) {
+export function render(container, { captionId, frame = null } = {}) {
   const wrap = h('div', { class: 'as-table-wrap' });
   container.append(wrap);
   let marked = -1;     // the row marked in the table
@@ -23,7 +20,6 @@ export function render(container, { captionId, frame = null, isShown = () => tru
   let caption = null;
   let rows = [];       // per target row: { tr, th, cells: td[S + 1] } (entropy last)
   let colKey = '';
-  let settleTimer = null;
   const captionText = (vm) => `Attention weights α for “${vm.trace?.text ?? vm.colLabels.join(' ')}” → “${vm.trace?.translation ?? ''}”: each row is one target ${vm.level === 'pieces' ? 'piece' : 'word'} and sums to 1 over the ${vm.S} source ${vm.level === 'pieces' ? 'pieces' : 'words'}.`;
 
   function newRow(S, t) {
@@ -64,7 +60,6 @@ export function render(container, { captionId, frame = null, isShown = () => tru
   return {
     update(vm) {
       frame?.drop('table');
-      clearTimeout(settleTimer);
       if (!vm || vm.message || !vm.alpha) {
         wrap.replaceChildren();
         body = null;
@@ -74,8 +69,7 @@ export function render(container, { captionId, frame = null, isShown = () => tru
       }
       const key = JSON.stringify(vm.colLabels);
       if (key !== colKey) { build(vm); colKey = key; fill(vm); return; }
-      if (!isShown()) settleTimer = setTimeout(() => fill(vm), SETTLE_MS);
-      else if (frame) frame.add('table', () => fill(vm));
+      if (frame) frame.add('table', () => fill(vm));
       else fill(vm);
     },
     setMarkedRow(t) {
