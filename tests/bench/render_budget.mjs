@@ -6,8 +6,10 @@
 // and under 4× CPU throttling (CDP Emulation.setCPUThrottlingRate), the
 // phone profile of issue 12.
 //
-//   node tests/bench/render_budget.mjs [--drags N] [--quick] [--json FILE]
-//   (--quick: one short drag and a few keys, to check that it works)
+//   node tests/bench/render_budget.mjs [--drags N] [--quick] [--json FILE] [--root DIR]
+//   (--quick: one short drag and a few keys, to check that it works;
+//   --root: serve another copy of web/, e.g. an older build to compare with,
+//   which must mark its heatmap paints the same way, see views/heatmap.js)
 //   (also run by ./build.sh bench, in its Chromium section)
 //
 // Needs web/gen/*.wasm (./build.sh wasm) and the models (models/index.json).
@@ -118,13 +120,13 @@ async function keystrokes(page, n) {
 }
 
 /** Runs the measurements; returns { chromium, sentence, words, desktop, throttled4x }. */
-export async function renderBudget({ drags = 2, moves = 60, keys = 24 } = {}) {
+export async function renderBudget({ drags = 2, moves = 60, keys = 24, root = join(ROOT, 'web') } = {}) {
   const { chromium } = await import('playwright-core');
   const { startServer } = await import('../../web/tools/serve.mjs');
   const { assemble } = await import('../../web/tools/assemble.mjs');
   if (!existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm'))) throw new Error('web/gen/alignscope-simd.wasm is missing: run ./build.sh wasm');
   const catalog = assemble({ quiet: true });
-  const server = await startServer({ root: join(ROOT, 'web'), port: 0 });
+  const server = await startServer({ root, port: 0, mounts: { '/models/': join(ROOT, 'web', 'models'), '/gen/': join(ROOT, 'web', 'gen') } });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
   const out = { chromium: browser.version(), model: catalog.default, sentence: BUDGET_SENTENCE, words: BUDGET_SENTENCE.split(/\s+/).length };
   try {
@@ -188,7 +190,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const drags = args.includes('--drags') ? Number(args[args.indexOf('--drags') + 1]) : quick ? 1 : 2;
-  const r = await renderBudget(quick ? { drags, moves: 16, keys: 6 } : { drags });
+  const root = args.includes('--root') ? resolve(args[args.indexOf('--root') + 1]) : undefined;
+  const r = await renderBudget({ ...(quick ? { drags, moves: 16, keys: 6 } : { drags }), ...(root ? { root } : {}) });
   const file = args.includes('--json') ? args[args.indexOf('--json') + 1] : join(ROOT, 'tests', 'artifacts', 'render-budget.json');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
