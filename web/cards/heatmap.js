@@ -133,7 +133,8 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
       table.update(null);
     }
     const off = !vm?.alpha;
-    for (const b of [...exportButtons, rowBtn, piecesBtn, zoomIn, zoomOut, zoomFit]) b.disabled = off;
+    for (const b of [...exportButtons, rowBtn, piecesBtn, zoomFit]) b.disabled = off;
+    renderZoom(st);
     tableBtn.disabled = none;
     if (none && !tableBox.classList.contains('as-visually-hidden')) tableBtn.click();
     legend.hidden = none;
@@ -145,6 +146,12 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
         : vm.level === 'pieces' ? 'Shown: the model’s own subword pieces, one row per decoder step.' : 'Shown: whole words (press “Show subword pieces” for the model’s own pieces, one row per decoder step).';
       piecesNote.textContent = `A model with a subword vocabulary reads and writes pieces of words (“un” + “saved”). The heatmap shows words: a source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows, so every row still sums to 1. The step-through stays one decoder step, one piece, at a time and names the word each piece belongs to. ${pieceWords}`;
     }
+  }
+
+  function renderZoom(st) {
+    zoomOut$.textContent = `${Math.round(st.zoom * 100)} %`;
+    zoomIn.disabled = !st.matrix?.alpha || st.zoom >= CONFIG.zoomMax;
+    zoomOut.disabled = !st.matrix?.alpha || st.zoom <= CONFIG.zoomMin;
   }
 
   function renderLegend(st) {
@@ -170,9 +177,7 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
         });
-        zoomOut$.textContent = `${Math.round(st.zoom * 100)} %`;
-        zoomIn.disabled = !st.matrix?.alpha || st.zoom >= CONFIG.zoomMax;
-        zoomOut.disabled = !st.matrix?.alpha || st.zoom <= CONFIG.zoomMin;
+        renderZoom(st);
       }
       if (changed.has('pieces')) piecesBtn.setAttribute('aria-pressed', String(!!st.pieces));
       if (['matrix', 'error', 'info', 'status'].some((k) => changed.has(k))) renderMatrix(st);

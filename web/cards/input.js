@@ -124,8 +124,8 @@ export function mount(store, { ids, frame = null, actions }) {
     const t = st.timing;
     // The time belongs to the translation on screen: none without one.
     perf.textContent = t && st.trace ? `Decoded in ${fmt(t.elapsedMs, 1)} ms in the worker · ${fmt(t.roundTripMs, 1)} ms round trip${t.encoderReused ? ' · encoder reused' : ''}` : '';
-    // The count of results drawn (tests wait on it): queued after the table and
-    // the step view, so when it moves they show this result too.
+    // The count of results drawn (tests wait on it): set in the same animation
+    // frame as the table, the step view and the heatmap of this result.
     const count = () => {
       perf.dataset.roundTripMs = String(t.roundTripMs);
       perf.dataset.workerMs = String(t.workerMs);

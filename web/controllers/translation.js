@@ -60,7 +60,7 @@ export function createTranslation(store, { client }) {
     if (seq !== tokenSeq || store.get().sentence !== text) return;
     const part = p.over ? Math.min(store.get().part ?? 0, p.parts.length - 1) : 0;
     // A new plan (always a new object) is what makes the request below.
-    store.set({ plan: p, part, tokenCount: p.count == null ? null : { text, count: p.count, max: p.max } });
+    store.set({ plan: { ...p, for: text }, part, tokenCount: p.count == null ? null : { text, count: p.count, max: p.max } });
   }
 
   // Step 2: ask the worker (it coalesces: the latest request wins).
@@ -68,6 +68,7 @@ export function createTranslation(store, { client }) {
     const st = store.get();
     if (!st.info || BUSY.has(st.status) || !st.sentence.trim()) return;
     const p = st.plan;
+    if (p?.for !== st.sentence) return; // the new sentence's plan is on its way, and asks when it comes
     const part = p?.over ? p.parts[st.part] : null;
     const text = part ? st.sentence.slice(part.start, part.end) : st.sentence;
     client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: part ? st.part : null });
