@@ -1,7 +1,7 @@
 // alignscope.js - <align-scope>: the widget as a custom element for course pages.
 //
 //   <script type="module" src="https://example.org/alignscope/alignscope.js"></script>
-//   <align-scope sentence="Open the file" model="en-fr" scale="1" step="0" view="heatmap"></align-scope>
+//   <align-scope sentence="Open the file" model="en-fr" scale="1" step="0" view="heatmap" colour="row"></align-scope>
 //
 // Each element has a shadow root (scoped CSS), its own worker and its own
 // state, so several can live on one page. Attributes are validated exactly
@@ -12,11 +12,11 @@ import { parseShareString } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
-const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'theme'];
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'theme'];
 
 function attrsToState(el) {
   const p = new URLSearchParams();
-  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view' };
+  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces' };
   for (const [attr, key] of Object.entries(map)) {
     const v = el.getAttribute(attr);
     if (v !== null) p.set(key, v);

@@ -1,5 +1,5 @@
 // app.js - the page: one full widget whose state lives in the URL hash,
-// a theme toggle, and page-wide step keys.
+// a theme toggle, and page-wide keys (step, play, presenter mode).
 
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
@@ -43,4 +43,5 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'ArrowRight') { app.step(1); e.preventDefault(); }
   if (e.key === 'ArrowLeft') { app.step(-1); e.preventDefault(); }
   if (e.key === ' ') { app.element.querySelector('.as-play')?.click(); e.preventDefault(); }
+  if (e.key === 'p' || e.key === 'P') { app.presenter(); e.preventDefault(); }
 });

@@ -6,6 +6,17 @@
 // the picture always ends on the latest value.
 
 import { CONFIG } from './config.js';
+import { STATUS_CODES } from './engine.js';
+
+/**
+ * True when `err` carries the engine's status `name` (e.g.
+ * 'AS_ERR_INPUT_TOO_LONG'). The names come from engine.js, the one place JS
+ * knows them; asking for one it does not know is a bug, caught at once.
+ */
+export function statusIs(err, name) {
+  if (!STATUS_CODES.includes(name)) throw new Error(`statusIs: no engine status ${name}`);
+  return err?.code === name;
+}
 
 export class EngineClient {
   /** @param {{ workerUrl: URL|string, onResult: Function, onError: Function }} opts */
@@ -22,6 +33,7 @@ export class EngineClient {
     this.lastRoundTripMs = NaN;
     this.roundTrips = [];
     this.loadId = 0;
+    this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
   }
 
   /** Start the worker and the engine. Resolves with { variant }. */
@@ -79,6 +91,20 @@ export class EngineClient {
     this.#send(params);
   }
 
+  /**
+   * The model's tokens of `text`, as [{ start, end }] (UTF-16), for the live
+   * token count and for cutting a long text into sentences. Rejects when a
+   * model load overtakes it (its answer would be about the old model).
+   */
+  tokenize(text) {
+    if (!this.worker) return Promise.reject(new Error('The engine is not running.'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.tokenWaiters.set(id, { resolve, reject, loadId: this.loadId });
+      this.worker.postMessage({ type: 'tokenize', id, text });
+    });
+  }
+
   get busy() {
     return this.inFlight !== null;
   }
@@ -120,9 +146,22 @@ export class EngineClient {
   #rejectAll(err) {
     for (const [, w] of this.waiters) { clearTimeout(w.timer); w.reject(err); }
     this.waiters.clear();
+    for (const [, w] of this.tokenWaiters) w.reject(err);
+    this.tokenWaiters.clear();
   }
 
   #onMessage(msg) {
+    if (msg.type === 'tokens' || (msg.type === 'error' && msg.stage === 'tokenize')) {
+      const w = this.tokenWaiters.get(msg.id);
+      if (!w) return;
+      this.tokenWaiters.delete(msg.id);
+      if (msg.type === 'error' || w.loadId !== this.loadId) {
+        w.reject(Object.assign(new Error(msg.message ?? 'superseded by a model load'), { code: msg.code ?? null }));
+        return;
+      }
+      w.resolve(Array.from(msg.starts, (start, i) => ({ start, end: msg.ends[i] })));
+      return;
+    }
     // The answer to a load that a newer load replaced: nobody waits for it.
     if ((msg.type === 'loaded' || (msg.type === 'error' && msg.stage === 'load')) && msg.loadId !== this.loadId) return;
     if (msg.type === 'ready' || msg.type === 'loaded') {

@@ -14,14 +14,27 @@ export const CONFIG = Object.freeze({
   scaleStepLog2: 0.05,
 
   // Heatmap (CSS pixels)
-  cellMin: 16,                 // below this the map scrolls instead of shrinking
-  cellMax: 52,
+  cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
+  cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
+  cellMaxPresenter: 120,       // presenter mode: read from the back of a classroom
   cellValueMin: 34,            // print α inside cells when at least this big
-  labelFont: '13px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  valueFont: '11px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace',
+  heatBoxMinPx: 240,           // the scroll box is never shorter than this…
+  heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this
+  heatBoxReservePresenterPx: 110,
+  zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
+  zoomMax: 4,
+  zoomStep: 1.25,
+  labelPx: 13,                 // word labels at zoom 1 outside presenter mode
+  labelPxPresenter: 24,
+  labelFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  valueFamily: 'monospace',    // one generic family: canvas resolves a font list on every ctx.font set, ~3 ms each
   labelAngleDeg: 55,           // source words are written at this slant
   labelMaxChars: 18,           // longer words are shortened with … in labels
   entropyColumn: 54,           // width of the per-row entropy column
+
+  // Long input: how many sentences the picker offers (a pasted paragraph)
+  maxSentenceChoices: 40,
+  tokenCountDelayMs: 40,       // the live token count follows typing this closely
 
   // Step-through
   playIntervalMs: 1100,
@@ -37,3 +50,5 @@ export const CONFIG = Object.freeze({
 
 /** URL/attribute state keys and their meaning (documented in the README, "Embedding"). */
 export const VIEWS = Object.freeze(['full', 'heatmap', 'steps']);
+/** How the heatmap colours α: 'absolute' (0…1) or 'row' (each row ÷ its own maximum). */
+export const COLOUR_MODES = Object.freeze(['absolute', 'row']);

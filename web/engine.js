@@ -11,13 +11,13 @@
 //   const info = engine.load(modelBytes);
 //   const result = engine.translate('Open the file', { scoreScale: 1 });
 
-const STATUS_CODES = [
+export const STATUS_CODES = [
   'AS_OK', 'AS_ERR_NULL_ARGUMENT', 'AS_ERR_TOO_SHORT', 'AS_ERR_BAD_MAGIC', 'AS_ERR_VERSION_TOO_NEW',
   'AS_ERR_VERSION_UNSUPPORTED', 'AS_ERR_BAD_HEADER', 'AS_ERR_SIZE_MISMATCH', 'AS_ERR_CHECKSUM',
   'AS_ERR_BAD_VOCABULARY', 'AS_ERR_BAD_WEIGHTS', 'AS_ERR_OUT_OF_MEMORY', 'AS_ERR_EMPTY_INPUT',
   'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION', 'AS_ERR_UNKNOWN_FEATURE', 'AS_ERR_BAD_SEGMENTATION',
 ];
-const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
+export const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
 const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
 const SPECIAL_TOKENS = { PAD: 0, UNK: 1, BOS: 2, EOS: 3 }; // as_special_token

@@ -1,14 +1,15 @@
 // state.js - the one place the page's state lives, and its URL form.
 //
-// Shareable state (sentence, model, scale, step, view) round-trips through the
-// URL hash: `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full`. `scale` is
+// Shareable state (sentence, model, scale, step, view, pieces, colour)
+// round-trips through the URL hash:
+// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained).
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
 // it explains why it shows a model from its own list.
 
-import { CONFIG, VIEWS } from './config.js';
+import { CONFIG, VIEWS, COLOUR_MODES } from './config.js';
 
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
@@ -17,7 +18,7 @@ const FILE_NAME_MAX = 120;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full' };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute' };
 }
 
 /**
@@ -50,6 +51,12 @@ export function parseShareString(str) {
   if (step !== null) out.step = step;
   const view = params.get('view');
   if (view !== null && VIEWS.includes(view)) out.view = view;
+  // pieces=1: the heatmap shows the model's subword pieces instead of words.
+  const pieces = params.get('pieces');
+  if (pieces === '1' || pieces === '0') out.pieces = pieces === '1';
+  // colour=row: each heatmap row scaled to its own maximum.
+  const colour = params.get('colour');
+  if (colour !== null && COLOUR_MODES.includes(colour)) out.colour = colour;
   return out;
 }
 
@@ -79,6 +86,8 @@ export function serializeShareState(st) {
   p.set('scale', roundScale(st.scale));
   p.set('step', String(st.step | 0));
   if (st.view && st.view !== 'full') p.set('view', st.view);
+  if (st.pieces) p.set('pieces', '1');
+  if (st.colour && st.colour !== 'absolute') p.set('colour', st.colour);
   return p.toString();
 }
 
@@ -122,19 +131,37 @@ export function roundScale(x) {
 }
 
 /** A tiny observable store: set() merges a patch and notifies subscribers
- *  with the set of keys that changed. */
-export function createStore(initial) {
+ *  with the set of keys that changed. derive(state, changed) may return a
+ *  patch of values computed from others (the heatmap's matrix from the
+ *  trace): it is merged before anyone is notified, so every subscriber sees
+ *  a consistent state once. A set() made while subscribers are being
+ *  notified is queued and notified after them, in order. */
+export function createStore(initial, { derive = null } = {}) {
   let state = { ...initial };
   const listeners = new Set();
+  const queue = [];
+  let notifying = false;
+  const merge = (patch, changed) => {
+    for (const [k, v] of Object.entries(patch)) if (state[k] !== v) changed.add(k);
+    state = { ...state, ...patch };
+  };
+  function set(patch) {
+    if (notifying) { queue.push(patch); return; }
+    const changed = new Set();
+    merge(patch, changed);
+    if (changed.size === 0) return;
+    if (derive) { const extra = derive(state, changed); if (extra) merge(extra, changed); }
+    notifying = true;
+    try {
+      for (const fn of listeners) fn(state, changed);
+    } finally {
+      notifying = false;
+    }
+    while (queue.length) set(queue.shift());
+  }
   return {
     get: () => state,
-    set(patch) {
-      const changed = new Set();
-      for (const [k, v] of Object.entries(patch)) if (state[k] !== v) changed.add(k);
-      if (changed.size === 0) return;
-      state = { ...state, ...patch };
-      for (const fn of listeners) fn(state, changed);
-    },
+    set,
     subscribe(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
@@ -148,4 +175,15 @@ export function scaleFor(info, relScale) {
   const trainedDivisor = 1 / trainedMultiplier;
   const divisor = trainedDivisor * relScale;
   return { trainedDivisor, divisor, scoreScale: 1 / divisor };
+}
+
+/**
+ * The store patch that sets (or, with text null, clears) the notice of one
+ * topic: the messages under the sentence (a cut paste, a refused model or
+ * file, why there is no link), one line per topic.
+ */
+export function noticePatch(state, topic, text) {
+  const notices = { ...state.notices };
+  if (text) notices[topic] = text; else delete notices[topic];
+  return { notices };
 }

@@ -9,6 +9,8 @@
 //     and the engine keeps the model it had)
 //   → { type: 'translate', id, text, scoreScale, topK }
 //   ← { type: 'result', id, trace, workerMs }
+//   → { type: 'tokenize', id, text }            (the page's live token count)
+//   ← { type: 'tokens', id, starts, ends }      (UTF-16 spans of the model's tokens)
 //   ← { type: 'error', id?, loadId?, stage, code?, message }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
@@ -56,6 +58,11 @@ self.onmessage = async (event) => {
       const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK });
       const { trace, transfer } = copyTrace(tr);
       postMessage({ type: 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
+    } else if (msg.type === 'tokenize') {
+      const tokens = engine.tokenize(msg.text);
+      const starts = Int32Array.from(tokens, (t) => t.start);
+      const ends = Int32Array.from(tokens, (t) => t.end);
+      postMessage({ type: 'tokens', id: msg.id, starts, ends }, [starts.buffer, ends.buffer]);
     }
   } catch (err) {
     fail(msg.type, err, msg.id, msg.loadId);

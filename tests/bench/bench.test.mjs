@@ -49,3 +49,24 @@ test('kernels_bench.mjs --quick reports every kernel', { skip, timeout: 120_000 
   for (const v of ['simd', 'scalar']) assert.ok(k.matvec[v].gflops > 0 && k.matvec.rowMajor[v].gflops > 0 && k.matvec.int8Q32[v].gflops > 0 && k.vocabSoftmax[v].minUs > 0);
   assert.ok(k.attention.length >= 3 && k.attention.every((a) => a.simdUs > 0 && a.scalarUs > 0));
 });
+
+test('render_budget.mjs --quick measures the page in Chromium and reports every figure', { skip: existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm')) ? false : 'web/gen not built: run ./build.sh wasm', timeout: 170_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'alignscope-budget-'));
+  try {
+    const out = join(dir, 'budget.json');
+    const r = spawnSync(process.execPath, [join(ROOT, 'tests', 'bench', 'render_budget.mjs'), '--quick', '--json', out], { cwd: ROOT, encoding: 'utf8', timeout: 160_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const b = JSON.parse(readFileSync(out, 'utf8'));
+    assert.equal(b.words, 30);
+    for (const name of ['desktop', 'throttled4x']) {
+      const p = b[name];
+      assert.ok(p.slider.inputs > 0 && p.slider.paints > 0 && p.slider.answered > 0, `${name}: ${JSON.stringify(p.slider)}`);
+      assert.ok(p.slider.p50Ms > 0 && p.slider.p90Ms >= p.slider.p50Ms && p.slider.longestTaskMs > 0, `${name}: ${JSON.stringify(p.slider)}`);
+      assert.ok(p.keystroke.keys > 0 && p.keystroke.p90 > 0, `${name}: ${JSON.stringify(p.keystroke)}`);
+    }
+    assert.equal(b.throttled4x.cpuThrottling, 4);
+    assert.match(r.stdout, /\| desktop \|.*\| 4× CPU throttling \|/s, 'the Markdown table');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -497,16 +497,21 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.goto(`${server.url}#s=Open+the+file`);
     await page.waitForSelector(READY);
     const box = page.locator('#app textarea');
-    // A paste of 10,000 characters: cut at 2000, said so, and the model's token limit explained.
+    // A paste of 10,000 characters: cut at 2000, said so, and the model's
+    // token limit explained next to the translation, which still comes: the
+    // text's first 100 tokens (it has no sentence ends to split at).
     await box.focus();
     await page.keyboard.press('Control+A');
     const t0 = Date.now();
     await page.keyboard.insertText('word '.repeat(2000));
-    await page.waitForFunction(() => /more than 100 source tokens/.test(document.querySelector('#app .as-empty:not([hidden])')?.textContent ?? ''));
+    await page.waitForFunction(() => /Your text has 400 tokens .*this model reads at most 100 at a time, so this shows its beginning, cut after its first 100 tokens\./.test(document.querySelector('#app .as-translation-box .as-long-note:not([hidden])')?.textContent ?? ''));
     assert.ok(Date.now() - t0 < 8000, 'the message comes quickly');
     assert.equal((await box.inputValue()).length, 2000);
     assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2000 characters.*at most 100 words and punctuation marks/);
-    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /2000 \/ 2000 characters/);
+    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2000 \/ 2000 characters/);
+    assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
+    assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
+    assert.ok((await page.locator('#app .as-translation').textContent()).length > 1);
     const t1 = Date.now();
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
     assert.ok(Date.now() - t1 < 1000, 'the page still paints');
@@ -557,7 +562,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       const root = document.getElementById(id).shadowRoot;
       return { link: !!root?.querySelector('link[rel="stylesheet"][href$="alignscope.css"]'), cards: root?.querySelectorAll('.as-card').length ?? 0 };
     }).concat([{ lightDomCards: document.querySelectorAll('.as-card').length }]));
-    assert.deepEqual(scoped, [{ link: true, cards: 3 }, { link: true, cards: 2 }, { lightDomCards: 0 }]);
+    // view="heatmap": sentence, heatmap, slider, model; view="steps": sentence, steps, model.
+    assert.deepEqual(scoped, [{ link: true, cards: 4 }, { link: true, cards: 3 }, { lightDomCards: 0 }]);
     // Attribute changes update the element.
     const n = await decodeCount(page, '#first');
     await page.evaluate(() => document.getElementById('first').setAttribute('sentence', 'Open the list'));
@@ -674,7 +680,7 @@ const SNAPSHOT = async (page) => ({
 });
 
 describe('models: the picker, a model file from disk, no attention', { timeout: 170_000 }, () => {
-  after(() => { for (const { e } of engines.values()) e.dispose(); });
+  after(() => { for (const { e } of engines.values()) e.dispose(); engines.clear(); });
 
   test('the picker says, per model, its attention kind, size and BLEU; the chosen one is described; a comparison table', async () => {
     const { page, errors, context } = await openPage();
@@ -1021,5 +1027,350 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
     assert.deepEqual(errors, []);
     await context.close();
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The page as a figure (issue 12): the first screen at every size, touch,
+// presenter mode, per-row colours, long input, subword pieces, the wording
+// of the score scale, and the figure's frame budget (counts, not timings).
+
+const THIRTEEN = 'Print the selected page and close the window before you open the new document';
+/** Rectangles of the parts of the first screen. */
+async function firstScreen(page) {
+  return page.evaluate(() => {
+    const r = (sel) => { const el = document.querySelector(sel); if (!el || el.hidden) return null; const b = el.getBoundingClientRect(); return { top: b.top, bottom: b.bottom, left: b.left, right: b.right, width: b.width, height: b.height }; };
+    const c = document.querySelector('#app canvas.as-heatmap-canvas');
+    return {
+      vw: innerWidth, vh: innerHeight, overflowX: document.documentElement.scrollWidth - innerWidth,
+      translation: r('#app .as-translation'), canvas: r('#app canvas.as-heatmap-canvas'), steps: r('#app .as-steps-card'), heat: r('#app .as-heat-card'),
+      gridY: Number(c.dataset.gridY), cell: Number(c.dataset.cell),
+      scrolls: (() => { const s = document.querySelector('#app .as-heatmap-scroll'); return s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1; })(),
+    };
+  });
+}
+
+describe('the page as a figure', { timeout: 170_000 }, () => {
+  after(() => { for (const { e } of engines.values()) e.dispose(); engines.clear(); });
+
+  test('first screen at 5 sizes: the translation and the heatmap are on it; screenshots', async () => {
+    const dir = path.join(ARTIFACTS, 'after');
+    fs.mkdirSync(dir, { recursive: true });
+    const sizes = [['phone-small', 360, 640], ['phone', 390, 844], ['laptop', 1024, 640], ['desktop', 1280, 800], ['projector', 1920, 1080]];
+    for (const [name, width, height] of sizes) {
+      const { page, errors, context } = await openPage({ viewport: { width, height } });
+      await page.goto(`${server.url}#s=${encodeURIComponent(THIRTEEN)}&step=2`);
+      await page.waitForSelector(READY);
+      await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+      const f = await firstScreen(page);
+      const at = `${name} ${width}×${height}`;
+      assert.ok(f.translation.top >= 0 && f.translation.bottom <= height, `${at}: the translation is on the first screen (${JSON.stringify(f.translation)})`);
+      // The map itself, not just its title: its first rows of cells are above the fold.
+      assert.ok(f.canvas.top + f.gridY + 2 * f.cell <= height, `${at}: the heatmap's first two rows are on the first screen (canvas at ${f.canvas.top}, grid at +${f.gridY}, cell ${f.cell})`);
+      assert.ok(f.overflowX <= 0, `${at}: the page scrolls sideways by ${f.overflowX}px`);
+      if (width >= 1200) {
+        assert.ok(f.steps.left >= f.heat.right - 1 && f.steps.top < height, `${at}: the step view sits beside the heatmap (${JSON.stringify([f.heat, f.steps])})`);
+      }
+      if (width >= 1920) {
+        // Before: 16 % of the screen, 52 px cells at most, and a scroll box.
+        const share = (f.canvas.width * f.canvas.height) / (width * height);
+        assert.ok(share >= 0.25, `${at}: the heatmap uses the space (${(100 * share).toFixed(0)} % of the screen)`);
+        assert.ok(f.cell >= 34, `${at}: cells big enough to print their values (${f.cell} px)`);
+        assert.equal(f.scrolls, false, `${at}: a 13-word sentence does not scroll`);
+      }
+      await page.screenshot({ path: path.join(dir, `${name}-${width}x${height}.png`) });
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  });
+
+  test('touch: a tap selects the tapped cell, shows its value and moves the step; zoom buttons grow the cells', async () => {
+    const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce', acceptDownloads: true });
+    const page = await browserContext.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}#s=${encodeURIComponent('Delete the selected document now')}&step=0`);
+    await page.waitForSelector(READY);
+    await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+    const m = await exportedMatrix(page);
+    const canvas = page.locator('#app canvas.as-heatmap-canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const tapCell = async (t, j) => {
+      const box = await canvas.boundingBox();
+      const d = await canvas.evaluate((c) => ({ x: Number(c.dataset.gridX), y: Number(c.dataset.gridY), cell: Number(c.dataset.cell) }));
+      await page.touchscreen.tap(box.x + d.x + (j + 0.5) * d.cell, box.y + d.y + (t + 0.5) * d.cell);
+    };
+    const [t, j] = [2, 3];
+    await tapCell(t, j);
+    const readout = page.locator('#app .as-heat-card .as-readout');
+    await page.waitForFunction(() => /^α\(/.test(document.querySelector('#app .as-heat-card .as-readout').textContent));
+    const text = await readout.textContent();
+    assert.ok(text.startsWith(`α(“${m.target[t]}” ← “${m.source[j]}”) = ${m.alpha[t][j].toFixed(3)}`), `the tapped cell, not the first: ${text}`);
+    assert.match(await textOf(page, '#app .as-step-count'), new RegExp(`^step ${t + 1} /`), 'the step view follows the tapped row');
+    assert.equal(await canvas.getAttribute('data-marked-row'), String(t));
+    // A second tap elsewhere: that cell.
+    await tapCell(0, 1);
+    await page.waitForFunction((want) => document.querySelector('#app .as-heat-card .as-readout').textContent.startsWith(want), `α(“${m.target[0]}” ← “${m.source[1]}”) = ${m.alpha[0][1].toFixed(3)}`);
+    // Zoom: bigger cells, said in words.
+    const before = Number(await canvas.getAttribute('data-cell'));
+    const paints = Number(await canvas.getAttribute('data-paints'));
+    await page.locator('#app button[aria-label="Zoom in"]').click();
+    await page.waitForFunction((p) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.paints) > p, paints);
+    assert.ok(Number(await canvas.getAttribute('data-cell')) > before, 'zoom in grows the cells');
+    assert.equal(await textOf(page, '#app .as-zoom'), '125 %');
+    await page.locator('#app button', { hasText: 'Fit' }).click();
+    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) === c, before);
+    // The keyboard: + zooms in, 0 fits.
+    await canvas.focus();
+    await page.keyboard.press('+');
+    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) > c, before);
+    await page.keyboard.press('0');
+    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) === c, before);
+    assert.deepEqual(errors, []);
+    await browserContext.close();
+  });
+
+  test('presenter mode: a button and the P key; full screen or the whole window, large type, bigger cells; Escape leaves', async () => {
+    const { page, errors, context } = await openPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${server.url}#s=${encodeURIComponent('Open the file')}&step=1`);
+    await page.waitForSelector(READY);
+    const canvas = page.locator('#app canvas.as-heatmap-canvas');
+    await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+    const cellBefore = Number(await canvas.getAttribute('data-cell'));
+    const sizeOf = (sel) => page.locator(sel).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    const typeBefore = await sizeOf('#app .as-translation');
+    const button = page.locator('#app button.as-presenter-btn');
+    assert.equal(await button.getAttribute('aria-pressed'), 'false');
+    await button.click();
+    const root = page.locator('#app .as-root');
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
+    assert.equal(await button.getAttribute('aria-pressed'), 'true');
+    assert.equal(await button.textContent(), 'Leave presenter mode');
+    const box = await root.boundingBox();
+    assert.ok(box.x <= 0 && box.y <= 0 && box.width >= 1919 && box.height >= 1079, `the widget covers the screen: ${JSON.stringify(box)}`);
+    assert.ok(await sizeOf('#app .as-translation') >= 1.5 * typeBefore, 'large type');
+    assert.ok(await page.locator('#app .as-model-card').isHidden(), 'only the figure: no model picker');
+    assert.ok(await page.locator('#app .as-theory-card').isHidden());
+    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) > c, cellBefore);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'after', 'presenter-1920x1080.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
+    assert.equal(await page.evaluate(() => document.fullscreenElement), null, 'full screen is left too');
+    // The key, from the page (focus on nothing in particular).
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
+    // Not while typing.
+    await page.locator('#app textarea').focus();
+    await page.keyboard.press('p');
+    assert.equal(await root.getAttribute('data-presenter'), 'false');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('per-row colours: every row’s largest weight gets the top colour, the legend says so, the link and the export carry it', async () => {
+    const { page, errors, context } = await openPage();
+    const long = 'When you open a new window from the file menu, the program asks whether you want to save the changes to the current document before it closes the old one';
+    await page.goto(`${server.url}#s=${encodeURIComponent(long)}&scale=16`);
+    await page.waitForSelector(READY);
+    const canvas = page.locator('#app canvas.as-heatmap-canvas');
+    await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+    const m = await exportedMatrix(page);
+    /** The colour at the middle of cell (t, j). */
+    const pixel = (t, j) => canvas.evaluate((c, [tt, jj]) => {
+      const dpr = c.width / c.clientWidth;
+      const cell = Number(c.dataset.cell);
+      const x = (Number(c.dataset.gridX) + (jj + 0.5) * cell) * dpr;
+      const y = (Number(c.dataset.gridY) + (tt + 0.5) * cell) * dpr;
+      return Array.from(c.getContext('2d').getImageData(Math.round(x), Math.round(y), 1, 1).data.slice(0, 3));
+    }, [t, j]);
+    const argmax = (row) => row.indexOf(Math.max(...row));
+    const top = [253, 231, 37]; // viridis(1)
+    const near = (a, b) => a.every((v, i) => Math.abs(v - b[i]) <= 3);
+    const rows = [0, 5, 10];
+    const absolute = await Promise.all(rows.map((t) => pixel(t, argmax(m.alpha[t]))));
+    assert.ok(absolute.some((p) => !near(p, top)), 'flat rows (divisor × 16) are not at the top colour in absolute mode');
+    const button = page.locator('#app .as-toolbar button', { hasText: 'Colour per row' });
+    const paints = Number(await canvas.getAttribute('data-paints'));
+    await button.click();
+    await page.waitForFunction((p) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.paints) > p, paints);
+    assert.equal(await button.getAttribute('aria-pressed'), 'true');
+    for (const t of rows) assert.ok(near(await pixel(t, argmax(m.alpha[t])), top), `row ${t}: its largest weight has the top colour`);
+    assert.match(await page.locator('#app .as-legend').textContent(), /row max.*per row: each row is scaled to its own largest α/);
+    await page.waitForFunction(() => /&colour=row/.test(location.hash));
+    const e = await exportedMatrix(page);
+    assert.equal(e.colour, 'row');
+    assert.deepEqual(e.alpha, m.alpha, 'the numbers are α, whatever the colours');
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.locator('#app button[data-export="svg"]').click()]);
+    assert.match(fs.readFileSync(await svg.path(), 'utf8'), /α \(per row\)/);
+    // A link with colour=row opens in that mode.
+    const other = await openPage();
+    await other.page.goto(await page.evaluate(() => location.href));
+    await other.page.waitForSelector(READY);
+    assert.equal(await other.page.locator('#app .as-toolbar button', { hasText: 'Colour per row' }).getAttribute('aria-pressed'), 'true');
+    await other.context.close();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('long input: the count is live against the limit; a paragraph over it becomes a sentence picker, and the notice says which is shown', async () => {
+    const { page, errors, context } = await openPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${server.url}#s=Open+the+file`);
+    await page.waitForSelector(READY);
+    const sentences = [
+      'Your changes to the document have not been saved, and the program will close in one minute unless you answer.',
+      'Do you want to save them before closing the window, or discard them and lose the work of the last hour?',
+      'The selected folder could not be found on the server, so the copy was stopped before any file was written.',
+      'Please check your network settings, reconnect to the server and try again in a few minutes from now.',
+      'Print the current page, then close this window and open the next document in the list of recent files.',
+    ];
+    const paragraph = sentences.join(' ');
+    const box = page.locator('#app textarea');
+    await box.fill('');
+    await box.pressSequentially('Open the new', { delay: 10 });
+    await page.waitForFunction(() => /^3 \/ 100 tokens · 12 \/ 2000 characters$/.test(document.querySelector('#app .as-hint').textContent));
+    await box.fill(paragraph);
+    const counts = sentences.map((s) => nodeEngine.tokenize(s).length);
+    const total = nodeEngine.tokenize(paragraph).length;
+    assert.ok(total > 100 && counts.every((c) => c <= 100), `precondition: ${total} tokens in all, ${counts} per sentence`);
+    const note = page.locator('#app .as-translation-box .as-long-note');
+    await page.waitForFunction(() => !document.querySelector('#app .as-translation-box .as-long-note').hidden);
+    assert.equal(await note.textContent(), `Your text has ${total} tokens (words and punctuation marks); this model reads at most 100 at a time, so this shows sentence 1 of the 5 in it. Pick another sentence:`);
+    assert.match(await textOf(page, '#app .as-hint'), new RegExp(`^${total} / 100 tokens \\(more than the model reads at once\\)`));
+    const ref = (s) => nodeEngine.translate(s, { scoreScale: nodeInfo.trainedScoreScale });
+    await waitForTranslation(page, ref(sentences[0]).translation);
+    const parts = page.locator('#app .as-parts button');
+    assert.equal(await parts.count(), 5);
+    assert.equal(await parts.nth(0).getAttribute('aria-pressed'), 'true');
+    // The note sits next to the translation, on the first screen of a phone.
+    const nb = await note.boundingBox();
+    const tb = await page.locator('#app .as-translation').boundingBox();
+    assert.ok(nb.y - (tb.y + tb.height) < 40 && nb.y + nb.height <= 844, `the notice is next to the translation: ${JSON.stringify([tb, nb])}`);
+    await parts.nth(2).click();
+    await waitForTranslation(page, ref(sentences[2]).translation);
+    assert.equal(await parts.nth(2).getAttribute('aria-pressed'), 'true');
+    assert.match(await note.textContent(), /shows sentence 3 of the 5 in it/);
+    const m = await exportedMatrix(page);
+    assert.equal(m.sentence, sentences[2]);
+    assert.deepEqual(m.source, ref(sentences[2]).source.map((w) => w.text));
+    // Short again: no notice, no picker.
+    await box.fill('Open the file');
+    await waitForTranslation(page, ref('Open the file').translation);
+    assert.ok(await note.isHidden());
+    assert.ok(await page.locator('#app .as-parts').isHidden());
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('subword pieces: the toggle is in the state and the link; with word-level models words and pieces are the same matrix', async () => {
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=Show+the+new+window`);
+    await page.waitForSelector(READY);
+    const words = await exportedMatrix(page);
+    assert.equal(words.level, 'words');
+    assert.match(await textOf(page, '#app .as-pieces-note'), /source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows.*every word is one piece and both views are the same matrix/);
+    const toggle = page.locator('#app .as-toolbar button', { hasText: 'Show subword pieces' });
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    await page.waitForFunction(() => /&pieces=1/.test(location.hash));
+    const pieces = await exportedMatrix(page);
+    assert.equal(pieces.level, 'pieces');
+    assert.deepEqual([pieces.source, pieces.target, pieces.alpha], [words.source, words.target, words.alpha]);
+    assert.match(await textOf(page, '#app .as-steps-card .as-step-word'), /^This step writes the word “.+”\.$/);
+    const other = await openPage();
+    await other.page.goto(`${server.url}#s=Show+the+new+window&pieces=1`);
+    await other.page.waitForSelector(READY);
+    assert.equal(await other.page.locator('#app .as-toolbar button', { hasText: 'Show subword pieces' }).getAttribute('aria-pressed'), 'true');
+    await other.context.close();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('the score-scale card speaks of each kind correctly: temperature for additive and general, d and √d for dot products', async () => {
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=Open+the+file`);
+    await page.waitForSelector(READY);
+    const card = page.locator('#app .as-slider-card');
+    assert.equal(nodeInfo.attention, 'additive', 'precondition: the default model is additive');
+    assert.equal(await card.locator('h2').textContent(), 'The score scale (softmax temperature)');
+    const additive = await card.textContent();
+    assert.match(additive, new RegExp(`small network.*${nodeInfo.attentionDim} units wide.*temperature.*√d belongs to dot products`));
+    assert.ok(!/d = \d+ \(/.test(additive), 'no “d = …” for additive attention');
+    for (const [id, kind] of [['toy-dot', 'dot'], ['toy-scaled-dot', 'scaled_dot'], ['toy-general', 'general']]) {
+      const toy = await nodeModel(path.join(modelsDir, `${id}.alsc`));
+      await page.locator('#app select').selectOption(id);
+      await waitForTranslation(page, toy.translate('Open the file').translation);
+      const title = await card.locator('h2').textContent();
+      const text = await card.textContent();
+      if (kind === 'general') {
+        assert.equal(title, 'The score scale (softmax temperature)');
+        assert.match(text, /bilinear form.*temperature.*√d belongs to dot products/);
+      } else {
+        assert.equal(title, 'The √d slider');
+        assert.ok(text.includes(`d = ${toy.info.keyDim} (the key dimension`), `${kind}: ${text}`);
+        assert.ok(text.includes(`√d = ${Math.sqrt(toy.info.keyDim).toFixed(2)}`));
+      }
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('loop: playback starts again from the first step', async () => {
+    const { page, errors, context } = await openPage();
+    await page.goto(`${server.url}#s=Open+the+file&step=0`);
+    await page.waitForSelector(READY);
+    const T = Number((await textOf(page, '#app .as-step-count')).match(/\/ (\d+)$/)[1]);
+    await page.locator('#app .as-steps').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft'); // one step before the end
+    const loop = page.locator('#app button.as-loop');
+    await loop.click();
+    assert.equal(await loop.getAttribute('aria-pressed'), 'true');
+    await page.locator('#app .as-play').click();
+    await page.waitForFunction((t) => document.querySelector('#app .as-step-count').textContent === `step ${t} / ${t}`, T, { timeout: 10_000 });
+    await page.waitForFunction((t) => document.querySelector('#app .as-step-count').textContent === `step 1 / ${t}`, T, { timeout: 10_000 });
+    assert.equal(await page.locator('#app .as-play').getAttribute('aria-pressed'), 'true', 'still playing');
+    await page.locator('#app .as-play').click();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('one paint per frame, the step view updated in place, the finger glides unless motion is reduced', async () => {
+    for (const reducedMotion of ['no-preference', 'reduce']) {
+      const { page, errors, context } = await openPage({ reducedMotion });
+      await page.goto(`${server.url}#s=${encodeURIComponent('Print the selected page and close the window')}&step=0`);
+      await page.waitForSelector(READY);
+      const pointer = page.locator('#app .as-finger-pointer');
+      const duration = await pointer.evaluate((el) => parseFloat(getComputedStyle(el).transitionDuration));
+      if (reducedMotion === 'reduce') assert.equal(duration, 0, 'no glide under prefers-reduced-motion');
+      else assert.ok(duration > 0.1, `the finger glides (${duration} s)`);
+      // Stepping keeps the same elements (so transitions can play), and moves the pointer.
+      await page.evaluate(() => { window.__chip = document.querySelector('#app .as-chip'); });
+      const t0 = await pointer.evaluate((el) => el.style.transform);
+      await page.locator('#app .as-steps').focus();
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      assert.equal(await page.evaluate(() => window.__chip === document.querySelector('#app .as-chip') && window.__chip.isConnected), true, 'the step view is updated, not rebuilt');
+      assert.notEqual(await pointer.evaluate((el) => el.style.transform), t0, 'the finger moved');
+      if (reducedMotion === 'reduce') {
+        // A burst of 60 slider events: coalesced, and never more than one heatmap paint per drawn result.
+        const r = await page.evaluate(async () => {
+          const input = document.querySelector('#app .as-slider input[type="range"]');
+          const perf = document.querySelector('#app .as-perf');
+          const canvas = document.querySelector('#app canvas.as-heatmap-canvas');
+          const p0 = Number(canvas.dataset.paints);
+          const d0 = Number(perf.dataset.count);
+          for (let i = 0; i < 60; i++) { input.value = String(-2 + i * 0.05); input.dispatchEvent(new Event('input', { bubbles: true })); }
+          await new Promise((res) => setTimeout(res, 1500));
+          return { paints: Number(canvas.dataset.paints) - p0, decodes: Number(perf.dataset.count) - d0 };
+        });
+        assert.ok(r.decodes >= 1 && r.decodes < 60, `coalesced: ${JSON.stringify(r)}`);
+        assert.ok(r.paints <= r.decodes, `at most one paint per result: ${JSON.stringify(r)}`);
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
   });
 });

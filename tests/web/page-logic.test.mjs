@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShareString, serializeShareState, parseScale, parseStep, scaleFor, defaultShareState } from '../../web/state.js';
-import { computeByHand, EXERCISE } from '../../web/views/byhand.js';
+import { computeByHand, EXERCISE } from '../../web/cards/byhand.js';
+import { CONFIG } from '../../web/config.js';
 import { entropyBits, rowEntropies, softmaxSteps } from '../../web/lib/math.js';
 import { matrixCSV, matrixJSON, heatmapSVG, csvField } from '../../web/views/export.js';
 import { layoutHeatmap, hitTest } from '../../web/views/heatmap-layout.js';
@@ -118,9 +119,9 @@ test('SVG export escapes every label', () => {
 test('heatmap layout fits, scrolls past the minimum cell, and hit-tests', () => {
   const measure = (s) => s.length * 7;
   const small = layoutHeatmap({ rowLabels: ['a', 'b'], colLabels: ['x', 'y', 'z'] }, measure, 800);
-  assert.equal(small.cell, 52);
+  assert.equal(small.cell, CONFIG.cellMax, 'a short sentence grows to the largest legible cell');
   const many = layoutHeatmap({ rowLabels: ['a'], colLabels: Array(100).fill('w') }, measure, 400);
-  assert.equal(many.cell, 16);
+  assert.equal(many.cell, CONFIG.cellMin);
   assert.ok(many.width > 400, 'wide sentences scroll instead of shrinking below the minimum');
   const L = small;
   assert.deepEqual(hitTest(L, L.gridX + L.cell * 1.5, L.gridY + L.cell * 0.5), { kind: 'cell', t: 0, j: 1 });

@@ -24,6 +24,24 @@ export function viridis(x) {
   return interpolate(VIRIDIS, x);
 }
 
+// 256 steps of viridis as CSS colours and text colours: the heatmap paints
+// hundreds of cells a frame, and building each colour string costs more
+// than the rectangle.
+const LUT_N = 256;
+const VIRIDIS_CSS = Array.from({ length: LUT_N }, (_, i) => rgb(interpolate(VIRIDIS, i / (LUT_N - 1))));
+const VIRIDIS_TEXT = Array.from({ length: LUT_N }, (_, i) => textOn(interpolate(VIRIDIS, i / (LUT_N - 1))));
+const lutIndex = (x) => Math.round(Math.min(1, Math.max(0, Number.isFinite(x) ? x : 0)) * (LUT_N - 1));
+
+/** viridis(x) as a CSS colour, from a 256-step table. */
+export function viridisCSS(x) {
+  return VIRIDIS_CSS[lutIndex(x)];
+}
+
+/** The text colour that reads on viridisCSS(x). */
+export function textOnViridis(x) {
+  return VIRIDIS_TEXT[lutIndex(x)];
+}
+
 /** [r, g, b] for v in [-1, 1] (values beyond are clamped). */
 export function diverging(v) {
   return interpolate(PUOR, (v + 1) / 2);

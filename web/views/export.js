@@ -3,7 +3,8 @@
 
 import { CONFIG } from '../config.js';
 import { viridis, hex, textOn } from '../lib/colormap.js';
-import { layoutHeatmap, shortLabel } from './heatmap-layout.js';
+import { paletteColors, legendStops, colourMeaning, colourValue } from '../theme.js';
+import { layoutHeatmap, shortLabel, fontsFor } from './heatmap-layout.js';
 import { paint } from './heatmap.js';
 
 function xmlEscape(s) {
@@ -43,13 +44,20 @@ export function matrixJSON(vm, meta = {}) {
   }, null, 2);
 }
 
-/** A standalone SVG of the heatmap (legend included). */
-export function heatmapSVG(vm, measure, { dark = false, title = '' } = {}) {
+/** The layout of an exported picture: every cell at the largest legible size. */
+function printLayout(vm, measure) {
   const L = layoutHeatmap(vm, measure, 0); // narrowest fit: cells at their minimum… then widen for print
-  const Lp = layoutHeatmap(vm, measure, L.width + vm.S * (CONFIG.cellMax - L.cell));
-  const fg = dark ? '#e6e8eb' : '#1b1f24';
-  const muted = dark ? '#a9b1bb' : '#5b6470';
-  const bg = dark ? '#15181c' : '#ffffff';
+  return layoutHeatmap(vm, measure, L.width + vm.S * (CONFIG.cellMax - L.cell));
+}
+
+/**
+ * A standalone SVG of the heatmap (legend included). colors: the theme's
+ * (theme.js themeColors of the page, or paletteColors(dark)); colour: the
+ * page's colour mode, 'absolute' or 'row'.
+ */
+export function heatmapSVG(vm, measure, { colors = paletteColors(false), title = '', colour = 'absolute' } = {}) {
+  const Lp = printLayout(vm, measure);
+  const { fg, muted, bg } = colors;
   const legendH = 46;
   const W = Math.max(Lp.width, 260);
   const H = Lp.height + legendH;
@@ -62,7 +70,7 @@ export function heatmapSVG(vm, measure, { dark = false, title = '' } = {}) {
   for (let t = 0; t < vm.T; t++) {
     for (let j = 0; j < vm.S; j++) {
       const a = vm.alpha[t * vm.S + j];
-      const c = viridis(a);
+      const c = viridis(colourValue(a, vm.rowMax?.[t] ?? 1, colour));
       const x = gridX + j * cell;
       const y = gridY + t * cell;
       out.push(`<rect x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${hex(c)}"><title>${xmlEscape(`${vm.rowLabels[t]} ← ${vm.colLabels[j]}: ${a.toFixed(4)}`)}</title></rect>`);
@@ -73,29 +81,30 @@ export function heatmapSVG(vm, measure, { dark = false, title = '' } = {}) {
   for (let j = 0; j < vm.S; j++) out.push(`<text transform="translate(${gridX + j * cell + cell / 2} ${gridY - 6}) rotate(${-deg})" fill="${fg}">${xmlEscape(shortLabel(vm.colLabels[j]))}</text>`);
   out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY - 10}" font-size="11" fill="${muted}">H bits</text>`);
   vm.entropies.forEach((e, t) => out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY + t * cell + cell / 2}" font-size="11" dominant-baseline="central" fill="${muted}">${e.toFixed(2)}</text>`));
-  // Legend: α from 0 to 1.
+  // Legend: α from 0 to 1 (or, per row, from 0 to the row's maximum).
   const ly = Lp.height + 8;
+  const stops = legendStops();
+  const meaning = colourMeaning(colour);
   out.push('<defs><linearGradient id="as-viridis">');
-  for (let i = 0; i <= 10; i++) out.push(`<stop offset="${i * 10}%" stop-color="${hex(viridis(i / 10))}"/>`);
+  stops.forEach((c, i) => out.push(`<stop offset="${(100 * i) / (stops.length - 1)}%" stop-color="${c}"/>`));
   out.push('</linearGradient></defs>');
   out.push(`<rect x="${gridX}" y="${ly}" width="200" height="12" fill="url(#as-viridis)"/>`);
-  out.push(`<text x="${gridX}" y="${ly + 28}" font-size="11" fill="${muted}">0</text><text x="${gridX + 100}" y="${ly + 28}" font-size="11" text-anchor="middle" fill="${muted}">α</text><text x="${gridX + 200}" y="${ly + 28}" font-size="11" text-anchor="end" fill="${muted}">1</text>`);
+  out.push(`<text x="${gridX}" y="${ly + 28}" font-size="11" fill="${muted}">0</text><text x="${gridX + 100}" y="${ly + 28}" font-size="11" text-anchor="middle" fill="${muted}">α${colour === 'row' ? ' (per row)' : ''}</text><text x="${gridX + 200}" y="${ly + 28}" font-size="11" text-anchor="end" fill="${muted}">${xmlEscape(colour === 'row' ? 'row max' : '1')}</text>`);
+  if (colour === 'row') out.push(`<desc>${xmlEscape(meaning.text)}</desc>`);
   out.push('</svg>');
   return out.join('\n');
 }
 
-/** PNG of the heatmap at 2× for slides. Resolves with a Blob. */
-export function heatmapPNG(vm, colors) {
+/** PNG of the heatmap at 2× for slides, in the page's theme colours. Resolves with a Blob. */
+export function heatmapPNG(vm, colors, { colour = 'absolute' } = {}) {
   const c = document.createElement('canvas');
   const ctx = c.getContext('2d');
-  ctx.font = CONFIG.labelFont;
-  const measure = (s) => ctx.measureText(s).width;
-  const L0 = layoutHeatmap(vm, measure, 0);
-  const L = layoutHeatmap(vm, measure, L0.width + vm.S * (CONFIG.cellMax - L0.cell));
+  ctx.font = fontsFor().label;
+  const L = printLayout(vm, (s) => ctx.measureText(s).width);
   const scale = 2;
   c.width = L.width * scale;
   c.height = L.height * scale;
   ctx.scale(scale, scale);
-  paint(ctx, vm, L, colors, { background: true });
+  paint(ctx, vm, L, colors, { background: true, colour });
   return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG export failed'))), 'image/png'));
 }

@@ -13,23 +13,39 @@ export function shortLabel(text, max = CONFIG.labelMaxChars) {
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
 
+/** The fonts of a heatmap whose labels are `labelPx` tall (cell values scale with the cell). */
+export function fontsFor(labelPx = CONFIG.labelPx, cell = 0) {
+  const valuePx = Math.max(11, Math.min(Math.round(labelPx * 1.2), Math.round(cell * 0.3)));
+  return { labelPx, label: `${labelPx}px ${CONFIG.labelFamily}`, value: `${valuePx}px ${CONFIG.valueFamily}`, valuePx };
+}
+
 /**
  * @param {{ rowLabels: string[], colLabels: string[] }} m
- * @param {(text: string) => number} measure  label width in CSS px
+ * @param {(text: string) => number} measure  label width in CSS px at `labelPx`
  * @param {number} availWidth                 width of the box to fit
+ * @param {object} [opts]
+ *   availHeight: height of the box to fit (rows); 0 = width only
+ *   zoom: × the fitted cell (the zoom buttons, a pinch); labelPx: label size;
+ *   cellMax: the largest cell at zoom 1
  */
-export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth) {
+export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth, { availHeight = 0, zoom = 1, labelPx = CONFIG.labelPx, cellMax = CONFIG.cellMax } = {}) {
   const T = rowLabels.length;
   const S = colLabels.length;
-  const rowW = Math.ceil(Math.max(24, ...rowLabels.map((l) => measure(shortLabel(l))))) + 12 + MARKER_W;
+  const k = labelPx / CONFIG.labelPx; // everything around the cells scales with the type
+  const markerW = Math.round(MARKER_W * k);
+  const rowW = Math.ceil(Math.max(24, ...rowLabels.map((l) => measure(shortLabel(l))))) + 12 + markerW;
   const colW = Math.max(10, ...colLabels.map((l) => measure(shortLabel(l))));
-  const entW = CONFIG.entropyColumn;
-  const fit = Math.floor((availWidth - 2 * PAD - rowW - entW) / Math.max(1, S));
-  const cell = Math.max(CONFIG.cellMin, Math.min(CONFIG.cellMax, fit));
+  const entW = Math.round(CONFIG.entropyColumn * k);
+  const fitW = Math.floor((availWidth - 2 * PAD - rowW - entW) / Math.max(1, S));
+  // Rows fit the box's height too, but only as far as the labels above them leave room.
+  const labelGuess = Math.ceil(colW * Math.sin((CONFIG.labelAngleDeg * Math.PI) / 180)) + 24;
+  const fitH = availHeight > 0 ? Math.floor((availHeight - 2 * PAD - labelGuess) / Math.max(1, T)) : Infinity;
+  const fitted = Math.max(CONFIG.cellMin, Math.min(cellMax, fitW, fitH));
+  const cell = Math.max(8, Math.round(fitted * zoom));
   // Slanted labels are cell·sin θ apart: steepen the slant for narrow cells
   // so neighbouring words never overlap (15 px ≈ one line of 13 px text).
-  const theta = Math.max((CONFIG.labelAngleDeg * Math.PI) / 180, Math.asin(Math.min(1, 15 / cell)));
-  const labelH = Math.ceil(colW * Math.sin(theta) + 14 * Math.cos(theta)) + 10;
+  const theta = Math.max((CONFIG.labelAngleDeg * Math.PI) / 180, Math.asin(Math.min(1, (15 * k) / cell)));
+  const labelH = Math.ceil(colW * Math.sin(theta) + 14 * k * Math.cos(theta)) + 10;
   const gridX = PAD + rowW;
   const gridY = PAD + labelH;
   const gridW = S * cell;
@@ -38,7 +54,7 @@ export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth) {
   const overhang = Math.max(0, Math.ceil(colW * Math.cos(theta)) - cell / 2 - entW);
   const width = gridX + gridW + entW + overhang + PAD;
   const height = gridY + gridH + PAD;
-  return { T, S, cell, theta, rowW, labelH, gridX, gridY, gridW, gridH, entW, width, height, markerW: MARKER_W };
+  return { T, S, cell, fitted, theta, rowW, labelH, gridX, gridY, gridW, gridH, entW, width, height, markerW, fonts: fontsFor(labelPx, cell) };
 }
 
 /** Which part of the heatmap is at (x, y) in CSS px: a cell, a row label, a column label, or nothing. */

@@ -1,27 +1,44 @@
 // heatmap.js - the alignment heatmap: target words as rows, source words as
-// columns, colour = α (viridis). Canvas, drawn at devicePixelRatio. Hover or
-// keyboard-focus a cell to read its value and highlight the word pair; hover
-// a word to highlight its row or column. The current decoder step's row is
-// marked with ▶ and an outline. When a long sentence makes the map scroll,
-// the word labels stay in view: three small canvases, stuck to the top and
-// left edges of the scroll box, repaint just the labels over the cells.
+// columns, colour = α (viridis) or, per row, α ÷ the row's maximum. Canvas,
+// drawn at devicePixelRatio, at most once per animation frame however many
+// changes arrive. Hover, tap or keyboard-focus a cell to read its value and
+// highlight the word pair; hover a word to highlight its row or column. The
+// current decoder step's row is marked with ▶ and an outline. When a long
+// sentence makes the map scroll, the word labels stay in view: three small
+// canvases, stuck to the top and left edges of the scroll box, repaint just
+// the labels over the cells. Two fingers (or Ctrl + wheel) zoom.
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
-import { viridis, rgb, textOn } from '../lib/colormap.js';
+import { viridisCSS, textOnViridis } from '../lib/colormap.js';
 import { fmt } from '../lib/math.js';
-import { layoutHeatmap, hitTest, shortLabel } from './heatmap-layout.js';
+import { frameTask } from '../lib/frame.js';
+import { themeColors, colourValue } from '../theme.js';
+import { layoutHeatmap, hitTest, shortLabel, fontsFor } from './heatmap-layout.js';
 
-/** Colours of the current theme, read from the CSS custom properties. */
-export function themeColors(el) {
-  const cs = getComputedStyle(el);
-  const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
-  return { fg: v('--as-fg', '#1b1f24'), muted: v('--as-muted', '#5b6470'), bg: v('--as-surface', '#ffffff'), accent: v('--as-accent', '#c2410c'), hl: v('--as-highlight', 'rgba(194,65,12,0.14)'), grid: v('--as-grid', 'rgba(0,0,0,0.08)') };
+/** Largest α of each row (for the per-row colour scale). */
+export function rowMaxima(alpha, T, S) {
+  const out = new Float32Array(T);
+  for (let t = 0; t < T; t++) {
+    let m = 0;
+    for (let j = 0; j < S; j++) m = Math.max(m, alpha[t * S + j]);
+    out[t] = m;
+  }
+  return out;
 }
 
-export function render(container, { onPickRow } = {}) {
-  const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img' });
+/**
+ * @param {HTMLElement} container
+ * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void, frame?: object }} handlers
+ *   onPick: a cell or a row label was clicked, tapped or chosen with Enter;
+ *   frame: the widget's frameQueue (lib/frame.js), to paint after the frame's DOM changes
+ */
+export function render(container, { onPick, onZoom, frame: queue = null } = {}) {
+  const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });
   const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
+  // Offscreen layers (not in the document): the words, and the cells.
+  const labels = document.createElement('canvas');
+  const cellsLayer = document.createElement('canvas');
   const rowHead = h('canvas', { class: 'as-heat-sticky as-heat-rowhead', 'aria-hidden': 'true', hidden: true });
   const corner = h('canvas', { class: 'as-heat-sticky as-heat-corner', 'aria-hidden': 'true', hidden: true });
   const scroller = h('div', { class: 'as-heatmap-scroll' }, h('div', { class: 'as-heat-stack' }, canvas, colHead, rowHead, corner));
@@ -29,53 +46,118 @@ export function render(container, { onPickRow } = {}) {
   const empty = h('p', { class: 'as-empty', hidden: true });
   container.append(empty, scroller, readout);
 
-  let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies }
+  let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, reserve: CONFIG.heatBoxReservePx };
+  // The scroll box: as tall as the window less `reserve`, never less than heatBoxMinPx; the cells fit it.
+  const boxHeight = () => { scroller.style.maxHeight = `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
+  boxHeight();
   let L = null;
+  let needLayout = true;
   let hover = null;    // { kind, t?, j? }
-  let active = null;   // keyboard cursor { t, j }
+  let active = null;   // the selected cell { t, j } (keyboard cursor, or the cell last tapped)
   let marked = -1;
+  let boxWidth = 0;
+  let pointerAt = -1e9; // time of the last pointerdown: a focus that follows it is the pointer's
+  let colors = null;    // the theme's colours, read from the CSS when first needed
   const measureCtx = document.createElement('canvas').getContext('2d');
-  measureCtx.font = CONFIG.labelFont;
+  let measuredPx = 0;
   const measure = (s) => measureCtx.measureText(s).width;
 
   function layout() {
-    const avail = Math.max(280, container.clientWidth || 600);
-    L = layoutHeatmap(vm, measure, avail);
+    const avail = Math.max(260, boxWidth || container.clientWidth || 600);
+    if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
+    const availHeight = Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
+    L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
+    needLayout = false;
   }
 
-  function sizeCanvas(c, w, hgt, dpr) {
+  /** Size canvas c to w × hgt CSS px at dpr; its context, in CSS px (device: in device px, set once). */
+  function sizeCanvas(c, w, hgt, dpr, { device = false } = {}) {
+    const ctx = c.getContext('2d');
     if (c.width !== Math.round(w * dpr) || c.height !== Math.round(hgt * dpr)) {
       c.width = Math.round(w * dpr);
       c.height = Math.round(hgt * dpr);
-      c.style.width = `${w}px`;
-      c.style.height = `${hgt}px`;
+      if (c.isConnected) { c.style.width = `${w}px`; c.style.height = `${hgt}px`; }
+      if (device) ctx.setTransform(1, 0, 0, 1, 0, 0);
     }
-    const ctx = c.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    if (!device) ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     return ctx;
   }
 
   // Which label strips must stay in view: those of a direction that scrolls.
+  // Decided from the layout and the scroll box's size as last observed (a
+  // ResizeObserver reports it after layout), never by reading scrollHeight
+  // in a frame, which would force a layout of the whole page.
   let stickTop = false;
   let stickLeft = false;
+  let boxSize = null; // { w, h } of the scroll box's client area
   function updateSticky() {
-    stickTop = scroller.scrollHeight > scroller.clientHeight + 1;
-    stickLeft = scroller.scrollWidth > scroller.clientWidth + 1;
+    if (!L || !boxSize) return false;
+    const top = L.height > boxSize.h + 1;
+    const left = L.width > boxSize.w + 1;
+    const changed = top !== stickTop || left !== stickLeft;
+    stickTop = top;
+    stickLeft = left;
     colHead.hidden = !stickTop;
     rowHead.hidden = !stickLeft;
     corner.hidden = !(stickTop && stickLeft);
+    return changed;
   }
 
-  function draw() {
-    if (!vm || !L) return;
+  // The one place the canvas is painted: in an animation frame.
+  const paintNow = () => {
+    if (!vm) return;
+    const relaid = needLayout;
+    if (needLayout) layout();
     const dpr = window.devicePixelRatio || 1;
-    const colors = themeColors(container);
-    const state = { hover, active, marked, focused: document.activeElement === canvas || canvas.getRootNode().activeElement === canvas };
-    paint(sizeCanvas(canvas, L.width, L.height, dpr), vm, L, colors, state);
-    if (stickTop) paint(sizeCanvas(colHead, L.width, L.gridY, dpr), vm, L, colors, { ...state, part: 'cols' });
-    if (stickLeft) paint(sizeCanvas(rowHead, L.gridX, L.height, dpr), vm, L, colors, { ...state, part: 'rows' });
-    if (stickTop && stickLeft) paint(sizeCanvas(corner, L.gridX, L.gridY, dpr), vm, L, colors, { ...state, part: 'corner' });
-  }
+    // getComputedStyle forces a style pass: read the theme once, again only when it changes (redraw()).
+    colors ??= themeColors(container);
+    const focused = canvas.getRootNode().activeElement === canvas;
+    const state = { hover, active, marked, focused: focused || !!active?.picked, colour: opts.colour };
+    if (relaid) { updateSticky(); keepMarkedInView(); }
+    // The words, the step and the highlight: drawn offscreen (no page style
+    // to resolve for its fonts) when they change, copied every frame.
+    const labelsChanged = relaid || stripsDirty;
+    stripsDirty = false;
+    if (labelsChanged) paint(sizeCanvas(labels, L.width, L.height, dpr), vm, L, colors, { ...state, layer: 'labels' });
+    const cctx = sizeCanvas(cellsLayer, L.width, L.height, dpr);
+    cctx.clearRect(0, 0, L.width, L.height);
+    paint(cctx, vm, L, colors, { ...state, layer: 'cells' });
+    // The canvas on the page only copies the two layers, in device pixels:
+    // setting a font (or even a transform) on a canvas in the document makes
+    // the browser bring the page's styles up to date first.
+    const ctx = sizeCanvas(canvas, L.width, L.height, dpr, { device: true });
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(labels, 0, 0);
+    ctx.drawImage(cellsLayer, 0, 0);
+    // The sticky strips are the labels' edges on an opaque background.
+    if (labelsChanged) {
+      const strip = (c, w, hgt) => {
+        const x = sizeCanvas(c, w, hgt, dpr, { device: true });
+        x.fillStyle = colors.bg;
+        x.fillRect(0, 0, c.width, c.height);
+        x.drawImage(labels, 0, 0, c.width, c.height, 0, 0, c.width, c.height);
+      };
+      if (stickTop) strip(colHead, L.width, L.gridY);
+      if (stickLeft) strip(rowHead, L.gridX, L.height);
+      if (stickTop && stickLeft) strip(corner, L.gridX, L.gridY);
+    }
+    finishPaint();
+  };
+  const finishPaint = () => {
+    canvas.dataset.paints = String(Number(canvas.dataset.paints) + 1);
+    // Where the cells are (tests tap them; a screen reader has the table instead).
+    Object.assign(canvas.dataset, { cell: String(L.cell), gridX: String(L.gridX), gridY: String(L.gridY) });
+    // For the render-budget bench (tests/bench/render_budget.mjs): which decode this frame shows.
+    performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
+  };
+  const own = queue ? null : frameTask(paintNow);
+  const frame = queue
+    ? { request: () => queue.add('heatmap', paintNow, { last: true }), cancel: () => queue.drop('heatmap'), flush: () => queue.flush() }
+    : own;
+  let stripsDirty = true;
+  /** Paint in the next frame; alphaOnly: only the numbers changed (not the words, step or highlight). */
+  const draw = (alphaOnly = false) => { if (!alphaOnly) stripsDirty = true; frame.request(); };
 
   /** Pointer position in heatmap coordinates; over a stuck label strip, the label's. */
   function pointAt(e) {
@@ -101,15 +183,40 @@ export function render(container, { onPickRow } = {}) {
       for (let tt = 1; tt < vm.T; tt++) if (vm.alpha[tt * vm.S + j] > vm.alpha[best * vm.S + j]) best = tt;
       return `Column ${j + 1} “${vm.colLabels[j]}”: attended most by “${vm.rowLabels[best]}” (α = ${fmt(vm.alpha[best * vm.S + j])}).`;
     }
-    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(vm.alpha[t * vm.S + j])}   ·   target step ${t + 1}, source word ${j + 1}`;
+    const a = vm.alpha[t * vm.S + j];
+    const rel = opts.colour === 'row' ? ` (${fmt(colourValue(a, vm.rowMax[t], 'row'), 2)} of the row’s largest)` : '';
+    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(a)}${rel}   ·   target step ${t + 1}, source word ${j + 1}`;
   }
+  const setReadout = (cur) => { readout.textContent = describe(cur); };
+  const describeCanvas = () => {
+    canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells (Enter moves the step view there; + and − zoom), or open the table view.`);
+  };
 
-  function setReadout(cur) {
-    readout.textContent = describe(cur);
-  }
+  // Two pointers on the map: pinch to zoom (one pointer scrolls as usual).
+  const pointers = new Map();
+  let pinch = null;
+  const spread = () => { const [a, b] = [...pointers.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
+  scroller.addEventListener('pointerdown', (e) => {
+    pointerAt = performance.now();
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pointers.size === 2) pinch = { d0: spread(), z0: opts.zoom };
+  });
+  scroller.addEventListener('pointermove', (e) => {
+    if (!pointers.has(e.pointerId)) return;
+    pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (pinch && pointers.size === 2 && pinch.d0 > 0) onZoom?.(pinch.z0 * (spread() / pinch.d0));
+  });
+  const lift = (e) => { pointers.delete(e.pointerId); if (pointers.size < 2) pinch = null; };
+  scroller.addEventListener('pointerup', lift);
+  scroller.addEventListener('pointercancel', lift);
+  scroller.addEventListener('wheel', (e) => {
+    if (!e.ctrlKey || !vm) return;
+    e.preventDefault();
+    onZoom?.(opts.zoom * (e.deltaY < 0 ? CONFIG.zoomStep : 1 / CONFIG.zoomStep));
+  }, { passive: false });
 
   canvas.addEventListener('pointermove', (e) => {
-    if (!L) return;
+    if (!L || e.pointerType === 'touch') return;
     const hit = hitTest(L, ...pointAt(e));
     if (JSON.stringify(hit) !== JSON.stringify(hover)) {
       hover = hit;
@@ -118,15 +225,37 @@ export function render(container, { onPickRow } = {}) {
       setReadout(hover || active);
     }
   });
-  canvas.addEventListener('pointerleave', () => { hover = null; draw(); setReadout(active); });
+  canvas.addEventListener('pointerleave', () => { if (!hover) return; hover = null; draw(); setReadout(active); });
+  // A click or a tap selects what is under it: a cell (its value in the
+  // readout, the step view to its row) or a row label (the step).
   canvas.addEventListener('click', (e) => {
-    const hit = L && hitTest(L, ...pointAt(e));
-    if (hit && hit.t != null) onPickRow?.(hit.t);
+    if (!L || pinch) return;
+    const hit = hitTest(L, ...pointAt(e));
+    if (!hit || hit.t == null) return;
+    if (hit.kind === 'cell') active = { kind: 'cell', t: hit.t, j: hit.j, picked: true };
+    draw();
+    setReadout(hit.kind === 'cell' ? active : hit);
+    onPick?.(hit.t, hit.kind === 'cell' ? hit.j : null);
   });
-  canvas.addEventListener('focus', () => { if (!active && vm) active = { kind: 'cell', t: Math.max(0, marked), j: 0 }; draw(); setReadout(active); });
+  canvas.addEventListener('focus', () => {
+    // Focus from the keyboard starts the cursor on the current step's row;
+    // focus that a click or a tap brings leaves the choice to that click.
+    if (performance.now() - pointerAt < 800) return;
+    if (!active && vm) active = { kind: 'cell', t: Math.max(0, marked), j: 0 };
+    draw();
+    setReadout(active);
+  });
   canvas.addEventListener('blur', () => draw());
   canvas.addEventListener('keydown', (e) => {
-    if (!vm || !active) return;
+    if (!vm) return;
+    // + and − zoom, 0 fits (as the buttons do).
+    const zoomKeys = { '+': CONFIG.zoomStep, '=': CONFIG.zoomStep, '-': 1 / CONFIG.zoomStep, '0': 0 };
+    if (e.key in zoomKeys && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      onZoom?.(zoomKeys[e.key] ? opts.zoom * zoomKeys[e.key] : 1);
+      e.preventDefault();
+      return;
+    }
+    if (!active) return;
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -1e9], End: [0, 1e9] };
     if (moves[e.key]) {
       const [dt, dj] = moves[e.key];
@@ -137,13 +266,14 @@ export function render(container, { onPickRow } = {}) {
       setReadout(active);
       scrollCellIntoView(active);
     } else if (e.key === 'Enter') {
-      onPickRow?.(active.t);
+      onPick?.(active.t, active.j);
       e.preventDefault();
     }
   });
 
   // The stuck label strips cover gridX px on the left and gridY px on top.
   function scrollCellIntoView({ t, j }) {
+    if (!L) return;
     const x = L.gridX + j * L.cell;
     const y = L.gridY + t * L.cell;
     if (x < scroller.scrollLeft + L.gridX) scroller.scrollLeft = Math.max(0, x - L.gridX);
@@ -151,10 +281,33 @@ export function render(container, { onPickRow } = {}) {
     if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
     else if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
   }
+  // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
+  // (From the scroll position and box size as last seen: no layout is forced.)
+  let scrollTop = 0;
+  scroller.addEventListener('scroll', () => { scrollTop = scroller.scrollTop; }, { passive: true });
+  function keepMarkedInView() {
+    if (!L || marked < 0 || !stickTop || !boxSize) return;
+    const y = L.gridY + marked * L.cell;
+    if (y < scrollTop + L.gridY) scroller.scrollTop = scrollTop = Math.max(0, y - L.gridY);
+    else if (y + L.cell > scrollTop + boxSize.h) scroller.scrollTop = scrollTop = y + L.cell - boxSize.h + 8;
+  }
 
-  const relayout = () => { layout(); sizeCanvas(canvas, L.width, L.height, window.devicePixelRatio || 1); updateSticky(); draw(); };
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { if (vm) relayout(); }) : null;
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
+    for (const e of entries) {
+      if (e.target === container) {
+        const w = Math.round(e.contentRect.width);
+        if (w && w !== boxWidth) { boxWidth = w; needLayout = true; if (vm) draw(); }
+      } else {
+        // The scroll box's client area (its size without scroll bars).
+        boxSize = { w: scroller.clientWidth, h: scroller.clientHeight };
+        if (updateSticky() && vm) draw();
+      }
+    }
+  }) : null;
   ro?.observe(container);
+  ro?.observe(scroller);
+  const onWindowResize = () => { needLayout = true; if (vm) draw(); };
+  addEventListener('resize', onWindowResize);
 
   return {
     element: canvas,
@@ -162,6 +315,7 @@ export function render(container, { onPickRow } = {}) {
     update(next) {
       if (!next || next.message) {
         vm = null;
+        frame.cancel();
         scroller.hidden = true;
         readout.hidden = true;
         empty.hidden = false;
@@ -169,73 +323,129 @@ export function render(container, { onPickRow } = {}) {
         return;
       }
       const sameShape = vm && vm.T === next.T && vm.S === next.S;
+      const sameLabels = sameShape && vm.rowLabels.every((l, t) => l === next.rowLabels[t]) && vm.colLabels.every((l, j) => l === next.colLabels[j]);
       vm = next;
-      scroller.hidden = false;
-      readout.hidden = false;
-      empty.hidden = true;
+      if (scroller.hidden) { scroller.hidden = false; readout.hidden = false; empty.hidden = true; needLayout = true; }
       if (!sameShape) { hover = null; active = null; }
-      canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1. Focus it and use the arrow keys to read cells, or open the table view.`);
-      relayout();
+      if (!sameLabels) {
+        needLayout = true;
+        describeCanvas();
+      }
       setReadout(hover || active);
+      draw(sameLabels);
+    },
+    /** Colour mode, zoom, type size, largest cell, the room left above and below the box: { colour, zoom, labelPx, cellMax, reserve }. */
+    setOptions(next) {
+      const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
+      if (!changed.length) return;
+      opts = { ...opts, ...next };
+      if (changed.some((k) => k !== 'colour')) needLayout = true;
+      if (changed.includes('colour') && vm) describeCanvas();
+      if (changed.includes('reserve')) boxHeight();
+      if (vm) { setReadout(hover || active); draw(); }
     },
     setMarkedRow(t) {
+      if (t === marked) return;
       marked = t;
       canvas.dataset.markedRow = String(t);
+      keepMarkedInView();
       draw();
-      // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
-      if (L && t >= 0 && stickTop) {
-        const y = L.gridY + t * L.cell;
-        if (y < scroller.scrollTop + L.gridY) scroller.scrollTop = Math.max(0, y - L.gridY);
-        else if (y + L.cell > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = y + L.cell - scroller.clientHeight + 8;
-      }
     },
-    redraw() { if (vm) relayout(); },
-    destroy() { ro?.disconnect(); },
+    /** The fitted cell size at zoom 1 (for the zoom controls). */
+    get layout() { return L; },
+    /** The theme or the size changed: read the colours again, lay out again, paint. */
+    redraw() { colors = null; if (vm) { needLayout = true; draw(); } },
+    /** Paint now if a paint is pending (tests, exports). */
+    flush() { frame.flush(); },
+    destroy() { ro?.disconnect(); frame.cancel(); removeEventListener('resize', onWindowResize); },
   };
 }
 
-/** Draw the whole heatmap onto a 2-d context (shared with the PNG export). */
-// part: undefined = everything; 'cols' = the source-word strip on top,
-// 'rows' = the target-word strip on the left, 'corner' = blank (the sticky
-// label canvases), each on an opaque background so cells pass beneath.
-export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, part } = {}) {
-  ctx.clearRect(0, 0, L.width, L.height);
-  const { T, S, cell, gridX, gridY } = L;
-  const whole = !part;
-  const doCols = whole || part === 'cols';
-  const doRows = whole || part === 'rows';
-  if (background || part) {
+/**
+ * Draw the heatmap onto a 2-d context, all of it (the PNG export) or one
+ * layer. layer 'labels': what depends on the words, the step and the
+ * highlight (words, ▶, highlight bands, the "H bits" head); 'cells': what
+ * depends on α (cells, their values, entropies, outlines). The page keeps
+ * the labels in an offscreen canvas and copies them under the cells every
+ * frame: a re-decode (the slider) redraws only the cells, with one font.
+ * colour: 'absolute' (α) or 'row' (α ÷ the row's maximum, vm.rowMax).
+ */
+export function paint(ctx, vm, L, colors, { hover = null, active = null, marked = -1, focused = false, background = false, layer, colour = 'absolute' } = {}) {
+  if (layer !== 'cells') ctx.clearRect(0, 0, L.width, L.height);
+  if (background) {
     ctx.fillStyle = colors.bg;
-    ctx.fillRect(0, 0, part === 'rows' || part === 'corner' ? gridX : L.width, part === 'cols' || part === 'corner' ? gridY : L.height);
+    ctx.fillRect(0, 0, L.width, L.height);
   }
-  if (part === 'corner') return;
   const hiRow = hover?.t ?? (focused ? active?.t : undefined);
   const hiCol = hover?.j ?? (focused ? active?.j : undefined);
+  if (layer !== 'cells') paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked });
+  if (layer !== 'labels') paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour });
+}
+
+function paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked }) {
+  const { T, S, cell, gridX, gridY, fonts } = L;
+  const k = fonts.labelPx / CONFIG.labelPx;
+  const base = ctx.getTransform(); // the device-pixel scale the caller set
+  const bold = `bold ${fonts.label}`;
+  const cos = Math.cos(-L.theta);
+  const sin = Math.sin(-L.theta);
+  // Column j's label runs up along the slant from (x, y): one transform each.
+  const slant = (j) => ctx.setTransform(base.a * cos, base.b + base.a * sin, -base.d * sin, base.d * cos,
+    base.e + base.a * (gridX + j * cell + cell / 2), base.f + base.d * (gridY - 6));
 
   // Row/column highlight bands behind the labels.
   ctx.fillStyle = colors.hl;
-  if (hiRow != null && doRows) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
-  if (hiCol != null && doCols) {
-    ctx.save();
-    ctx.translate(gridX + hiCol * cell + cell / 2, gridY - 6);
-    ctx.rotate(-L.theta);
-    ctx.font = `bold ${CONFIG.labelFont}`;
-    ctx.fillRect(-4, -11, ctx.measureText(shortLabel(vm.colLabels[hiCol])).width + 8, 22);
-    ctx.restore();
+  if (hiRow != null) ctx.fillRect(4, gridY + hiRow * cell, gridX - 6, cell);
+  if (hiCol != null) {
+    ctx.font = bold;
+    const w = ctx.measureText(shortLabel(vm.colLabels[hiCol])).width;
+    slant(hiCol);
+    ctx.fillRect(-4, -11 * k, w + 8, 22 * k);
+    ctx.setTransform(base);
   }
+  // Each font is set once: setting ctx.font parses it.
+  ctx.textBaseline = 'middle';
+  for (const strong of [false, true]) {
+    ctx.font = strong ? bold : fonts.label;
+    ctx.fillStyle = strong ? colors.fg : colors.muted;
+    ctx.textAlign = 'right';
+    for (let t = 0; t < T; t++) {
+      if ((t === hiRow || t === marked) === strong) ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
+    }
+    ctx.textAlign = 'left';
+    for (let j = 0; j < S; j++) {
+      if ((j === hiCol) !== strong) continue;
+      slant(j);
+      ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
+    }
+    ctx.setTransform(base);
+  }
+  // Current step: ▶.
+  if (marked >= 0 && marked < T) {
+    ctx.fillStyle = colors.accent;
+    ctx.font = fonts.label;
+    ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
+  }
+  ctx.font = fonts.value;
+  ctx.fillStyle = colors.muted;
+  ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
+}
 
-  // Cells.
-  ctx.font = CONFIG.valueFont;
+function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour }) {
+  const { T, S, cell, gridX, gridY, fonts } = L;
+  ctx.font = fonts.value;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  for (let t = 0; t < (whole ? T : 0); t++) {
+  const values = cell >= CONFIG.cellValueMin;
+  for (let t = 0; t < T; t++) {
+    const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
       const a = vm.alpha[t * S + j];
-      const c = viridis(a);
-      ctx.fillStyle = rgb(c);
+      const v = colourValue(a, rowMax, colour);
+      ctx.fillStyle = viridisCSS(v);
       ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
-      if (cell >= CONFIG.cellValueMin) {
-        ctx.fillStyle = textOn(c);
+      if (values) {
+        ctx.fillStyle = textOnViridis(v);
         ctx.fillText(a.toFixed(2), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
       }
     }
@@ -245,68 +455,38 @@ export function paint(ctx, vm, L, colors, { hover = null, active = null, marked 
   ctx.globalAlpha = 0.35;
   ctx.lineWidth = 1;
   ctx.beginPath();
-  for (let j = 1; j < (whole ? S : 0); j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
-  for (let t = 1; t < (whole ? T : 0); t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
+  for (let j = 1; j < S; j++) { ctx.moveTo(gridX + j * cell + 0.5, gridY); ctx.lineTo(gridX + j * cell + 0.5, gridY + L.gridH); }
+  for (let t = 1; t < T; t++) { ctx.moveTo(gridX, gridY + t * cell + 0.5); ctx.lineTo(gridX + L.gridW, gridY + t * cell + 0.5); }
   ctx.stroke();
   ctx.globalAlpha = 1;
 
-  // Labels.
-  ctx.font = CONFIG.labelFont;
-  ctx.textBaseline = 'middle';
-  ctx.textAlign = 'right';
-  for (let t = 0; t < (doRows ? T : 0); t++) {
-    ctx.fillStyle = t === hiRow || t === marked ? colors.fg : colors.muted;
-    ctx.font = (t === hiRow || t === marked ? 'bold ' : '') + CONFIG.labelFont;
-    ctx.fillText(shortLabel(vm.rowLabels[t]), gridX - 8, gridY + t * cell + cell / 2);
-  }
-  ctx.textAlign = 'left';
-  for (let j = 0; j < (doCols ? S : 0); j++) {
-    ctx.save();
-    ctx.translate(gridX + j * cell + cell / 2, gridY - 6);
-    ctx.rotate(-L.theta);
-    ctx.fillStyle = j === hiCol ? colors.fg : colors.muted;
-    ctx.font = (j === hiCol ? 'bold ' : '') + CONFIG.labelFont;
-    ctx.fillText(shortLabel(vm.colLabels[j]), 0, 0);
-    ctx.restore();
-  }
-
   // Entropy column.
-  ctx.font = CONFIG.valueFont;
   ctx.textAlign = 'left';
-  ctx.fillStyle = colors.muted;
-  if (doCols) ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
   const maxH = Math.log2(Math.max(2, S));
-  for (let t = 0; t < (whole ? T : 0); t++) {
+  for (let t = 0; t < T; t++) {
     const y = gridY + t * cell;
-    const frac = Math.min(1, vm.entropies[t] / maxH);
     ctx.globalAlpha = 0.25;
     ctx.fillStyle = colors.muted;
-    ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * frac, 2);
+    ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * Math.min(1, vm.entropies[t] / maxH), 2);
     ctx.globalAlpha = 1;
     ctx.fillStyle = t === hiRow ? colors.fg : colors.muted;
     ctx.fillText(vm.entropies[t].toFixed(2), gridX + L.gridW + 8, y + cell / 2);
   }
 
-  // Current step: ▶ and an outline around its row.
-  if (marked >= 0 && marked < T && doRows) {
-    ctx.fillStyle = colors.accent;
-    ctx.textAlign = 'left';
-    ctx.font = CONFIG.labelFont;
-    ctx.fillText('▶', 6, gridY + marked * cell + cell / 2);
-  }
-  if (marked >= 0 && marked < T && whole) {
+  // Current step: an outline around its row.
+  if (marked >= 0 && marked < T) {
     ctx.strokeStyle = colors.accent;
     ctx.lineWidth = 2.5;
     ctx.strokeRect(gridX - 1, gridY + marked * cell - 1, L.gridW + 2, cell + 2);
   }
-  // Hovered / keyboard cell outline.
+  // Hovered / selected cell outline.
   const cur = hover?.kind === 'cell' ? hover : focused && active ? active : null;
-  if (cur && whole) {
+  if (cur) {
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 2;
     ctx.strokeRect(gridX + cur.j * cell + 1, gridY + cur.t * cell + 1, cell - 2, cell - 2);
   }
-  if ((hover?.kind === 'row' || hover?.kind === 'col') && whole) {
+  if (hover?.kind === 'row' || hover?.kind === 'col') {
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 1.5;
     if (hover.kind === 'row') ctx.strokeRect(gridX + 0.5, gridY + hover.t * cell + 0.5, L.gridW - 1, cell - 1);

@@ -18,7 +18,10 @@ export function computeByHand(scores, values, divisor) {
   return { ...st, context: weightedSum(st.weights, values), entropy: entropyBits(st.weights) };
 }
 
-export function render(container) {
+export function mount(store, { headingId }) {
+  const container = h('div');
+  const element = h('section', { class: 'as-card as-byhand-card', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'Attention by hand'), container);
   let keys = EXERCISE.scores.map((s, i) => ({ score: s, v: [...EXERCISE.values[i]] }));
   let divisor = 1;
   const d = EXERCISE.d;
@@ -128,5 +131,5 @@ export function render(container) {
     build();
   });
   build();
-  return { update() {} };
+  return { element, update() {} };
 }

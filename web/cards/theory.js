@@ -1,5 +1,5 @@
-// theory.js - the formulas (the loaded model's kind highlighted), the
-// query/key/value reading, and the pitfalls every student meets.
+// theory.js - the teaching card: the formulas (the loaded model's kind
+// highlighted), the query/key/value reading, and the pitfalls every student meets.
 
 import { h } from '../lib/dom.js';
 import { formula } from '../lib/formula.js';
@@ -11,7 +11,10 @@ const KINDS = [
   { kind: 'scaled_dot', name: 'Scaled dot product (Transformer)', score: 'e_{tj} = s_{t−1}^{⊤} h_j ÷ √d', note: 'Dividing by √d keeps the scores’ spread from growing with the dimension d, so the softmax does not saturate.' },
 ];
 
-export function render(container) {
+export function mount(store, { headingId }) {
+  const container = h('div');
+  const element = h('section', { class: 'as-card as-theory-card', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'How attention computes'), container);
   const cards = KINDS.map((k) => {
     const badge = h('span', { class: 'as-badge', hidden: true }, 'this model');
     const el = h('li', { class: 'as-kind', dataset: { kind: k.kind } },
@@ -47,8 +50,10 @@ export function render(container) {
           h('li', null, h('strong', null, 'Attention does not need an RNN. '), 'Here it rides on GRUs, as in 2014; the Transformer keeps the attention and drops the recurrence.')))));
 
   return {
-    update(info) {
-      const kind = info?.attention;
+    element,
+    update(st, changed) {
+      if (!changed.has('info')) return;
+      const kind = st.info?.attention;
       for (const c of cards) {
         const on = c.kind === kind;
         c.el.classList.toggle('as-active', on);

@@ -1,0 +1,47 @@
+// lib/sentences.js: text longer than the model reads, split into sentences
+// the reader can pick, and a sentence that is itself too long cut.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { splitSentences, planInput, excerpt } from '../../web/lib/sentences.js';
+
+// Whitespace tokens with UTF-16 spans, standing in for the engine's tokeniser.
+const tokensOf = (text) => [...text.matchAll(/[^\s.!?]+|[.!?]/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+const slices = (text, ranges) => ranges.map((r) => text.slice(r.start, r.end));
+
+test('sentences end after . ! ? … before a space, and at line breaks', () => {
+  const t = 'Open the file. Save it now!  Version 3.5 is out?\nNext line without a mark\n\n“Quoted.” End…';
+  assert.deepEqual(slices(t, splitSentences(t)), ['Open the file.', 'Save it now!', 'Version 3.5 is out?', 'Next line without a mark', '“Quoted.”', 'End…']);
+  assert.deepEqual(splitSentences('   '), []);
+  assert.deepEqual(slices('one', splitSentences('one')), ['one']);
+});
+
+test('within the limit: one part, the whole text', () => {
+  const t = 'Open the file. Close it.';
+  const p = planInput(t, tokensOf(t), 100);
+  assert.deepEqual(p, { count: 7, max: 100, over: false, parts: [{ start: 0, end: t.length, tokens: 7, cut: false }] });
+});
+
+test('over the limit: one part per sentence, each within the limit', () => {
+  const t = 'Open the file. Save all the changes now! Quit.';
+  const p = planInput(t, tokensOf(t), 5);
+  assert.equal(p.over, true);
+  assert.equal(p.count, 12);
+  assert.deepEqual(slices(t, p.parts), ['Open the file.', 'Save all the changes now', 'Quit.']);
+  assert.deepEqual(p.parts.map((q) => [q.tokens, q.cut]), [[4, false], [5, true], [2, false]]);
+});
+
+test('one endless sentence: its first max tokens', () => {
+  const t = 'word '.repeat(400).trim();
+  const p = planInput(t, tokensOf(t), 100);
+  assert.equal(p.count, 400);
+  assert.equal(p.parts.length, 1);
+  assert.equal(p.parts[0].tokens, 100);
+  assert.equal(p.parts[0].cut, true);
+  assert.equal(t.slice(p.parts[0].start, p.parts[0].end).split(' ').length, 100);
+});
+
+test('the picker’s excerpt is short and whitespace-collapsed', () => {
+  const t = 'A   rather\nlong sentence that goes on and on and on beyond the excerpt.';
+  assert.equal(excerpt(t, { start: 0, end: t.length }, 20), 'A rather long sente…');
+  assert.equal(excerpt(t, { start: 0, end: 10 }), 'A rather');
+});

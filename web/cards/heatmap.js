@@ -1,0 +1,193 @@
+// heatmap.js - the heatmap card: its heading and legend, the figure (canvas,
+// views/heatmap.js) and its readout, the tools (numbers table, per-row
+// colours, subword pieces, zoom, exports, link), the prose that reads it,
+// and the screen-reader table (views/table.js). It shows st.matrix: the
+// word-level (or, with "Show subword pieces", piece-level) matrix derived
+// from the trace (lib/words.js, ui.js).
+
+import { CONFIG } from '../config.js';
+import { h, download } from '../lib/dom.js';
+import { fixedSummary } from '../lib/catalog.js';
+import { scaleFor } from '../state.js';
+import { legendGradientCSS, colourMeaning, themeColors } from '../theme.js';
+import { fontsFor } from '../views/heatmap-layout.js';
+import * as heatmapView from '../views/heatmap.js';
+import * as tableView from '../views/table.js';
+import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from '../views/export.js';
+import { shareWhyText } from '../controllers/share.js';
+
+const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
+
+/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), actions: { copyLink() → Promise, modelTag() } } */
+export function mount(store, { ids, headingId, frame = null, actions }) {
+  const legendLow = h('span', null, 'α = 0');
+  const legendHigh = h('span', null, '1');
+  const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
+  const legend = h('div', { class: 'as-legend' },
+    legendLow, h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), legendHigh, legendText);
+  const tableBtn = toggle('Numbers table');
+  const rowBtn = toggle('Colour per row', { title: 'Scale each row to its own largest weight: diffuse rows (long sentences) show their shape' });
+  const piecesBtn = toggle('Show subword pieces');
+  const zoomOut = h('button', { type: 'button', class: 'as-btn as-btn-small as-icon-small', 'aria-label': 'Zoom out' }, '−');
+  const zoomIn = h('button', { type: 'button', class: 'as-btn as-btn-small as-icon-small', 'aria-label': 'Zoom in' }, '+');
+  const zoomFit = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-label': 'Zoom to fit the box' }, 'Fit');
+  const zoomOut$ = h('output', { class: 'as-small as-zoom', 'aria-live': 'polite' }, '100 %');
+  const exportButtons = ['PNG', 'SVG', 'CSV', 'JSON'].map((name) => h('button', { type: 'button', class: 'as-btn as-btn-small', dataset: { export: name.toLowerCase() } }, name));
+  const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-btn-primary', 'aria-describedby': ids.shareWhy }, 'Copy link');
+  // Why there is no link while a file from disk is in use (a link cannot carry it).
+  const shareWhy = h('p', { id: ids.shareWhy, class: 'as-small as-note as-share-why', hidden: true });
+  const linkField = h('input', { id: ids.link, class: 'as-link', type: 'text', readonly: true, hidden: true, 'aria-label': 'Link to this view' });
+  const intro = h('p', { class: 'as-small as-muted as-heat-intro' });
+  const piecesNote = h('p', { class: 'as-small as-muted as-pieces-note' });
+  const heatBox = h('div', { class: 'as-heat-box' });
+  const tableBox = h('div', { class: 'as-table-box as-visually-hidden' });
+  const viewTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': 'Heatmap view' },
+    tableBtn, rowBtn, piecesBtn, h('span', { class: 'as-sep', 'aria-hidden': 'true' }), zoomOut, zoomOut$, zoomIn, zoomFit);
+  const shareTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': 'Export and share' },
+    h('span', { class: 'as-small as-muted' }, 'Export'), exportButtons, copyBtn);
+  const element = h('section', { class: 'as-card as-heat-card', 'aria-labelledby': headingId },
+    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, 'Alignment heatmap'), legend),
+    heatBox,
+    h('div', { class: 'as-heat-tools' }, viewTools, shareTools),
+    shareWhy, linkField, intro, piecesNote, tableBox);
+
+  // A step is a decoder step (a piece); a row of the word matrix is a word.
+  const stepOfRow = (t) => store.get().matrix?.rowGroups[t]?.first ?? t;
+  const rowOfStep = (m, step) => Math.max(0, m.rowGroups.findIndex((g) => step >= g.first && step < g.first + g.count));
+  const heatmap = heatmapView.render(heatBox, {
+    onPick: (t) => store.set({ step: stepOfRow(t) }),
+    onZoom: (z) => store.set({ zoom: clampZoom(z) }),
+    frame,
+  });
+  const table = tableView.render(tableBox, { captionId: ids.tableCap, frame });
+  const clampZoom = (z) => Math.min(CONFIG.zoomMax, Math.max(CONFIG.zoomMin, Math.round(z * 100) / 100));
+
+  tableBtn.addEventListener('click', () => {
+    const on = tableBox.classList.toggle('as-visually-hidden') === false;
+    tableBtn.setAttribute('aria-pressed', String(on));
+  });
+  rowBtn.addEventListener('click', () => store.set({ colour: store.get().colour === 'row' ? 'absolute' : 'row' }));
+  piecesBtn.addEventListener('click', () => store.set({ pieces: !store.get().pieces }));
+  zoomIn.addEventListener('click', () => store.set({ zoom: clampZoom(store.get().zoom * CONFIG.zoomStep) }));
+  zoomOut.addEventListener('click', () => store.set({ zoom: clampZoom(store.get().zoom / CONFIG.zoomStep) }));
+  zoomFit.addEventListener('click', () => store.set({ zoom: 1 }));
+
+  // ---------- exports and the link ----------
+  const fileStem = () => {
+    const st = store.get();
+    const model = (st.local?.name.replace(/\.alsc$/i, '') ?? st.model).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40);
+    const words = (st.matrix?.trace?.text ?? st.sentence).trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'sentence';
+    return `alignscope-${model}-${words}`;
+  };
+  const exportMeta = () => {
+    const st = store.get();
+    const sc = scaleFor(st.info, st.scale);
+    // The sentence the matrix was computed for (typing may have moved on).
+    return { model: actions.modelTag(), sentence: st.matrix?.trace?.text ?? st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim, level: st.matrix?.level, colour: st.colour };
+  };
+  const measureCtx = document.createElement('canvas').getContext('2d');
+  measureCtx.font = fontsFor().label;
+  for (const b of exportButtons) {
+    b.addEventListener('click', async () => {
+      const { matrix: vm, colour } = store.get();
+      if (!vm?.alpha) return;
+      const kind = b.dataset.export;
+      const colors = themeColors(element);
+      if (kind === 'csv') download(new Blob([matrixCSV(vm)], { type: 'text/csv' }), `${fileStem()}.csv`);
+      if (kind === 'json') download(new Blob([matrixJSON(vm, exportMeta())], { type: 'application/json' }), `${fileStem()}.json`);
+      if (kind === 'svg') download(new Blob([heatmapSVG(vm, (s) => measureCtx.measureText(s).width, { colors, colour, title: `${vm.trace.text} → ${vm.trace.translation}` })], { type: 'image/svg+xml' }), `${fileStem()}.svg`);
+      if (kind === 'png') download(await heatmapPNG(vm, colors, { colour }), `${fileStem()}.png`);
+    });
+  }
+  copyBtn.addEventListener('click', async () => {
+    const r = await actions.copyLink();
+    if (!r) return;
+    linkField.focus();
+    linkField.select();
+    copyBtn.textContent = r.copied ? 'Copied ✓' : 'Select & copy ↓';
+    setTimeout(() => { copyBtn.textContent = 'Copy link'; }, 1800);
+  });
+
+  function renderShare(st) {
+    // aria-disabled, not disabled: the button stays focusable, so keyboard and
+    // screen-reader users reach it and hear why it does nothing.
+    if (st.local) copyBtn.setAttribute('aria-disabled', 'true'); else copyBtn.removeAttribute('aria-disabled');
+    copyBtn.classList.toggle('as-btn-off', !!st.local);
+    shareWhy.hidden = !st.local;
+    shareWhy.textContent = st.local ? shareWhyText(st) : '';
+  }
+
+  function renderMatrix(st) {
+    const vm = st.matrix;
+    const none = st.info?.attention === 'none';
+    if (vm?.alpha) {
+      heatmap.update(vm);
+      table.update(vm);
+      if (!st.firstHeatmap) { performance.mark?.('alignscope:first-heatmap'); store.set({ firstHeatmap: true }); }
+    } else {
+      const fixed = fixedSummary(st.info);
+      const msg = st.trace && none
+        ? `This model has no attention (the no-attention baseline): the decoder sees only a fixed summary of the source, ${fixed.formula} (${fixed.words}), the same vector at every step. So there is no alignment to show: no weights α, no heatmap. Switch to an attention model to compare.`
+        : st.error?.stage === 'translate' ? st.error.message : st.status === 'failed' ? 'The heatmap appears once the model has loaded.' : 'Loading…';
+      heatmap.update({ message: msg });
+      table.update(null);
+    }
+    const off = !vm?.alpha;
+    for (const b of [...exportButtons, rowBtn, piecesBtn, zoomFit]) b.disabled = off;
+    renderZoom(st);
+    tableBtn.disabled = none;
+    if (none && !tableBox.classList.contains('as-visually-hidden')) tableBtn.click();
+    legend.hidden = none;
+    intro.hidden = none;
+    piecesNote.hidden = none || !vm;
+    if (vm) {
+      const pieceWords = vm.identity
+        ? 'This model’s vocabulary is whole words, so every word is one piece and both views are the same matrix.'
+        : vm.level === 'pieces' ? 'Shown: the model’s own subword pieces, one row per decoder step.' : 'Shown: whole words (press “Show subword pieces” for the model’s own pieces, one row per decoder step).';
+      piecesNote.textContent = `A model with a subword vocabulary reads and writes pieces of words (“un” + “saved”). The heatmap shows words: a source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows, so every row still sums to 1. The step-through stays one decoder step, one piece, at a time and names the word each piece belongs to. ${pieceWords}`;
+    }
+  }
+
+  function renderZoom(st) {
+    zoomOut$.textContent = `${Math.round(st.zoom * 100)} %`;
+    zoomIn.disabled = !st.matrix?.alpha || st.zoom >= CONFIG.zoomMax;
+    zoomOut.disabled = !st.matrix?.alpha || st.zoom <= CONFIG.zoomMin;
+  }
+
+  function renderLegend(st) {
+    const m = colourMeaning(st.colour);
+    legendLow.textContent = m.low;
+    legendHigh.textContent = m.high;
+    legendText.textContent = m.text;
+    rowBtn.setAttribute('aria-pressed', String(st.colour === 'row'));
+    intro.textContent = `Rows: the translation, one decoder step each. Columns: your words. Colour: ${st.colour === 'row' ? 'the weight as a share of the largest weight in its row' : 'how much of the step’s attention went to that word'}. Tap or click a cell to read its value and move the step view to its row; two fingers or Ctrl + wheel zoom.`;
+  }
+
+  renderLegend(store.get());
+  return {
+    element,
+    update(st, changed) {
+      if (changed.has('local')) renderShare(st);
+      if (changed.has('link')) { linkField.hidden = st.link == null; if (st.link != null) linkField.value = st.link; }
+      if (changed.has('colour')) renderLegend(st);
+      if (['colour', 'zoom', 'presenter'].some((k) => changed.has(k))) {
+        heatmap.setOptions({
+          colour: st.colour, zoom: st.zoom,
+          labelPx: st.presenter ? CONFIG.labelPxPresenter : CONFIG.labelPx,
+          cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
+          reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
+        });
+        renderZoom(st);
+      }
+      if (changed.has('pieces')) piecesBtn.setAttribute('aria-pressed', String(!!st.pieces));
+      if (['matrix', 'error', 'info', 'status'].some((k) => changed.has(k))) renderMatrix(st);
+      if (changed.has('step') || changed.has('matrix')) {
+        const row = st.matrix ? rowOfStep(st.matrix, st.step) : st.step;
+        heatmap.setMarkedRow(row);
+        table.setMarkedRow(row);
+      }
+    },
+    redraw: () => heatmap.redraw(),
+    destroy: () => heatmap.destroy(),
+  };
+}

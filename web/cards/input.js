@@ -1,0 +1,157 @@
+// input.js - the sentence card: the sentence box with its live token count,
+// the notices about the input, the engine's status (progress, errors,
+// Retry), the translation, and, for a text longer than the model reads, the
+// notice and the picker of its sentences. The presenter-mode button lives
+// here, at the top of every layout.
+
+import { CONFIG } from '../config.js';
+import { h } from '../lib/dom.js';
+import { fmt } from '../lib/math.js';
+import { excerpt } from '../lib/sentences.js';
+import { sentenceLabel } from '../lib/catalog.js';
+import { noticePatch } from '../state.js';
+
+const BUSY = new Set(['starting', 'loading', 'checking']);
+
+/** ctx: { ids: { input, hint, notice }, frame (the widget's frameQueue), actions: { retry(), presenter(on?) } } */
+export function mount(store, { ids, frame = null, actions }) {
+  const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', dir: 'auto', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': `${ids.hint} ${ids.notice}`, autocomplete: 'off' });
+  // Named after the model's source language (a converted tutorial model reads French).
+  const label = h('label', { for: ids.input }, 'English sentence');
+  const presenterBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-presenter-btn', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P', title: 'Full screen, large type, for a projector (key: P; Escape leaves)' }, 'Presenter mode');
+  const hint = h('p', { id: ids.hint, class: 'as-small as-muted as-hint' });
+  // Messages about the input (too long, cut, a refused model): one line each, by topic.
+  const notice = h('div', { id: ids.notice, class: 'as-notice as-small', role: 'status', 'aria-live': 'polite' });
+  const progress = h('progress', { class: 'as-progress', max: '1' });
+  const statusText = h('span', { class: 'as-status-text' });
+  const retry = h('button', { type: 'button', class: 'as-btn as-btn-small', hidden: true }, 'Retry');
+  const status = h('div', { class: 'as-status', role: 'status' }, progress, statusText, retry);
+  const translation = h('p', { class: 'as-translation', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  // Over the token limit: what is shown instead, and the sentences to choose from.
+  const longNote = h('p', { class: 'as-long-note as-small', hidden: true, 'aria-live': 'polite' });
+  const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': 'Sentences of your text: pick the one to translate', hidden: true });
+  const perf = h('p', { class: 'as-perf as-small as-muted', 'aria-hidden': 'true' });
+
+  const element = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
+    h('div', { class: 'as-input-grid' },
+      h('div', { class: 'as-field as-sentence-field' },
+        h('div', { class: 'as-label-row' }, label, presenterBtn),
+        sentence, hint),
+      h('div', { class: 'as-translation-box' },
+        h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation, longNote, parts, perf)),
+    notice, status);
+
+  // ---------- inputs ----------
+  let typingTimer = null;
+  sentence.value = store.get().sentence;
+  const cutNotice = `The text was cut at ${CONFIG.maxSentenceChars} characters, the most alignscope takes; the model itself reads at most ${CONFIG.maxSourceTokens} words and punctuation marks at a time.`;
+  const setNotice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
+  // maxlength cuts a long paste silently: say so.
+  sentence.addEventListener('beforeinput', (e) => {
+    const inserted = e.data ?? e.dataTransfer?.getData('text/plain') ?? '';
+    const selected = Math.abs((sentence.selectionEnd ?? 0) - (sentence.selectionStart ?? 0));
+    if (sentence.value.length - selected + inserted.length > CONFIG.maxSentenceChars) setNotice('cut', cutNotice);
+  });
+  sentence.addEventListener('input', () => {
+    if (sentence.value.length > CONFIG.maxSentenceChars) {
+      sentence.value = sentence.value.slice(0, CONFIG.maxSentenceChars); // set from script: maxlength does not apply
+      setNotice('cut', cutNotice);
+    } else if (sentence.value.length < CONFIG.maxSentenceChars && store.get().notices.cut) setNotice('cut', null);
+    store.set({ draft: sentence.value });
+    clearTimeout(typingTimer);
+    typingTimer = setTimeout(() => store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars), part: 0 }), CONFIG.typingPauseMs);
+  });
+  retry.addEventListener('click', () => actions.retry());
+  presenterBtn.addEventListener('click', () => actions.presenter());
+
+  // ---------- rendering ----------
+  function renderStatus(st) {
+    const failed = st.status === 'failed';
+    const busy = BUSY.has(st.status);
+    progress.hidden = !busy;
+    retry.hidden = !failed;
+    status.classList.toggle('as-error', failed);
+    status.hidden = !busy && !failed;
+    if (failed) statusText.textContent = st.error?.message ?? 'Something went wrong.';
+    else if (busy && st.progress) {
+      statusText.textContent = st.progress.text;
+      if (st.progress.max) { progress.max = st.progress.max; progress.value = st.progress.value ?? 0; } else progress.removeAttribute('value');
+      progress.setAttribute('aria-valuetext', st.progress.text);
+    }
+    sentence.setAttribute('aria-busy', busy ? 'true' : 'false');
+  }
+
+  function renderHint(st) {
+    const max = st.info?.maxSourceTokens;
+    const chars = `${(st.draft ?? st.sentence).length} / ${CONFIG.maxSentenceChars} characters`;
+    const c = st.tokenCount;
+    const current = c && c.text === (st.draft ?? st.sentence);
+    hint.classList.toggle('as-over', !!(current && c.count > c.max));
+    hint.textContent = max
+      ? `${current ? `${c.count} / ${c.max} tokens${c.count > c.max ? ' (more than the model reads at once)' : ''}` : `limit ${max} tokens`} · ${chars}`
+      : `Up to ${CONFIG.maxSentenceChars} characters.`;
+  }
+
+  function renderLong(st) {
+    const p = st.plan;
+    const over = !!p?.over && st.sentence === st.translated?.sentence;
+    longNote.hidden = !over;
+    parts.hidden = !over || p.parts.length < 2;
+    if (!over) { parts.replaceChildren(); return; }
+    const part = p.parts[st.part] ?? p.parts[0];
+    const which = p.parts.length > 1 ? `sentence ${st.part + 1} of the ${p.parts.length} in it` : 'its beginning';
+    longNote.textContent = `Your text has ${p.count} tokens (words and punctuation marks); this model reads at most ${p.max} at a time, so this shows ${which}${part.cut ? `, cut after its first ${p.max} tokens` : ''}.${p.parts.length > 1 ? ' Pick another sentence:' : ''}`;
+    const key = JSON.stringify([st.sentence.length, p.parts]);
+    if (parts.dataset.key !== key) {
+      parts.dataset.key = key;
+      parts.replaceChildren(...p.parts.slice(0, CONFIG.maxSentenceChoices).map((q, i) => {
+        const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-part', dataset: { part: String(i) } }, `${i + 1}. ${excerpt(st.sentence, q)}`);
+        b.addEventListener('click', () => store.set({ part: i, step: 0 }));
+        return b;
+      }), p.parts.length > CONFIG.maxSentenceChoices ? h('span', { class: 'as-small as-muted' }, `(the first ${CONFIG.maxSentenceChoices} of ${p.parts.length} sentences)`) : null);
+    }
+    for (const b of parts.querySelectorAll('button')) b.setAttribute('aria-pressed', String(Number(b.dataset.part) === st.part));
+  }
+
+  function renderTranslation(st) {
+    if (st.trace && st.info) {
+      translation.textContent = st.trace.translation || '(empty translation)';
+      translation.classList.remove('as-muted');
+    } else if (st.error?.stage === 'translate') {
+      translation.textContent = '—';
+      translation.classList.add('as-muted');
+    }
+    const t = st.timing;
+    // The time belongs to the translation on screen: none without one.
+    perf.textContent = t && st.trace ? `Decoded in ${fmt(t.elapsedMs, 1)} ms in the worker · ${fmt(t.roundTripMs, 1)} ms round trip${t.encoderReused ? ' · encoder reused' : ''}` : '';
+    // The count of results drawn (tests wait on it): set in the same animation
+    // frame as the table, the step view and the heatmap of this result.
+    const count = () => {
+      perf.dataset.roundTripMs = String(t.roundTripMs);
+      perf.dataset.workerMs = String(t.workerMs);
+      perf.dataset.count = String(t.count);
+    };
+    if (t) { if (frame) frame.add('count', count); else count(); }
+  }
+
+  return {
+    element,
+    update(st, changed) {
+      if (changed.has('status') || changed.has('error') || changed.has('progress')) renderStatus(st);
+      if (changed.has('notices')) notice.replaceChildren(...Object.entries(st.notices).map(([k, v]) => h('p', { class: 'as-note', dataset: { topic: k } }, v)));
+      if (changed.has('sentence') && sentence.value !== st.sentence) sentence.value = st.sentence;
+      if (['info', 'local', 'model', 'catalog'].some((k) => changed.has(k))) {
+        const source = st.info?.sourceLanguage ?? (st.local ? null : st.catalog?.models.find((m) => m.id === st.model)?.source);
+        if (source) label.textContent = sentenceLabel(source);
+      }
+      if (['trace', 'error', 'timing', 'info'].some((k) => changed.has(k))) renderTranslation(st);
+      if (['plan', 'part', 'translated', 'sentence'].some((k) => changed.has(k))) renderLong(st);
+      if (['tokenCount', 'draft', 'sentence', 'info'].some((k) => changed.has(k))) renderHint(st);
+      if (changed.has('presenter')) {
+        presenterBtn.setAttribute('aria-pressed', String(!!st.presenter));
+        presenterBtn.textContent = st.presenter ? 'Leave presenter mode' : 'Presenter mode';
+      }
+    },
+    destroy() { clearTimeout(typingTimer); },
+  };
+}

@@ -1,0 +1,303 @@
+// steps.js - the step-through card: the decoder moving its finger over the
+// source, one decoder step at a time. At step t: the finger (α_t as
+// intensity and bars, a pointer that glides to the largest weight), the
+// context vector c_t, the top candidates of the next-word softmax (over the
+// VOCABULARY), and the word emitted. One step is one decoder step: with a
+// subword model, one piece, and the card names the word it belongs to.
+// Elements are built once per sentence and updated in place per step, so
+// their transitions play (and are off under prefers-reduced-motion).
+
+import { CONFIG } from '../config.js';
+import { h, uid, prefersReducedMotion } from '../lib/dom.js';
+import { viridis, diverging, rgb, textOn } from '../lib/colormap.js';
+import { fmt, argmax } from '../lib/math.js';
+import { fixedSummary } from '../lib/catalog.js';
+import { wordOfStep, sourceWords, pieceToWord } from '../lib/words.js';
+
+/**
+ * The card. frame: the widget's frameQueue (a re-decode of the same
+ * sentence, the slider, redraws in the next animation frame).
+ * Returns { element, update(state, changed), stop(), destroy() }.
+ */
+export function mount(store, { headingId, frame = null }) {
+  const scrubId = uid('scrub');
+  const back = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Previous step' }, '◀');
+  const play = h('button', { type: 'button', class: 'as-btn as-icon as-play', 'aria-label': 'Play', 'aria-pressed': 'false' }, '▶');
+  const fwd = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Next step' }, '▶▶');
+  // Loop: playback starts again from the first step (a projector left running in class).
+  const loop = h('button', { type: 'button', class: 'as-btn as-btn-small as-loop', 'aria-pressed': 'false', title: 'Play again from the first step at the end' }, 'Loop');
+  const scrub = h('input', { type: 'range', id: scrubId, class: 'as-range as-scrub', min: '0', max: '0', step: '1', value: '0' });
+  const counter = h('output', { for: scrubId, class: 'as-step-count' }, 'step 0 / 0');
+  const emitted = h('p', { class: 'as-emitted', 'aria-live': 'polite' });
+  const emittedNote = h('span', { class: 'as-small as-muted' });
+  const stepWord = h('p', { class: 'as-small as-step-word' });
+  const pointer = h('span', { class: 'as-finger-mark as-finger-pointer', 'aria-hidden': 'true' }, '▼');
+  const finger = h('div', { class: 'as-finger', role: 'list', 'aria-label': 'Attention weights of this step over the source words' });
+  const fingerBox = h('div', { class: 'as-finger-box' }, pointer, finger);
+  const fingerNote = h('p', { class: 'as-small as-muted' });
+  const fingerHead = h('h4');
+  // One canvas for the context vector's numbers (hundreds of them: as
+  // elements, their colours alone cost a style pass per step).
+  const ctxStrip = h('canvas', { class: 'as-ctx-strip', role: 'img' });
+  const ctxNote = h('p', { class: 'as-small as-muted' });
+  const ctxHead = h('h4');
+  const cands = h('ol', { class: 'as-cands' });
+  const candNote = h('p', { class: 'as-small as-muted' });
+
+  const panel = h('div', { class: 'as-steps', tabindex: '0', role: 'group', 'aria-label': 'Step-through. Left and right arrows step, space plays or pauses, Home and End jump.' },
+    h('div', { class: 'as-step-controls' },
+      back, play, fwd, loop,
+      h('label', { for: scrubId, class: 'as-visually-hidden' }, 'Decoder step'),
+      scrub, counter),
+    h('div', { class: 'as-step-grid' },
+      h('section', { class: 'as-step-block as-step-wide' }, fingerHead, fingerBox, fingerNote),
+      h('section', { class: 'as-step-block as-step-wide' }, h('h4', null, 'Translation so far'), emitted, stepWord),
+      h('section', { class: 'as-step-block' }, h('h4', null, 'Next word: softmax over the vocabulary'), cands, candNote),
+      h('section', { class: 'as-step-block' }, ctxHead, ctxStrip, ctxNote)));
+  const element = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': headingId },
+    h('h2', { id: headingId }, 'Step through the decoder'), panel);
+
+  let trace = null;
+  let info = null;
+  let step = 0;
+  let timer = null;
+  let cols = [];       // per source position: { col, bar, val, chip }
+  let geometry = null; // cached centres of the finger's columns (reading them forces a layout)
+  let fingerScroll = 0;
+  let candItems = [];
+  let words = [];      // emitted word spans
+  let sourceKey = '';
+  let targetKey = '';
+  const T = () => trace?.T ?? 0;
+
+  const onStep = (t) => store.set({ step: t });
+  function go(t) {
+    if (!trace) return;
+    const next = Math.max(0, Math.min(T() - 1, t));
+    if (next !== step) onStep(next);
+  }
+  function setPlaying(on) {
+    if (timer) { clearInterval(timer); timer = null; }
+    play.textContent = on ? '❚❚' : '▶';
+    play.setAttribute('aria-label', on ? 'Pause' : 'Play');
+    play.setAttribute('aria-pressed', on ? 'true' : 'false');
+    if (!on || !trace) return;
+    if (step >= T() - 1) onStep(0);
+    timer = setInterval(() => {
+      if (trace && step >= T() - 1 && loop.getAttribute('aria-pressed') === 'true') { onStep(0); return; }
+      if (!trace || step >= T() - 1) { setPlaying(false); return; }
+      onStep(step + 1);
+    }, prefersReducedMotion() ? CONFIG.playIntervalReducedMs : CONFIG.playIntervalMs);
+  }
+  back.addEventListener('click', () => { setPlaying(false); go(step - 1); });
+  fwd.addEventListener('click', () => { setPlaying(false); go(step + 1); });
+  play.addEventListener('click', () => setPlaying(!timer));
+  loop.addEventListener('click', () => loop.setAttribute('aria-pressed', String(loop.getAttribute('aria-pressed') !== 'true')));
+  scrub.addEventListener('input', () => { setPlaying(false); go(Number(scrub.value)); });
+  panel.addEventListener('keydown', (e) => {
+    if (e.target !== panel && e.target !== scrub && !(e.target instanceof HTMLButtonElement && e.key !== ' ')) return;
+    if (e.target === scrub && e.key !== ' ') return; // the range input steps itself
+    const keys = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
+    if (e.key in keys) { setPlaying(false); go(step + keys[e.key]); e.preventDefault(); }
+    else if (e.key === 'Home') { setPlaying(false); go(0); e.preventDefault(); }
+    else if (e.key === 'End') { setPlaying(false); go(T() - 1); e.preventDefault(); }
+    else if (e.key === ' ' || e.key === 'Spacebar') { setPlaying(!timer); e.preventDefault(); }
+  });
+
+  // ---- built once per sentence (or model) ----
+  function buildSource() {
+    const hasAlpha = !!trace.alpha;
+    fingerHead.replaceChildren(...(hasAlpha
+      ? ['Where the finger points: α', h('sub', null, 't'), ' over the source positions']
+      : ['No finger: this model has no attention']));
+    ctxHead.replaceChildren(...(hasAlpha
+      ? ['Context vector c', h('sub', null, 't'), ' = Σ', h('sub', null, 'j'), ' α', h('sub', null, 'tj'), ' h', h('sub', null, 'j')]
+      : ['Context vector c: one summary for every step']));
+    finger.classList.toggle('as-finger-none', !hasAlpha);
+    pointer.hidden = !hasAlpha;
+    finger.setAttribute('aria-label', hasAlpha ? 'Attention weights of this step over the source words' : 'The source words (this model has no attention weights)');
+    const sw = sourceWords(trace);
+    const wordOf = pieceToWord(sw, trace.S);
+    cols = trace.source.map((p, j) => {
+      const unk = p.unknown;
+      const g = sw[wordOf[j]];
+      const piece = g.count > 1 ? ` (piece ${j - g.first + 1} of ${g.count} of “${g.text}”)` : '';
+      const bar = hasAlpha ? h('span', { class: 'as-bar' }) : null;
+      const val = hasAlpha ? h('span', { class: 'as-bar-val', 'aria-hidden': 'true' }) : null;
+      const chip = h('span', { class: `as-chip${unk ? ' as-unk' : ''}`, title: unk ? 'Not in the model’s vocabulary: the encoder sees <unk>' : g.count > 1 ? `A piece of “${g.text}”` : null }, p.text);
+      const col = h('div', { class: 'as-fcol', role: 'listitem' },
+        hasAlpha ? h('span', { class: 'as-bar-box', 'aria-hidden': 'true' }, bar) : null, val, chip);
+      return { col, bar, val, chip, said: `${p.text}${unk ? ' (unknown word)' : ''}${piece}` };
+    });
+    finger.replaceChildren(...cols.map((c) => c.col));
+    geometry = null;
+    const unknown = trace.source.filter((w) => w.unknown).map((w) => `“${w.text}”`);
+    fingerNote.dataset.unknown = unknown.length ? ` Dashed: ${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''} ${unknown.length === 1 ? 'is' : 'are'} not among the ${info?.srcVocabSize ?? ''} words the model knows, so the encoder reads ${unknown.length === 1 ? 'it' : 'each'} as <unk>.` : '';
+    const D = trace.contextDim;
+    const oneWay = info?.architecture?.unidirectional;
+    ctxNote.textContent = hasAlpha
+      ? `${D} numbers (${oneWay ? `the ${D} units of a one-direction encoder` : `2 × ${D / 2} encoder units`}), purple < 0 < orange. Not the weights: c_t is the weighted sum of the encoder states h_j, using the weights α above.`
+      : `${D} numbers: ${fixedSummary(info).formula.slice(4)}, the same at every step for this model.`;
+  }
+
+  function buildTarget() {
+    words = trace.target.map((w) => h('span', { class: 'as-word' }, w.isEnd ? '</s>' : w.text));
+    const K = trace.topK;
+    if (candItems.length !== K) {
+      candItems = Array.from({ length: K }, (_, k) => {
+        const tok = h('span', { class: 'as-cand-tok' });
+        const fill = h('span');
+        const p = h('span', { class: 'as-cand-p' });
+        const li = h('li', { class: k === 0 ? 'as-chosen' : '' }, tok, h('span', { class: 'as-cand-bar', 'aria-hidden': 'true' }, fill), p,
+          k === 0 ? h('span', { class: 'as-visually-hidden' }, ' (chosen)') : null);
+        return { li, tok, fill, p };
+      });
+      cands.replaceChildren(...candItems.map((c) => c.li));
+    }
+    candNote.textContent = `Probabilities over all ${info?.tgtVocabSize ?? '?'} words of the target vocabulary (top ${K} shown; greedy decoding takes the first). Unlike α, this softmax is not over source positions.`;
+  }
+
+  // ---- per step: update in place ----
+  function drawStep() {
+    if (!trace) return;
+    const { S, T: nT } = trace;
+    const t = step;
+    const label = (k) => (trace.target[k].isEnd ? '</s>' : trace.target[k].text);
+    scrub.value = String(t);
+    scrub.setAttribute('aria-valuetext', `step ${t + 1} of ${nT}: ${label(t)}`);
+    counter.textContent = `step ${t + 1} / ${nT}`;
+    back.disabled = t <= 0;
+    fwd.disabled = t >= nT - 1;
+
+    const row = trace.alpha ? trace.alpha.subarray(t * S, (t + 1) * S) : null;
+    const best = row ? argmax(row) : -1;
+    for (let j = 0; j < S; j++) {
+      const c = cols[j];
+      if (row) {
+        const a = row[j];
+        const colour = viridis(a);
+        c.bar.style.height = `${Math.max(1, a * 100)}%`;
+        c.val.textContent = a.toFixed(2);
+        c.chip.style.backgroundColor = rgb(colour);
+        c.chip.style.color = textOn(colour);
+        c.col.setAttribute('aria-label', `${c.said}: ${fmt(a)}`);
+      } else c.col.setAttribute('aria-label', c.said);
+      c.col.classList.toggle('as-best', j === best);
+    }
+    if (best >= 0) {
+      if (!geometry) {
+        geometry = { width: finger.clientWidth, cols: cols.map((c) => ({ left: c.col.offsetLeft - finger.offsetLeft, width: c.col.offsetWidth })) };
+        fingerScroll = finger.scrollLeft;
+      }
+      const g = geometry.cols[best];
+      // Keep the finger in view on narrow screens (the row scrolls sideways).
+      if (g.left < fingerScroll || g.left + g.width > fingerScroll + geometry.width) {
+        fingerScroll = Math.max(0, g.left - geometry.width / 2);
+        finger.scrollLeft = fingerScroll;
+      }
+      // The pointer glides (a CSS transition on transform) to the largest weight.
+      pointer.style.transform = `translateX(${g.left - fingerScroll + g.width / 2}px) translateX(-50%)`;
+    }
+    fingerNote.textContent = (row
+      ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“${trace.source[best].text}”, ${fmt(row[best])}).`
+      : `The decoder of this model sees only a fixed summary of the source: ${fixedSummary(info).formula}, ${fixedSummary(info).words}, the same at every step. It never looks back at single words, so there are no weights α and no finger to show; the words above are only what it read.`)
+      + (fingerNote.dataset.unknown ?? '');
+
+    const D = trace.contextDim;
+    const ctx = trace.context.subarray(t * D, (t + 1) * D);
+    const { lo, hi } = drawContext(ctxStrip, ctx);
+    ctxStrip.setAttribute('aria-label', `Context vector c_t: ${D} numbers between ${fmt(lo, 2)} and ${fmt(hi, 2)}.`);
+
+    const K = trace.topK;
+    for (let k = 0; k < K; k++) {
+      const p = trace.topProbs[t * K + k];
+      candItems[k].tok.textContent = trace.topTokens[t][k];
+      candItems[k].fill.style.width = `${(p * 100).toFixed(1)}%`;
+      candItems[k].p.textContent = `${(p * 100).toFixed(1)}%`;
+    }
+
+    // The words so far: the same elements, one more shown per step.
+    const shown = [];
+    words.forEach((w, k) => { w.classList.toggle('as-current', k === t); if (k <= t) shown.push(w, ' '); });
+    const w = trace.target[t];
+    emittedNote.textContent = w.isEnd ? ` — step ${t + 1} emits the end-of-sentence token </s>.` : w.copiedFrom >= 0 ? ` — <unk> replaced by the attended source word “${trace.source[w.copiedFrom].text}”.` : '';
+    emitted.replaceChildren(...shown, emittedNote);
+    const of = wordOfStep(trace, t);
+    stepWord.textContent = w.isEnd ? '' : of.of > 1
+      ? `This step writes the piece “${label(t)}”, piece ${of.index + 1} of ${of.of} of the word “${of.word}”.`
+      : `This step writes the word “${of.word}”.`;
+  }
+
+  function setTrace(nextTrace, nextInfo, nextStep) {
+    trace = nextTrace && nextInfo ? nextTrace : null;
+    info = nextInfo;
+    panel.hidden = !trace;
+    if (!trace) { setPlaying(false); frame?.drop('steps'); sourceKey = ''; targetKey = ''; return; }
+    const sk = JSON.stringify([trace.source.map((p) => [p.text, p.unknown]), !!trace.alpha, trace.contextDim, info?.srcVocabSize]);
+    const tk = JSON.stringify([trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize]);
+    const built = sk !== sourceKey || tk !== targetKey;
+    if (sk !== sourceKey) { buildSource(); sourceKey = sk; }
+    if (tk !== targetKey) { buildTarget(); targetKey = tk; }
+    scrub.max = String(T() - 1);
+    step = Math.max(0, Math.min(T() - 1, nextStep));
+    // A new sentence draws now; a re-decode of the same one (the slider) in the next frame.
+    if (built || !frame) { frame?.drop('steps'); drawStep(); } else frame.add('steps', drawStep);
+  }
+
+  // Sizes change the columns' places: measure again at the next step.
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { geometry = null; }) : null;
+  ro?.observe(finger);
+  finger.addEventListener('scroll', () => { fingerScroll = finger.scrollLeft; }, { passive: true });
+  // The number under the pointer, as the cells' titles used to say.
+  ctxStrip.addEventListener('pointermove', (e) => {
+    if (!trace) return;
+    const D = trace.contextDim;
+    const r = ctxStrip.getBoundingClientRect();
+    const cols = Math.min(D, CTX_COLS);
+    const scale = r.width / (cols * 8); // the canvas is drawn 8 px a cell and shown at the strip's width
+    const k = Math.min(D - 1, Math.max(0, Math.floor((e.clientX - r.left) / (8 * scale)) + cols * Math.floor((e.clientY - r.top) / (CTX_CELL_H * scale))));
+    ctxStrip.title = `c_t[${k}] = ${trace.context[step * D + k].toFixed(3)}`;
+  });
+
+  return {
+    element,
+    update(st, changed) {
+      if (changed.has('trace') || changed.has('info')) {
+        // A new model stops playback (its steps are about another translation).
+        if (changed.has('info')) setPlaying(false);
+        setTrace(st.trace, st.info, st.step);
+      } else if (changed.has('step') && trace) {
+        step = Math.max(0, Math.min(T() - 1, st.step));
+        frame?.drop('steps');
+        drawStep();
+      }
+    },
+    stop() { setPlaying(false); },
+    destroy() { setPlaying(false); ro?.disconnect(); },
+  };
+}
+
+// The context vector strip: CTX_COLS cells a row, CTX_CELL_H px tall, purple < 0 < orange.
+const CTX_COLS = 64;
+const CTX_CELL_H = 12;
+function drawContext(canvas, values) {
+  const D = values.length;
+  const cols = Math.min(D, CTX_COLS);
+  const rowsN = Math.ceil(D / cols);
+  const dpr = globalThis.devicePixelRatio || 1;
+  const w = cols * 8;
+  const hgt = rowsN * CTX_CELL_H;
+  if (canvas.width !== w * dpr || canvas.height !== hgt * dpr) { canvas.width = w * dpr; canvas.height = hgt * dpr; }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let k = 0; k < D; k++) {
+    const v = values[k];
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+    ctx.fillStyle = rgb(diverging(v));
+    ctx.fillRect((k % cols) * 8, Math.floor(k / cols) * CTX_CELL_H, 7, CTX_CELL_H - 1);
+  }
+  return { lo, hi };
+}

@@ -1,0 +1,243 @@
+// models.js - the model controller: the catalogue (models/index.json), a
+// download with progress and a clear message when it fails, a model file
+// from the reader's disk (button or drop), and which model is in use. It
+// talks to the engine worker (client.load) and writes what happens to the
+// store (status, progress, info, local, notices); the cards draw it.
+//
+// Models are chosen only by id from this site's catalogue. Anything else
+// (a URL, a path, an id that is not listed, a link made with a file from a
+// disk) is refused visibly, and the default model is shown instead.
+
+import { CONFIG } from '../config.js';
+import { resolveModel, noticePatch } from '../state.js';
+import { fetchWithProgress, fromBase64, formatBytes, DownloadError } from '../client.js';
+
+// The picker's value while a model file from the reader's disk is in use
+// (catalogue ids cannot contain ':', so it never collides with one).
+export const LOCAL = 'file:';
+
+// A tiny module with one SIMD instruction: validates only where wasm SIMD exists.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+function simdInBrowser() {
+  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
+}
+
+/** What the reader can do about a refused file, by the engine's code. */
+function fileHintFor(code) {
+  if (code === 'AS_ERR_BAD_MAGIC') return ' Choose a .alsc file written by alignscope’s exporter or converter.';
+  if (code === 'AS_ERR_VERSION_TOO_NEW') return ' It was written by a newer alignscope than this page.';
+  if (/TOO_SHORT|SIZE_MISMATCH|CHECKSUM/.test(code ?? '')) return ' The file is damaged or incomplete: export or download it again.';
+  return '';
+}
+
+/** What went wrong while fetching or opening a model, in words, with what to do next. */
+function loadErrorMessage(name, stage, err) {
+  const head = `Could not load the model “${name}”:`;
+  if (err instanceof DownloadError) {
+    return `${head} ${err.message}${err.kind === 'truncated' ? '; the file is incomplete' : ''}. Press Retry to download it again.`;
+  }
+  if (stage === 'check' && err.code) {
+    const damaged = /SIZE_MISMATCH|TOO_SHORT|CHECKSUM|BAD_MAGIC|TRUNCATED/.test(err.code);
+    return `${head} ${damaged ? 'the downloaded file is damaged or incomplete' : 'the engine refused it'} (${err.message}). Press Retry to download it again.`;
+  }
+  return `${head} ${err.message}`;
+}
+
+const fileName = (file) => { const n = Array.from(String(file?.name || 'model file')); return n.length > 120 ? `${n.slice(0, 119).join('')}…` : n.join(''); };
+const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((m) => m.id === st.model)?.label || st.model);
+
+/**
+ * @param store   the widget's store
+ * @param opts    { client (EngineClient), inline (single-file build's packed bytes), base (URL of web/), localFiles }
+ * @returns { boot(), pick(id), check(id, rejected, fileModel), openFile(file), retry(), destroy() }
+ */
+export function createModels(store, { client, inline, base, localFiles }) {
+  let loadSeq = 0;       // a newer load (or file) makes the answer of an older one moot
+  let loadAbort = null;
+  const notice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
+  const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
+
+  async function boot() {
+    store.set({ status: 'starting', error: null, progress: { text: 'Starting the translation engine…', value: null, max: null } });
+    try {
+      let wasmBytes;
+      if (inline?.wasm) wasmBytes = fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']);
+      const started = client.start({ wasmBytes });
+      const catalog = store.get().catalog ?? await loadCatalog();
+      store.set({ catalog });
+      const req = store.get().modelRequest ?? {};
+      check(store.get().model, req.rejected, req.fileModel);
+      store.set({ modelRequest: null });
+      await started;
+      await load();
+    } catch (err) {
+      store.set({ status: 'failed', error: { stage: 'init', message: err.message } });
+    }
+  }
+
+  async function loadCatalog() {
+    if (inline?.index) return inline.index;
+    const url = new URL('models/index.json', base);
+    let res;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
+    } catch (err) {
+      throw new Error(err.name === 'TimeoutError'
+        ? `The model list (${url.pathname}) did not arrive within ${CONFIG.catalogTimeoutMs / 1000} s. Check your connection and press Retry.`
+        : `Could not download the model list (${url.pathname}): the network request failed; you may be offline. Press Retry when you are back online.`);
+    }
+    if (!res.ok) throw new Error(`Could not load the model list (${res.status} from ${url.pathname}).`);
+    const cat = await res.json();
+    if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error('The model list is empty or malformed.');
+    return cat;
+  }
+
+  /** Resolve a requested model against the catalogue; say why when it is not the one asked for. */
+  function check(model, rejected = null, fromFile = null) {
+    const st = store.get();
+    if (!st.catalog) {
+      const req = st.modelRequest ?? {};
+      store.set({ modelRequest: { rejected: rejected ?? req.rejected ?? null, fileModel: fromFile ?? req.fileModel ?? null } });
+      return model;
+    }
+    const r = resolveModel(st.catalog, model, { rejected, fileModel: fromFile, canOpenFiles: localFiles });
+    store.set({ ...noticePatch(st, 'model', r.notice), model: r.model });
+    return r.model;
+  }
+
+  async function load() {
+    const seq = ++loadSeq;
+    loadAbort?.abort();
+    loadAbort = new AbortController();
+    const st = store.get();
+    const entry = st.catalog.models.find((m) => m.id === st.model);
+    const name = entry?.label || st.model;
+    store.set({ ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
+    let stage = 'download';
+    try {
+      let bytes;
+      if (inline?.models?.[entry.id]) bytes = fromBase64(inline.models[entry.id]);
+      else {
+        const expected = entry.bytes || 0;
+        progress(`Downloading the model ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, 0, expected || null);
+        bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
+          if (seq !== loadSeq) return;
+          const t = total || expected;
+          const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
+          progress(`Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`, t ? Math.min(t, loaded) : null, t || null);
+        }, { signal: loadAbort.signal });
+      }
+      if (seq !== loadSeq) return;
+      stage = 'check';
+      progress('Checking the model (size, checksum) and starting it…');
+      const info = await client.load(entry.id, bytes);
+      if (seq !== loadSeq) return;
+      store.set({ info, status: 'ready', progress: null });
+    } catch (err) {
+      if (seq !== loadSeq) return;
+      store.set({ status: 'failed', error: { stage: 'load', message: loadErrorMessage(name, stage, err) } });
+    }
+  }
+
+  /** Why no model can be opened right now, or null. */
+  function engineBusy() {
+    const st = store.get();
+    if (!client.worker || st.status === 'starting') return `the translation engine ${st.status === 'starting' ? 'is still starting. Try again in a moment.' : 'is not running. Press Retry first.'}`;
+    if (st.status === 'loading' || st.status === 'checking') return 'another model is still loading. Try again once it has loaded.';
+    return null;
+  }
+
+  // ---------- a model file from the reader's disk ----------
+  // The engine checks the file (magic, version, every size, checksum) and
+  // either takes it or refuses it with a code and a message; refused, it
+  // keeps the model it had, and so does the page: the sentence, the slider,
+  // the step and the translation on screen stay as they were.
+  async function openFile(file) {
+    if (!file) return;
+    const name = fileName(file);
+    const refuse = (why) => notice('file', `The model file “${name}” was not loaded: ${why}`);
+    const busy = engineBusy();
+    if (busy) return refuse(busy);
+    if (file.size > CONFIG.maxModelFileBytes) return refuse(`it is ${formatBytes(file.size)}, more than the ${formatBytes(CONFIG.maxModelFileBytes)} this page opens (alignscope models are a few MB to a few tens of MB). Nothing changed.`);
+    let bytes;
+    try {
+      bytes = new Uint8Array(await file.arrayBuffer());
+    } catch (err) {
+      return refuse(`it could not be read from your device (${err.message}). Nothing changed.`);
+    }
+    return openLocal({ name, size: bytes.length, bytes });
+  }
+
+  async function openLocal(local) {
+    const busy = engineBusy();
+    if (busy) {
+      notice('file', `The model file “${local.name}” was not loaded: ${busy}`);
+      store.set({ pickerRev: (store.get().pickerRev ?? 0) + 1 }); // the picker goes back to the model in use
+      return;
+    }
+    const before = store.get();
+    const seq = ++loadSeq; // picking a model from the list meanwhile wins
+    const current = before.info ? activeName(before) : null;
+    store.set({ ...noticePatch(before, 'file', null), status: 'checking', progress: { text: `Checking the model file “${local.name}” (${formatBytes(local.size)}): format, sizes, checksum…`, value: null, max: null } });
+    try {
+      const info = await client.load(`${LOCAL}${local.name}`, local.bytes);
+      if (seq !== loadSeq) return;
+      let n = noticePatch(store.get(), 'model', null);
+      n = noticePatch(n, 'share', null);
+      store.set({ ...n, info, trace: null, local: { name: local.name, size: local.size }, localFile: { ...local, info }, status: 'ready', error: null, progress: null });
+    } catch (err) {
+      if (seq !== loadSeq) return;
+      // The load dropped any translation in flight: back to 'ready', the translation controller asks again.
+      store.set({
+        ...noticePatch(store.get(), 'file', `The model file “${local.name}” was not loaded. The engine says: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}${fileHintFor(err.code)}${current ? ` Still using “${current}”; your sentence and settings are unchanged.` : ''}`),
+        status: before.status, error: before.error, progress: null, pickerRev: (store.get().pickerRev ?? 0) + 1,
+      });
+    }
+  }
+
+  /** The picker chose `id` (a catalogue id, or LOCAL for the file opened before). */
+  function pick(id) {
+    store.set(noticePatch(store.get(), 'model', null));
+    if (id === LOCAL) {
+      const f = store.get().localFile;
+      if (f) openLocal(f);
+      return;
+    }
+    store.set({ model: id });
+    load();
+  }
+
+  function retry() {
+    const st = store.get();
+    if (client.worker && st.error?.stage === 'load') load();
+    else boot();
+  }
+
+  // Drop a .alsc file anywhere on the page. Only drags that carry files are
+  // taken (text dragged into the sentence box behaves as usual), and a file
+  // dropped anywhere never makes the browser navigate away from the page.
+  let dragDepth = 0;
+  const carriesFiles = (e) => Array.from(e.dataTransfer?.types ?? []).includes('Files');
+  const onDragEnter = (e) => { if (!carriesFiles(e)) return; e.preventDefault(); dragDepth += 1; store.set({ dragging: true }); };
+  const onDragOver = (e) => { if (!carriesFiles(e)) return; e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; store.set({ dragging: true }); };
+  const onDragLeave = (e) => { if (!carriesFiles(e)) return; dragDepth = Math.max(0, dragDepth - 1); if (dragDepth === 0) store.set({ dragging: false }); };
+  const onDrop = (e) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    dragDepth = 0;
+    store.set({ dragging: false });
+    const files = Array.from(e.dataTransfer.files ?? []);
+    if (files.length === 1) openFile(files[0]);
+    else notice('file', `${files.length} files were dropped: drop one model file (.alsc) at a time.`);
+  };
+  const dragEvents = [['dragenter', onDragEnter], ['dragover', onDragOver], ['dragleave', onDragLeave], ['drop', onDrop]];
+  if (localFiles) for (const [type, fn] of dragEvents) addEventListener(type, fn);
+
+  return {
+    boot, pick, check, openFile, retry, load,
+    destroy() {
+      loadAbort?.abort();
+      if (localFiles) for (const [type, fn] of dragEvents) removeEventListener(type, fn);
+    },
+  };
+}

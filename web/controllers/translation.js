@@ -1,0 +1,112 @@
+// translation.js - the one place translation is asked for. It follows the
+// store: a new sentence, scale, chosen part of a long text, or model (or the
+// engine becoming ready again) → the model's tokens of the sentence (the
+// live count, through the worker) → what to translate (the whole text, or
+// one sentence of it when it is longer than the model reads) → a request
+// to the worker. Results and errors go back into the store.
+
+import { CONFIG } from '../config.js';
+import { scaleFor } from '../state.js';
+import { planInput } from '../lib/sentences.js';
+import { statusIs } from '../client.js';
+
+const BUSY = new Set(['starting', 'loading', 'checking', 'failed']);
+
+/** @returns { destroy() } */
+export function createTranslation(store, { client }) {
+  let tokenCache = { key: null, tokens: null };
+  let tokenSeq = 0;
+  let countTimer = null;
+
+  const keyOf = (st, text) => `${st.local ? `file:${st.local.name}` : st.model}\u0000${text}`;
+
+  /** The model's tokens of `text` (cached for the last text asked about). */
+  async function tokensOf(st, text) {
+    const key = keyOf(st, text);
+    if (tokenCache.key === key) return tokenCache.tokens;
+    const tokens = await client.tokenize(text);
+    tokenCache = { key, tokens };
+    return tokens;
+  }
+
+  function friendlyError(err, st) {
+    if (statusIs(err, 'AS_ERR_INPUT_TOO_LONG')) return `This sentence has more than ${st.info?.maxSourceTokens ?? CONFIG.maxSourceTokens} source tokens, the most this model reads. Shorten it to see its alignment. (${err.message})`;
+    if (statusIs(err, 'AS_ERR_EMPTY_INPUT') || /no tokens/i.test(err.message)) {
+      return st.sentence.trim()
+        ? 'This text has no words the model can read (only invisible or control characters). Type a sentence to see how the model aligns it.'
+        : 'Type a sentence to see how the model aligns it.';
+    }
+    return `The engine could not translate this: ${err.message}`;
+  }
+
+  // Step 1: the sentence's tokens and what to translate of it.
+  async function plan() {
+    const st = store.get();
+    if (!st.info || BUSY.has(st.status)) return;
+    const text = st.sentence;
+    if (!text.trim()) {
+      store.set({ trace: null, plan: null, error: { stage: 'translate', message: 'Type a sentence to see how the model aligns it.' }, timing: null });
+      return;
+    }
+    const seq = ++tokenSeq;
+    let p;
+    try {
+      p = planInput(text, await tokensOf(st, text), st.info.maxSourceTokens);
+    } catch {
+      // Superseded by a model load, or the engine is gone: translate the
+      // whole text and let the engine's own answer speak.
+      p = { count: null, max: st.info.maxSourceTokens, over: false, parts: [{ start: 0, end: text.length }] };
+    }
+    if (seq !== tokenSeq || store.get().sentence !== text) return;
+    const part = p.over ? Math.min(store.get().part ?? 0, p.parts.length - 1) : 0;
+    // A new plan (always a new object) is what makes the request below.
+    store.set({ plan: { ...p, for: text }, part, tokenCount: p.count == null ? null : { text, count: p.count, max: p.max } });
+  }
+
+  // Step 2: ask the worker (it coalesces: the latest request wins).
+  function translate() {
+    const st = store.get();
+    if (!st.info || BUSY.has(st.status) || !st.sentence.trim()) return;
+    const p = st.plan;
+    if (p?.for !== st.sentence) return; // the new sentence's plan is on its way, and asks when it comes
+    const part = p?.over ? p.parts[st.part] : null;
+    const text = part ? st.sentence.slice(part.start, part.end) : st.sentence;
+    client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: part ? st.part : null });
+  }
+
+  client.onResult = (trace, params, roundTripMs, workerMs) => {
+    const prev = store.get().timing;
+    store.set({
+      trace, error: null,
+      translated: { sentence: params.sentence, part: params.part },
+      timing: { roundTripMs, workerMs, elapsedMs: trace.elapsedMs ?? workerMs, encoderReused: !!trace.encoderReused, count: (prev?.count ?? 0) + 1 },
+    });
+  };
+  client.onError = (err, stage) => {
+    const st = store.get();
+    if (stage === 'translate') store.set({ trace: null, error: { stage, message: friendlyError(err, st) }, timing: st.timing ? { ...st.timing, failed: true } : null });
+    else store.set({ error: { stage, message: err.message }, status: 'failed' });
+  };
+
+  // The live token count of what is being typed (before the typing pause).
+  async function countDraft() {
+    const st = store.get();
+    if (!st.info || BUSY.has(st.status) || st.draft == null) return;
+    const text = st.draft;
+    try {
+      const tokens = await tokensOf(st, text);
+      if (store.get().draft === text) store.set({ tokenCount: { text, count: tokens.length, max: st.info.maxSourceTokens } });
+    } catch { /* a model load overtook it; the next keystroke counts again */ }
+  }
+
+  const unsubscribe = store.subscribe((st, changed) => {
+    const becameReady = changed.has('status') && st.status === 'ready';
+    if (changed.has('sentence') || changed.has('info') || becameReady) { queueMicrotask(plan); return; }
+    if (changed.has('plan') || changed.has('scale') || changed.has('part')) queueMicrotask(translate);
+    if (changed.has('draft')) { clearTimeout(countTimer); countTimer = setTimeout(countDraft, CONFIG.tokenCountDelayMs); }
+  });
+
+  return {
+    destroy() { unsubscribe(); clearTimeout(countTimer); client.stop(); },
+  };
+}

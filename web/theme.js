@@ -1,0 +1,59 @@
+// theme.js - the colours of the figure, in one place, for the canvas, the
+// PNG and the SVG export alike. alignscope.css declares the same values as
+// custom properties (--as-*) for the light and dark themes; the canvas and
+// the exports read them from there, with PALETTE as the fallback, and
+// tests/web/theme.test.mjs proves that the stylesheet and PALETTE agree.
+
+import { viridis, hex } from './lib/colormap.js';
+
+/** The theme colours the figure uses, by CSS custom property (without `--as-`). */
+export const PALETTE = Object.freeze({
+  light: Object.freeze({
+    fg: '#1b1f24', muted: '#5b6470', surface: '#ffffff', accent: '#b4400b',
+    highlight: 'rgba(180, 64, 11, 0.13)', grid: 'rgba(0, 0, 0, 0.08)',
+  }),
+  dark: Object.freeze({
+    fg: '#e6e8eb', muted: '#a3acb7', surface: '#171b21', accent: '#ff9a5a',
+    highlight: 'rgba(255, 154, 90, 0.18)', grid: 'rgba(255, 255, 255, 0.08)',
+  }),
+});
+
+/** The figure's colours as drawn: { fg, muted, bg, accent, hl, grid, dark }. */
+export function paletteColors(dark) {
+  const p = dark ? PALETTE.dark : PALETTE.light;
+  return { fg: p.fg, muted: p.muted, bg: p.surface, accent: p.accent, hl: p.highlight, grid: p.grid, dark: !!dark };
+}
+
+/** The colours in force for element `el` (its theme, light or dark), from the CSS. */
+export function themeColors(el) {
+  const cs = getComputedStyle(el);
+  const dark = cs.getPropertyValue('--as-is-dark').trim() === '1';
+  const base = paletteColors(dark);
+  const v = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: v('--as-fg', base.fg), muted: v('--as-muted', base.muted), bg: v('--as-surface', base.bg),
+    accent: v('--as-accent', base.accent), hl: v('--as-highlight', base.hl), grid: v('--as-grid', base.grid), dark,
+  };
+}
+
+/** The colour scale's stops, 0 … 1, as hex (legend bar, SVG gradient). */
+export function legendStops(n = 11) {
+  return Array.from({ length: n }, (_, i) => hex(viridis(i / (n - 1))));
+}
+
+/** The legend bar as a CSS background. */
+export function legendGradientCSS() {
+  return `linear-gradient(to right, ${legendStops().join(', ')})`;
+}
+
+/** What the colour of a cell means, for the legend and the exports. */
+export function colourMeaning(mode) {
+  return mode === 'row'
+    ? { low: '0', high: 'row max', text: 'per row: each row is scaled to its own largest α (compare within a row, not across rows)' }
+    : { low: 'α = 0', high: '1', text: 'each row sums to 1 over the source words' };
+}
+
+/** The value a cell's colour shows: α, or α ÷ its row's maximum. */
+export function colourValue(alpha, rowMax, mode) {
+  return mode === 'row' ? (rowMax > 0 ? alpha / rowMax : 0) : alpha;
+}
