@@ -31,14 +31,21 @@ export function mount(store, { ids, frame = null, actions }) {
   const longNote = h('p', { class: 'as-long-note as-small', hidden: true, 'aria-live': 'polite' });
   const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': 'Sentences of your text: pick the one to translate', hidden: true });
   const perf = h('p', { class: 'as-perf as-small as-muted', 'aria-hidden': 'true' });
+  // What the model was trained on and what to expect of it (the catalogue's
+  // trainedOn, from its metrics), beside every translation it makes.
+  const trainedOn = h('p', { class: 'as-trained-on as-small as-muted' });
+  // Sentences picked from the held-out test sets by models/train/examples.py
+  // (the served catalogue has them where ./build.sh model made them).
+  const examplesLabelId = `${ids.input}-examples`;
+  const examples = h('div', { class: 'as-examples', role: 'group', 'aria-labelledby': examplesLabelId, hidden: true });
 
   const element = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
     h('div', { class: 'as-input-grid' },
       h('div', { class: 'as-field as-sentence-field' },
         h('div', { class: 'as-label-row' }, label, presenterBtn),
-        sentence, hint),
+        sentence, hint, examples),
       h('div', { class: 'as-translation-box' },
-        h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation, longNote, parts, perf)),
+        h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation, longNote, parts, perf, trainedOn)),
     notice, status);
 
   // ---------- inputs ----------
@@ -113,6 +120,23 @@ export function mount(store, { ids, frame = null, actions }) {
     for (const b of parts.querySelectorAll('button')) b.setAttribute('aria-pressed', String(Number(b.dataset.part) === st.part));
   }
 
+  function renderModelNotes(st) {
+    const entry = st.local ? null : st.catalog?.models.find((m) => m.id === st.model);
+    trainedOn.textContent = entry?.trainedOn ?? '';
+    trainedOn.hidden = !entry?.trainedOn;
+    const list = entry?.examples ?? [];
+    examples.hidden = !list.length;
+    if (examples.dataset.model === (entry?.id ?? '')) return;
+    examples.dataset.model = entry?.id ?? '';
+    examples.replaceChildren(...(list.length ? [
+      h('span', { id: examplesLabelId, class: 'as-small as-muted' }, 'Examples from the held-out test sets (never trained on):'),
+      ...list.map((e) => {
+        const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-example', title: e.shows.length ? `Shows ${e.shows.join(', ')} (${e.set})` : e.set }, e.text);
+        b.addEventListener('click', () => { sentence.value = e.text; store.set({ draft: e.text, sentence: e.text, part: 0, step: 0 }); });
+        return b;
+      })] : []));
+  }
+
   function renderTranslation(st) {
     if (st.trace && st.info) {
       translation.textContent = st.trace.translation || '(empty translation)';
@@ -145,6 +169,7 @@ export function mount(store, { ids, frame = null, actions }) {
         if (source) label.textContent = sentenceLabel(source);
       }
       if (['trace', 'error', 'timing', 'info'].some((k) => changed.has(k))) renderTranslation(st);
+      if (['model', 'local', 'catalog'].some((k) => changed.has(k))) renderModelNotes(st);
       if (['plan', 'part', 'translated', 'sentence'].some((k) => changed.has(k))) renderLong(st);
       if (['tokenCount', 'draft', 'sentence', 'info'].some((k) => changed.has(k))) renderHint(st);
       if (changed.has('presenter')) {
