@@ -227,7 +227,7 @@ mode_dist() {
 # before its learning rate began to fall. TRAIN_DEVICE=cuda trains on a GPU
 # (PyTorch 2.x); the corpus folder travels as one file with
 # `corpus.py --pack FILE.tar.xz`.
-MODEL_UPDATES_DEFAULT=3000
+MODEL_UPDATES_DEFAULT=6000
 MODEL_RECIPE=(--subwords 6000,6000 --batch 192 --lr 3e-3 --max-tokens 50 --decay-start 0.6
     --domain-weights ui=0.35,dialogue=0.3,docs=0.15,descriptions=0.2 --eval-every 500)
 mode_model() {
