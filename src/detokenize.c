@@ -133,15 +133,6 @@ static as_status build_words(as_display *d, int32_t words) {
 
 static int is_byte_token(int32_t id) { return id >= AS_FIRST_BYTE_TOKEN && id < AS_WORD_MARK_TOKEN; }
 
-/* FORMAT.md 5 step 3's word characters (the tokeniser's rule). */
-static int is_word_char(uint32_t cp) {
-    if (cp < 0x80u)
-        return (cp >= 0x30u && cp <= 0x39u) || (cp >= 0x61u && cp <= 0x7Au) || (cp >= 0x41u && cp <= 0x5Au);
-    if (cp < 0xC0u || cp == 0xD7u || cp == 0xF7u) return 0;
-    if ((cp >= 0x2000u && cp <= 0x2BFFu) || (cp >= 0x3000u && cp <= 0x303Fu)) return 0;
-    return 1;
-}
-
 static int has_mark(const char *text, size_t n) { return n >= 3 && memcmp(text, AS_WORD_MARK_UTF8, 3) == 0; }
 
 /* subword.py is_punctuation_piece: the first character after the mark is not
@@ -152,7 +143,7 @@ static int is_punctuation_piece(const as_model *m, int32_t id) {
     const char *text = as_model_target_token(m, id, &n);
     if (has_mark(text, n)) pos = 3;
     if (pos >= n) return 0;
-    return !is_word_char(as_utf8_decode((const uint8_t *)text, n, &pos));
+    return !as_is_word_char(as_utf8_decode((const uint8_t *)text, n, &pos));
 }
 
 /* subword.py word_starts: a piece starts a word if it is the first, carries

@@ -102,6 +102,11 @@ int32_t as_model_lookup_source(const as_model *model, const char *bytes, size_t 
  * it makes; -1 if the table has no such merge. */
 int32_t as_model_merge_rank(const as_model *model, int32_t left, int32_t right, int32_t *result);
 
+/* FORMAT.md 5 step 3: is cp a word character (a letter, a digit, or anything
+ * non-ASCII that is not punctuation)? The tokeniser's rule, which the display
+ * text's word boundaries follow too (tokenizer.c). */
+int as_is_word_char(uint32_t cp);
+
 /* Tokeniser core (tokenizer.c). As as_tokenize, and when token_text is not
  * NULL also writes each token's text as looked up (words: folded and
  * lower-cased; subwords: the piece), NUL-terminated and cut at a character

@@ -40,7 +40,7 @@ static int fold_char(uint32_t cp, uint32_t out[3], int lower) {
 }
 
 /* Step 3: letters, digits and everything non-ASCII that is not punctuation. */
-static int is_word_char(uint32_t cp) {
+int as_is_word_char(uint32_t cp) {
     if (cp < 0x80u)
         return (cp >= 0x30u && cp <= 0x39u) || (cp >= 0x61u && cp <= 0x7Au) || (cp >= 0x41u && cp <= 0x5Au);
     if (cp < 0xC0u || cp == 0xD7u || cp == 0xF7u) return 0;
@@ -238,7 +238,7 @@ static void tokenize_subwords(token_sink *sink, const uint8_t *t, size_t length)
                 space_before = 1;
                 continue;
             }
-            if (is_word_char(f)) {
+            if (as_is_word_char(f)) {
                 pretoken_push(sink, &pt, f, char_start, pos, pt.length ? pt.marked : space_before);
             } else {
                 if (pt.length) {
@@ -346,7 +346,7 @@ as_status as_tokenize_internal(const as_model *model, const char *text, size_t l
         const int nf = fold_char(cp, folded, 1);
         for (int k = 0; k < nf; k++) {
             const uint32_t f = folded[k];
-            if (is_word_char(f)) {
+            if (as_is_word_char(f)) {
                 if (!in_word) {
                     in_word = 1;
                     start = char_start;

@@ -495,20 +495,26 @@ def libreoffice_units(text):
     return units
 
 
+def _page_pairs(english_root, translated_root, stats):
+    """(English text, translated text) of every page both trees have, in English file
+    order; counts the files of each tree into stats."""
+    english_files = _list_files(english_root)
+    translated_files = set(_list_files(translated_root))
+    stats.update(english_files=len(english_files), translated_files=len(translated_files))
+    for rel in english_files:
+        if rel in translated_files:
+            yield _read_text(os.path.join(english_root, rel)), _read_text(os.path.join(translated_root, rel))
+
+
 def pair_libreoffice_trees(english_root, translated_root, stats=None):
     """Pairs from extracted help trees (e.g. .../help/en-US and .../help/fr)."""
     stats = {} if stats is None else stats
-    english_files = _list_files(english_root)
-    translated_files = set(_list_files(translated_root))
-    stats.update(english_files=len(english_files), translated_files=len(translated_files),
-                 files_paired=0, english_units=0, units_matched=0)
+    stats.update(files_paired=0, english_units=0, units_matched=0)
     candidates = []
-    for rel in english_files:
-        if rel not in translated_files:
-            continue
+    for english_text, translated_text in _page_pairs(english_root, translated_root, stats):
         stats["files_paired"] += 1
-        english = libreoffice_units(_read_text(os.path.join(english_root, rel)))
-        translated = libreoffice_units(_read_text(os.path.join(translated_root, rel)))
+        english = libreoffice_units(english_text)
+        translated = libreoffice_units(translated_text)
         stats["english_units"] += len(english)
         for key, en_text in english.items():  # English document order
             if key in translated:
@@ -568,17 +574,12 @@ def gimp_units(text):
 def pair_gimp_trees(english_root, translated_root, stats=None):
     """Pairs from extracted GIMP help trees, only on pages with identical block structure."""
     stats = {} if stats is None else stats
-    english_files = _list_files(english_root)
-    translated_files = set(_list_files(translated_root))
-    stats.update(english_files=len(english_files), translated_files=len(translated_files),
-                 pages_compared=0, pages_same_structure=0, units_paired=0)
+    stats.update(pages_compared=0, pages_same_structure=0, units_paired=0)
     candidates = []
-    for rel in english_files:
-        if rel not in translated_files:
-            continue
+    for english_text, translated_text in _page_pairs(english_root, translated_root, stats):
         stats["pages_compared"] += 1
-        english = gimp_units(_read_text(os.path.join(english_root, rel)))
-        translated = gimp_units(_read_text(os.path.join(translated_root, rel)))
+        english = gimp_units(english_text)
+        translated = gimp_units(translated_text)
         if [tag for tag, _ in english] != [tag for tag, _ in translated]:
             continue
         stats["pages_same_structure"] += 1
