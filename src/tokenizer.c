@@ -111,7 +111,7 @@ typedef struct {
 } pretoken;
 
 /* A symbol while merging: a token id and the pre-token characters [a, b) it
- * covers (a == b for the bare mark). */
+ * covers (a bare mark covers the character after it, like that one). */
 typedef struct {
     int32_t id;
     uint16_t a, b;
@@ -126,7 +126,7 @@ static void emit_piece(token_sink *sink, const pretoken *pt, const piece *p) {
     if (sink->ids) sink->ids[i] = p->id;
     if (sink->spans) {
         sink->spans[2 * i] = (int32_t)pt->start[p->a];
-        sink->spans[2 * i + 1] = (int32_t)(p->b > p->a ? pt->end[p->b - 1] : pt->start[p->a]);
+        sink->spans[2 * i + 1] = (int32_t)pt->end[p->b - 1];
     }
     if (sink->token_text) {
         size_t n;
@@ -152,7 +152,7 @@ static size_t initial_pieces(const as_model *m, const pretoken *pt, piece *out) 
                 out[n++] = (piece){id, (uint16_t)k, (uint16_t)(k + 1)};
                 continue;
             }
-            out[n++] = (piece){AS_WORD_MARK_TOKEN, (uint16_t)k, (uint16_t)k};
+            out[n++] = (piece){AS_WORD_MARK_TOKEN, (uint16_t)k, (uint16_t)(k + 1)}; /* see flush_pretoken */
         }
         const int32_t id = as_model_lookup_source(m, bytes + 3, len);
         if (id != AS_TOKEN_UNK) {
@@ -200,6 +200,8 @@ static void flush_pretoken(token_sink *sink, pretoken *pt) {
     piece pieces[MAX_PIECES];
     size_t n = initial_pieces(sink->model, pt, pieces);
     n = apply_merges(sink->model, pieces, n);
+    /* a bare mark spans the piece it marks, as that piece's own span */
+    if (n > 1 && pieces[0].id == AS_WORD_MARK_TOKEN) pieces[0].b = pieces[1].b;
     for (size_t i = 0; i < n; i++) emit_piece(sink, pt, &pieces[i]);
     pt->length = 0;
 }

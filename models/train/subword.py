@@ -106,7 +106,7 @@ def initial_symbols(word, marked, index):
             symbols.append((index[candidates[0]], position, position + 1))
             continue
         if position == 0 and marked:
-            symbols.append((index[MARK], position, position))
+            symbols.append((index[MARK], position, position + 1))  # spans the character it marks
         if ch in index:
             symbols.append((index[ch], position, position + 1))
         else:
@@ -161,6 +161,8 @@ class Segmenter:
         found = self._cache.get(key)
         if found is None:
             found = apply_merges(initial_symbols(word, marked, self.index), self.ranks)
+            if len(found) > 1 and found[0][0] == MARK_ID:  # a bare mark spans the piece it marks
+                found = [(MARK_ID, found[1][1], found[1][2])] + found[1:]
             if len(self._cache) < 500_000:
                 self._cache[key] = found
         return found

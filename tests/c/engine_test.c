@@ -102,19 +102,39 @@ static void bad_text(as_session *session, const as_model *model) {
     char *big = malloc(10000);
     EXPECT(big != NULL, "malloc");
     if (!big) return;
+    /* a subword model's counts are its pieces' (FORMAT.md 5.2): as_tokenize says how many */
+    const int subwords = (in->arch_flags & AS_ARCH_SUBWORDS) != 0;
+    int32_t pieces = -1;
     for (size_t i = 0; i < 10000; i++) big[i] = (i % 5 == 4) ? ' ' : "open"[i % 5];
     EXPECT(as_translate(session, big, 10000, NULL, &tr) == AS_ERR_INPUT_TOO_LONG && !tr, "10,000 chars");
-    EXPECT(as_session_source_count(session) == 2000, "10,000 chars: count %d", as_session_source_count(session));
+    EXPECT(as_tokenize(model, big, 10000, NULL, NULL, 0, &pieces) == AS_OK, "tokenize 10,000 chars");
+    EXPECT(as_session_source_count(session) == (subwords ? pieces : 2000), "10,000 chars: count %d",
+           as_session_source_count(session));
     memset(big, 'a', 10000); /* one 10,000-byte word: one token, kept to 255 bytes, <unk> */
-    translate_ok(session, model, big, 10000, 0.0f, 5);
-    EXPECT(as_session_source_count(session) == 1, "one long word");
+    if (!subwords) {
+        translate_ok(session, model, big, 10000, 0.0f, 5);
+        EXPECT(as_session_source_count(session) == 1, "one long word");
+    } else { /* cut into 256-character pre-tokens, then pieces: too many for the model, said so */
+        EXPECT(as_translate(session, big, 10000, NULL, &tr) == AS_ERR_INPUT_TOO_LONG, "one long word");
+        EXPECT(as_tokenize(model, big, 10000, NULL, NULL, 0, &pieces) == AS_OK &&
+               as_session_source_count(session) == pieces, "one long word: count");
+    }
     bad_texts += 2;
     /* exactly at the limit, and one past it */
     const size_t max = in->max_source_tokens;
-    for (size_t i = 0; i < 2 * max + 2; i++) big[i] = i % 2 ? ' ' : '!';
-    translate_ok(session, model, big, 2 * max - 1, 0.0f, 5); /* max tokens "!" */
-    EXPECT(as_translate(session, big, 2 * max + 1, NULL, &tr) == AS_ERR_INPUT_TOO_LONG, "max + 1 tokens");
-    EXPECT(as_session_source_count(session) == (int32_t)max + 1, "max + 1 count");
+    if (!subwords) {
+        for (size_t i = 0; i < 2 * max + 2; i++) big[i] = i % 2 ? ' ' : '!';
+        translate_ok(session, model, big, 2 * max - 1, 0.0f, 5); /* max tokens "!" */
+        EXPECT(as_translate(session, big, 2 * max + 1, NULL, &tr) == AS_ERR_INPUT_TOO_LONG, "max + 1 tokens");
+        EXPECT(as_session_source_count(session) == (int32_t)max + 1, "max + 1 count");
+    } else { /* "!!!...": every "!" a pre-token of its own, unmarked after the first: one piece each */
+        memset(big, '!', 2 * max + 2);
+        EXPECT(as_tokenize(model, big, max, NULL, NULL, 0, &pieces) == AS_OK, "tokenize max");
+        const size_t extra = (size_t)pieces - max; /* the first "!" may take the mark as a piece of its own */
+        translate_ok(session, model, big, max - extra, 0.0f, 5);
+        EXPECT(as_translate(session, big, max - extra + 1, NULL, &tr) == AS_ERR_INPUT_TOO_LONG, "max + 1 tokens");
+        EXPECT(as_session_source_count(session) == (int32_t)max + 1, "max + 1 count");
+    }
     bad_texts += 2;
     free(big);
     /* odd but valid or invalid text: translated, never refused */
