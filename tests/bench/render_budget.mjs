@@ -32,14 +32,22 @@ function longestMainThreadTask(traceBuffer) {
   const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
   let max = 0;
   let count50 = 0;
+  // Where the main thread's time goes: the timeline's own phases (a script's
+  // event handlers and callbacks, style, layout, paint, the compositor's commit,
+  // garbage collection), summed over the drag.
+  const phases = { FunctionCall: 'script', EventDispatch: 'script', FireAnimationFrame: 'script', TimerFire: 'script',
+    UpdateLayoutTree: 'style', Layout: 'layout', PrePaint: 'paint', Paint: 'paint', Layerize: 'commit', Commit: 'commit',
+    MinorGC: 'gc', MajorGC: 'gc', 'V8.GC_SCAVENGER': 'gc' };
+  const breakdown = {};
   for (const e of events) {
     if (e.ph !== 'X' || !mains.has(`${e.pid}:${e.tid}`)) continue;
+    if (phases[e.name]) breakdown[phases[e.name]] = (breakdown[phases[e.name]] ?? 0) + (e.dur ?? 0) / 1000;
     if (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') continue;
     const ms = (e.dur ?? 0) / 1000;
     if (ms > max) max = ms;
     if (ms > 50) count50 += 1;
   }
-  return { maxMs: max, over50: count50 };
+  return { maxMs: max, over50: count50, breakdown };
 }
 
 /**
@@ -158,6 +166,7 @@ function mergeRuns(runs) {
     inputs: runs.reduce((a, r) => a + r.inputs, 0), paints: runs.reduce((a, r) => a + r.paints, 0), answered: runs.reduce((a, r) => a + r.answered, 0),
     p50Ms: Math.max(...runs.map((r) => r.p50)), p90Ms: Math.max(...runs.map((r) => r.p90)), maxMs: Math.max(...runs.map((r) => r.max)),
     longestTaskMs: runs[0].longest?.maxMs ?? null, tasksOver50ms: runs[0].longest?.over50 ?? null,
+    mainThreadMs: runs[0].longest?.breakdown ?? null,
     workerDecodeMedianMs: Math.max(...runs.map((r) => r.workerMedian)), roundTripMedianMs: Math.max(...runs.map((r) => r.roundTripMedian)),
   };
 }
@@ -170,6 +179,15 @@ export function budgetLines(r) {
   for (const [name, p] of [['desktop', r.desktop], ['4× CPU throttling', r.throttled4x]]) {
     if (!p) continue;
     lines.push(`| ${name} | ${f(p.slider.p50Ms)} ms | ${f(p.slider.p90Ms)} ms | ${f(p.slider.maxMs)} ms | ${f(p.slider.workerDecodeMedianMs)} / ${f(p.slider.roundTripMedianMs)} ms | ${p.slider.inputs} / ${p.slider.paints} | ${f(p.slider.longestTaskMs)} ms | ${p.slider.tasksOver50ms ?? '—'} | ${f(p.keystroke.p50)} / ${f(p.keystroke.p90)} ms |`);
+  }
+  const split = [['desktop', r.desktop], ['4× CPU throttling', r.throttled4x]].filter(([, p]) => p?.slider.mainThreadMs);
+  if (split.length) {
+    lines.push('', 'Main-thread time during one drag, by phase (ms, summed; nested events count in each phase they are):', '',
+      '| profile | script | style | layout | paint | commit | gc |', '|---|---|---|---|---|---|---|');
+    for (const [name, p] of split) {
+      const m = p.slider.mainThreadMs;
+      lines.push(`| ${name} | ${['script', 'style', 'layout', 'paint', 'commit', 'gc'].map((k) => f(m[k] ?? 0)).join(' | ')} |`);
+    }
   }
   return lines;
 }
