@@ -144,8 +144,8 @@ def trained_on(m):
     by_domain = m.get("train_pairs_by_domain") or {}
     weights = m.get("domain_weights") or {}
     if m.get("segmentation") != "subwords" or not by_domain:
-        return ("Trained on software-interface strings (menus, dialogs, messages) from Debian's translations: "
-                "it translates short interface phrases; everyday sentences often come out wrong, in lower case.")
+        return ("Trained on menus and dialogs from Debian's translations: everyday sentences often come out "
+                "wrong, in lower case.")
     shares = {d: weights.get(d, 0) for d in by_domain} if weights else dict(by_domain)
     total = sum(shares.values()) or 1
     parts = ", ".join(f"{DOMAIN_NAMES.get(d, d)} {shares[d] / total:.0%}" for d in
