@@ -174,7 +174,6 @@ def main():
     stats = json.load(open(args.corpus_stats, encoding="utf-8"))
     size = os.path.getsize(args.model)
     a = m["args"]
-    splits = stats.get("splits", {})
     phases = m.get("phases") or [{"seconds": m["train_seconds"], "args": a}]
     if m.get("segmentation") == "subwords":
         text = subword_card(args, m, stats, size, a, phases)
@@ -187,7 +186,7 @@ def main():
 
 def word_card(args, m, stats, size, a, phases):
     """The card of a word-level model (the zoo's, and models before subwords)."""
-    splits = stats.get("splits", {})
+    splits = {k: v for k, v in stats.get("splits", {}).items() if k != "dropped_heldout_key"}
     phase_lines = "\n".join(f"{i}. {p['seconds'] / 60:.1f} min: {describe_schedule(p['args'])}"
                             for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"
