@@ -12,11 +12,11 @@ import { parseShareString } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
-const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'theme'];
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme'];
 
 function attrsToState(el) {
   const p = new URLSearchParams();
-  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces' };
+  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs' };
   for (const [attr, key] of Object.entries(map)) {
     const v = el.getAttribute(attr);
     if (v !== null) p.set(key, v);

@@ -16,7 +16,8 @@ export const CONFIG = Object.freeze({
   // Heatmap (CSS pixels)
   cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
-  cellMaxPresenter: 120,       // presenter mode: read from the back of a classroom
+  cellMaxPresenter: 120,
+  compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side       // presenter mode: read from the back of a classroom
   cellValueMin: 34,            // print α inside cells when at least this big
   heatBoxMinPx: 240,           // the scroll box is never shorter than this…
   heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this

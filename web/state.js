@@ -1,8 +1,8 @@
 // state.js - the one place the page's state lives, and its URL form.
 //
-// Shareable state (sentence, model, scale, step, view, pieces, colour)
+// Shareable state (sentence, model, scale, step, view, pieces, colour, compare)
 // round-trips through the URL hash:
-// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row`. `scale` is
+// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained).
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
@@ -10,6 +10,7 @@
 // it explains why it shows a model from its own list.
 
 import { CONFIG, VIEWS, COLOUR_MODES } from './config.js';
+import { parseCompareList } from './lib/compare.js';
 
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
@@ -18,7 +19,7 @@ const FILE_NAME_MAX = 120;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute' };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [] };
 }
 
 /**
@@ -57,6 +58,9 @@ export function parseShareString(str) {
   // colour=row: each heatmap row scaled to its own maximum.
   const colour = params.get('colour');
   if (colour !== null && COLOUR_MODES.includes(colour)) out.colour = colour;
+  // vs=ID,ID: the models shown beside the main one (cards/compare.js).
+  const vs = params.get('vs');
+  if (vs !== null) out.compare = parseCompareList(vs);
   return out;
 }
 
@@ -88,6 +92,7 @@ export function serializeShareState(st) {
   if (st.view && st.view !== 'full') p.set('view', st.view);
   if (st.pieces) p.set('pieces', '1');
   if (st.colour && st.colour !== 'absolute') p.set('colour', st.colour);
+  if (st.compare?.length) p.set('vs', st.compare.join(','));
   return p.toString();
 }
 

@@ -4,7 +4,7 @@
 // the exports read them from there, with PALETTE as the fallback, and
 // tests/web/theme.test.mjs proves that the stylesheet and PALETTE agree.
 
-import { viridis, hex } from './lib/colormap.js';
+import { viridis, diverging, hex } from './lib/colormap.js';
 
 /** The theme colours the figure uses, by CSS custom property (without `--as-`). */
 export const PALETTE = Object.freeze({
@@ -44,6 +44,12 @@ export function legendStops(n = 11) {
 /** The legend bar as a CSS background. */
 export function legendGradientCSS() {
   return `linear-gradient(to right, ${legendStops().join(', ')})`;
+}
+
+/** The difference heatmap's legend bar (α_A − α_B from −1 to +1) as a CSS background. */
+export function divergingGradientCSS(n = 11) {
+  const stops = Array.from({ length: n }, (_, i) => hex(diverging(-1 + (2 * i) / (n - 1))));
+  return `linear-gradient(to right, ${stops.join(', ')})`;
 }
 
 /** What the colour of a cell means, for the legend and the exports. */

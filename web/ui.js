@@ -9,6 +9,7 @@
 //   controllers/models.js       catalogue, downloads, files from disk → info
 //   controllers/share.js        state ⇄ link (the URL hash)
 //   controllers/presenter.js    presenter mode (full screen, large type)
+//   controllers/compare.js      the models shown beside the main one (one worker each)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //
 // Cards update from the store's changes (update(state, changed)); the
@@ -16,15 +17,14 @@
 
 import { h, uid } from './lib/dom.js';
 import { frameQueue } from './lib/frame.js';
-import { rowEntropies } from './lib/math.js';
-import { alignmentMatrix } from './lib/words.js';
+import { figureMatrix } from './lib/figure.js';
 import { createStore, defaultShareState, noticePatch } from './state.js';
 import { EngineClient } from './client.js';
-import { rowMaxima } from './views/heatmap.js';
 import { createModels, LOCAL } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
+import { createCompare } from './controllers/compare.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
 import * as heatmapCard from './cards/heatmap.js';
@@ -32,6 +32,7 @@ import * as sliderCard from './cards/slider.js';
 import * as stepsCard from './cards/steps.js';
 import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
+import * as compareCard from './cards/compare.js';
 
 // In the single-file build modules are blob: URLs, which cannot be a base for
 // relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
@@ -39,21 +40,15 @@ const MODULE_BASE = (() => {
   try { return new URL('./', import.meta.url); } catch { return new URL('./', location.href); }
 })();
 
-/** The matrix the heatmap shows for a trace: words (or pieces), entropies, row maxima. */
-function figureMatrix(trace, info, pieces) {
-  const m = alignmentMatrix(trace, { pieces });
-  return {
-    ...m, trace, info,
-    words: trace.source.filter((w) => !w.isEnd).length,
-    entropies: rowEntropies(m.alpha, m.T, m.S),
-    rowMax: m.alpha ? rowMaxima(m.alpha, m.T, m.S) : null,
-  };
-}
-
 /** Values that follow from others, computed inside store.set() (state.js). */
 function derive(st, changed) {
   const patch = {};
   if (changed.has('trace') || changed.has('pieces') || changed.has('info')) patch.matrix = st.trace && st.info ? figureMatrix(st.trace, st.info, st.pieces) : null;
+  // The comparison's models: a matrix for each that has a translation.
+  if (changed.has('compared') || changed.has('pieces')) {
+    patch.compareMatrices = Object.fromEntries(Object.entries(st.compared ?? {})
+      .filter(([, c]) => c.trace && c.info).map(([id, c]) => [id, figureMatrix(c.trace, c.info, st.pieces)]));
+  }
   // A shorter translation: the step is clamped to it.
   if (changed.has('trace') && st.trace && st.step > st.trace.T - 1) patch.step = st.trace.T - 1;
   return patch;
@@ -87,6 +82,8 @@ export function mountAlignscope(root, opts = {}) {
     draft: null, tokenCount: null, plan: null, part: 0, translated: null, trace: null, matrix: null, timing: null,
     // the page around them
     notices: {}, link: null, dragging: false, presenter: false, zoom: 1, firstHeatmap: false,
+    // the comparison (cards/compare.js): each compared model's state and matrix
+    compared: {}, compareMatrices: {},
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
@@ -100,6 +97,8 @@ export function mountAlignscope(root, opts = {}) {
   const translation = createTranslation(store, { client });
   const share = createShare(store, { syncUrl: !!opts.syncUrl, shareBase, apply: (p) => api.setState(p) });
   const presenter = createPresenter(store, { element: wrapper });
+  const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
+  const compare = has.full ? createCompare(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -108,19 +107,30 @@ export function mountAlignscope(root, opts = {}) {
   const cards = [];
   // One animation frame for what a result changes in the table, the step view and the timing line.
   const frame = frameQueue();
-  const add = (area, card) => { card.element.dataset.area = area; cards.push(card); return card; };
+  // A sticky card sits in a wrapper that fills its grid area: Chromium bounds a
+  // sticky grid item by the whole grid, so a sticky card that is itself the
+  // item slides over the cards below it; in the wrapper it stays in its area.
+  const areas = [];
+  const add = (area, card, { sticky = false } = {}) => {
+    const el = sticky ? h('div', { class: 'as-area' }, card.element) : card.element;
+    el.dataset.area = area;
+    areas.push(el);
+    cards.push(card);
+    return card;
+  };
   add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
   const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, actions: { copyLink: () => share.copy(), modelTag } })) : null;
-  if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }));
-  const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp'), frame })) : null;
+  if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
+  const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true }) : null;
   add('model', modelCard.mount(store, {
     ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
     modelsUrl: (f) => new URL(`models/${f}`, base).href,
     actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
   }));
+  const compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
   if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
   if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh') }));
-  wrapper.append(h('div', { class: 'as-grid' }, cards.map((c) => c.element)));
+  wrapper.append(h('div', { class: 'as-grid' }, areas));
   root.append(wrapper);
 
   // The step-only layout has no heatmap box to say why there is no picture: the notice does.
@@ -138,7 +148,7 @@ export function mountAlignscope(root, opts = {}) {
 
   // Canvas colours come from CSS variables: repaint when the theme changes.
   const darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const repaint = () => heat?.redraw();
+  const repaint = () => { heat?.redraw(); compared?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
   // P toggles presenter mode, Escape leaves it (not while typing in a field).
@@ -164,6 +174,7 @@ export function mountAlignscope(root, opts = {}) {
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
       const next = {};
       for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
       if (!Object.keys(next).length) return;
       if (next.sentence !== undefined) Object.assign(next, { draft: null, part: 0 });
       store.set(next);
@@ -188,6 +199,7 @@ export function mountAlignscope(root, opts = {}) {
       models.destroy();
       share.destroy();
       presenter.destroy();
+      compare?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
     },

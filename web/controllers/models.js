@@ -22,6 +22,12 @@ function simdInBrowser() {
   try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
 }
 
+/** What EngineClient.start() needs: the single-file build's packed wasm (SIMD where it runs), else nothing (the worker fetches its own). */
+export function engineStartOptions(inline) {
+  if (!inline?.wasm) return {};
+  return { wasmBytes: fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']) };
+}
+
 /** What the reader can do about a refused file, by the engine's code. */
 function fileHintFor(code) {
   if (code === 'AS_ERR_BAD_MAGIC') return ' Choose a .alsc file written by alignscope’s exporter or converter.';
@@ -60,9 +66,7 @@ export function createModels(store, { client, inline, base, localFiles }) {
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: 'Starting the translation engine…', value: null, max: null } });
     try {
-      let wasmBytes;
-      if (inline?.wasm) wasmBytes = fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']);
-      const started = client.start({ wasmBytes });
+      const started = client.start(engineStartOptions(inline));
       const catalog = store.get().catalog ?? await loadCatalog();
       store.set({ catalog });
       const req = store.get().modelRequest ?? {};

@@ -4,7 +4,7 @@
 
 import { serializeShareState, parseShareString, noticePatch } from '../state.js';
 
-const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour'];
+const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare'];
 
 /** Why there is no link while a model file from the reader's disk is in use. */
 export const shareWhyText = (st) => `Links cannot carry a model file from your device: anyone opening a link would see a model from this site’s list, not “${st.local.name}”. “Copy link” is off while it is in use; pick a model from the list to share a link.`;

@@ -47,6 +47,21 @@ export function diverging(v) {
   return interpolate(PUOR, (v + 1) / 2);
 }
 
+// The diverging scale as CSS colours and text colours, 256 steps over [-1, 1]
+// (the difference heatmap paints hundreds of cells a frame).
+const PUOR_CSS = Array.from({ length: LUT_N }, (_, i) => rgb(interpolate(PUOR, i / (LUT_N - 1))));
+const PUOR_TEXT = Array.from({ length: LUT_N }, (_, i) => textOn(interpolate(PUOR, i / (LUT_N - 1))));
+
+/** diverging(v) as a CSS colour, v in [-1, 1]. */
+export function divergingCSS(v) {
+  return PUOR_CSS[lutIndex((v + 1) / 2)];
+}
+
+/** The text colour that reads on divergingCSS(v). */
+export function textOnDiverging(v) {
+  return PUOR_TEXT[lutIndex((v + 1) / 2)];
+}
+
 export function rgb([r, g, b]) {
   return `rgb(${r} ${g} ${b})`;
 }

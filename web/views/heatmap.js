@@ -10,22 +10,13 @@
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
-import { viridisCSS, textOnViridis } from '../lib/colormap.js';
+import { viridisCSS, textOnViridis, divergingCSS, textOnDiverging } from '../lib/colormap.js';
 import { fmt } from '../lib/math.js';
 import { frameTask } from '../lib/frame.js';
 import { themeColors, colourValue } from '../theme.js';
 import { layoutHeatmap, hitTest, shortLabel, fontsFor } from './heatmap-layout.js';
 
-/** Largest α of each row (for the per-row colour scale). */
-export function rowMaxima(alpha, T, S) {
-  const out = new Float32Array(T);
-  for (let t = 0; t < T; t++) {
-    let m = 0;
-    for (let j = 0; j < S; j++) m = Math.max(m, alpha[t * S + j]);
-    out[t] = m;
-  }
-  return out;
-}
+let heatmapCount = 0;
 
 /**
  * @param {HTMLElement} container
@@ -152,8 +143,10 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
   };
   const own = queue ? null : frameTask(paintNow);
+  // Its own key in the widget's queue: the comparison puts several heatmaps on one queue.
+  const jobKey = `heatmap-${++heatmapCount}`;
   const frame = queue
-    ? { request: () => queue.add('heatmap', paintNow, { last: true }), cancel: () => queue.drop('heatmap'), flush: () => queue.flush() }
+    ? { request: () => queue.add(jobKey, paintNow, { last: true }), cancel: () => queue.drop(jobKey), flush: () => queue.flush() }
     : own;
   let stripsDirty = true;
   /** Paint in the next frame; alphaOnly: only the numbers changed (not the words, step or highlight). */
@@ -172,6 +165,7 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
 
   function describe(cur) {
     if (!vm || !cur) return '\u00a0';
+    if (vm.difference) return describeDifference(cur);
     const { t, j } = cur;
     if (cur.kind === 'row' || (t != null && j == null)) {
       const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
@@ -187,8 +181,28 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     const rel = opts.colour === 'row' ? ` (${fmt(colourValue(a, vm.rowMax[t], 'row'), 2)} of the row’s largest)` : '';
     return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(a)}${rel}   ·   target step ${t + 1}, source word ${j + 1}`;
   }
+  // A difference map (lib/compare.js): cells are α_A − α_B, the side column ½ Σ |α_A − α_B|.
+  function describeDifference(cur) {
+    const { t, j } = cur;
+    const signed = (x) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt(Math.abs(x))}`;
+    if (cur.kind === 'row' || (t != null && j == null)) {
+      const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
+      const best = row.reduce((b, x, k) => (Math.abs(x) > Math.abs(row[b]) ? k : b), 0);
+      return `Row ${t + 1} “${vm.rowLabels[t]}”: the weights differ most at “${vm.colLabels[best]}” (α_A − α_B = ${signed(row[best])}); total variation ${fmt(vm.entropies[t], 2)} (0 = the same row, 1 = no overlap).`;
+    }
+    if (cur.kind === 'col') {
+      let best = 0;
+      for (let tt = 1; tt < vm.T; tt++) if (Math.abs(vm.alpha[tt * vm.S + j]) > Math.abs(vm.alpha[best * vm.S + j])) best = tt;
+      return `Column ${j + 1} “${vm.colLabels[j]}”: the largest difference is at “${vm.rowLabels[best]}” (α_A − α_B = ${signed(vm.alpha[best * vm.S + j])}).`;
+    }
+    return `α_A − α_B (“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${signed(vm.alpha[t * vm.S + j])}   ·   row ${t + 1}, source word ${j + 1}`;
+  }
   const setReadout = (cur) => { readout.textContent = describe(cur); };
   const describeCanvas = () => {
+    if (vm.difference) {
+      canvas.setAttribute('aria-label', `Difference heatmap: ${vm.T} rows (the two translations, step by step) by ${vm.S} source words; colour shows α_A − α_B from −1 (purple: B attends more) through 0 (grey) to +1 (orange: A attends more). Focus it and use the arrow keys to read cells.`);
+      return;
+    }
     canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells (Enter moves the step view there; + and − zoom), or open the table view.`);
   };
 
@@ -428,7 +442,7 @@ function paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked }) {
   }
   ctx.font = fonts.value;
   ctx.fillStyle = colors.muted;
-  ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
+  ctx.fillText(vm.difference ? 'TV' : 'H bits', gridX + L.gridW + 8, gridY - 10);
 }
 
 function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour }) {
@@ -441,6 +455,16 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
     const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
       const a = vm.alpha[t * S + j];
+      if (vm.difference) {
+        // α_A − α_B in [-1, 1] on the diverging scale; the value keeps its sign.
+        ctx.fillStyle = divergingCSS(a);
+        ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
+        if (values) {
+          ctx.fillStyle = textOnDiverging(a);
+          ctx.fillText(`${a > 0.005 ? '+' : a < -0.005 ? '−' : ''}${Math.abs(a).toFixed(2)}`, gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
+        }
+        continue;
+      }
       const v = colourValue(a, rowMax, colour);
       ctx.fillStyle = viridisCSS(v);
       ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
@@ -462,7 +486,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
 
   // Entropy column.
   ctx.textAlign = 'left';
-  const maxH = Math.log2(Math.max(2, S));
+  const maxH = vm.difference ? 1 : Math.log2(Math.max(2, S)); // entropy in bits, or total variation (0 … 1)
   for (let t = 0; t < T; t++) {
     const y = gridY + t * cell;
     ctx.globalAlpha = 0.25;

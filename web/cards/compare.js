@@ -1,0 +1,215 @@
+// compare.js - the comparison card: the main model and up to COMPARE_MAX
+// others on the same sentence, side by side (stacked on a phone). Each
+// column has its translation, its heatmap on the one colour scale every
+// heatmap uses (α from 0 to 1, never per row, so columns compare), each
+// row's entropy and what it does at the current step; a model without
+// attention says why it has no heatmap. Below them, the difference heatmap
+// α_A − α_B of the main model and one other, where both read the same
+// source words. The step (the step-through's) is marked in every column, so
+// playing the step-through plays them all. The models come from
+// controllers/compare.js through the store (`compare`, `compared`,
+// `compareMatrices`); the checkboxes write `compare` (URL `vs=`).
+
+import { CONFIG } from '../config.js';
+import { h, replaceChildren } from '../lib/dom.js';
+import { attentionName, fixedSummary, weightsName } from '../lib/catalog.js';
+import { COMPARE_MAX, comparedIds, differenceMatrix, mean } from '../lib/compare.js';
+import { fmt } from '../lib/math.js';
+import { legendGradientCSS, divergingGradientCSS } from '../theme.js';
+import * as heatmapView from '../views/heatmap.js';
+
+// The comparison's heatmaps: one absolute colour scale, cells a little smaller than the main map's.
+const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
+
+const rowOfStep = (m, step) => Math.max(0, m.rowGroups ? m.rowGroups.findIndex((g) => step >= g.first && step < g.first + g.count) : Math.min(step, m.T - 1));
+
+/** ctx: { headingId, frame (the widget's frameQueue), actions: { setStep(step) } } */
+export function mount(store, { headingId, frame = null, actions }) {
+  const picker = h('fieldset', { class: 'as-compare-pick' });
+  const grid = h('div', { class: 'as-compare-grid' });
+  const status = h('p', { class: 'as-visually-hidden', 'aria-live': 'polite' });
+  const diffSelect = h('select', { class: 'as-select as-compare-diff-with', 'aria-label': 'Subtract the weights of' });
+  const diffNote = h('p', { class: 'as-small as-muted as-compare-diff-note' });
+  const diffBox = h('div', { class: 'as-heat-box as-compare-diff-box' });
+  const diffLegend = h('div', { class: 'as-legend as-small' },
+    h('span', null, '−1'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': divergingGradientCSS() } }), h('span', null, '+1'),
+    h('span', { class: 'as-muted as-legend-text' }, 'purple: B looks more · grey: the same · orange: A looks more'));
+  const diff = h('div', { class: 'as-compare-diff', hidden: true },
+    h('div', { class: 'as-card-head' }, h('h3', null, 'Difference α_A − α_B'), diffLegend),
+    h('p', { class: 'as-small' }, h('label', null, 'A is the main model; B is ', diffSelect)),
+    diffBox, diffNote);
+  const element = h('section', { class: 'as-card as-compare-card', 'aria-labelledby': headingId },
+    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, 'Compare models side by side'),
+      h('div', { class: 'as-legend as-small' }, h('span', null, 'α = 0'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, '1'))),
+    h('p', { class: 'as-small as-muted' }, `Add up to ${COMPARE_MAX} models to see them translate the same sentence at the same √d scale (the slider's). Every heatmap here uses the same colour scale, α from 0 to 1; beside each row is its entropy in bits (0: all the weight on one word). The current step of the step-through is marked in every column, so Play there steps them all together. A link keeps the models you add.`),
+    picker, status, grid, diff);
+
+  const columns = new Map(); // id -> { element, title, meta, translation, line, box, heat, heatShown }
+  const diffHeat = heatmapView.render(diffBox, { frame });
+  diffHeat.setOptions(COLUMN_OPTIONS);
+  let pickerKey = '';
+
+  diffSelect.addEventListener('change', () => renderDifference(store.get()));
+
+  function renderPicker(st) {
+    const models = st.catalog?.models ?? [];
+    const chosen = comparedIds(st.compare, st.model);
+    const key = `${st.model}|${chosen.join(',')}|${models.map((m) => m.id).join(',')}`;
+    if (key === pickerKey) return;
+    pickerKey = key;
+    const full = chosen.length >= COMPARE_MAX;
+    const boxes = models.filter((m) => m.id !== st.model).map((m) => {
+      const on = chosen.includes(m.id);
+      const input = h('input', { type: 'checkbox', value: m.id, checked: on, disabled: !on && full });
+      input.addEventListener('change', () => {
+        const now = comparedIds(store.get().compare, store.get().model);
+        store.set({ compare: input.checked ? [...now, m.id].slice(0, COMPARE_MAX) : now.filter((x) => x !== m.id) });
+      });
+      return h('label', { class: 'as-compare-option' }, input, ` ${m.label || m.id}`, h('span', { class: 'as-muted' }, ` · ${m.attention === 'none' ? 'no attention' : (m.attention ?? '').replace('_', ' ')}`));
+    });
+    replaceChildren(picker, h('legend', { class: 'as-small' }, `Show beside the main model (up to ${COMPARE_MAX}${full ? '; remove one to add another' : ''})`), boxes);
+  }
+
+  function column(id) {
+    let c = columns.get(id);
+    if (c) return c;
+    const title = h('h3', { class: 'as-compare-title' });
+    const meta = h('p', { class: 'as-small as-muted' });
+    const translation = h('p', { class: 'as-compare-translation' });
+    const line = h('p', { class: 'as-small as-compare-line' });
+    const progress = h('progress', { class: 'as-compare-progress', hidden: true });
+    const message = h('p', { class: 'as-small as-compare-message', hidden: true });
+    const box = h('div', { class: 'as-heat-box' });
+    const main = id === null;
+    const remove = main ? null : h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-label': `Remove ${id} from the comparison` }, 'Remove');
+    remove?.addEventListener('click', () => store.set({ compare: comparedIds(store.get().compare, store.get().model).filter((x) => x !== id) }));
+    const heat = heatmapView.render(box, {
+      frame,
+      // A row of this column: move the step-through there (its decoder step, counted in this model's steps).
+      onPick: (t) => { const m = matrixOf(store.get(), id); actions.setStep(m?.rowGroups?.[t]?.first ?? t); },
+    });
+    heat.setOptions(COLUMN_OPTIONS);
+    const el = h('article', { class: 'as-compare-col', dataset: { model: main ? 'main' : id } },
+      h('div', { class: 'as-compare-col-head' }, title, remove), meta, translation, line, progress, message, box);
+    c = { element: el, title, meta, translation, line, progress, message, box, heat, main };
+    columns.set(id, c);
+    return c;
+  }
+
+  /** The figure matrix of a column (null: the main model), or null while it has none for this sentence. */
+  function matrixOf(st, id) {
+    if (id === null) return st.matrix;
+    const m = st.compareMatrices?.[id];
+    return m && st.trace && m.trace.text === st.trace.text ? m : null;
+  }
+
+  function renderColumn(st, id) {
+    const c = column(id);
+    const entry = st.catalog?.models.find((m) => m.id === (id ?? st.model));
+    const slot = id === null ? { status: st.status, info: st.info, error: st.error?.message, progress: st.progress } : st.compared?.[id] ?? { status: 'loading' };
+    const info = slot.info;
+    c.title.textContent = `${id === null ? 'Main: ' : ''}${entry?.label || id || st.local?.name || 'model'}`;
+    c.meta.textContent = [attentionName(info?.attention ?? entry?.attention), weightsName(entry?.weights ?? info?.weightType, { short: true })].filter(Boolean).join(' · ');
+    const m = matrixOf(st, id);
+    const trace = m?.trace;
+    c.translation.textContent = trace ? trace.translation : '';
+    if (entry?.target) c.translation.lang = entry.target;
+    const p = slot.progress;
+    c.progress.hidden = !p;
+    if (p?.max) { c.progress.max = p.max; c.progress.value = p.value ?? 0; } else c.progress.removeAttribute('value');
+    let message = null;
+    if (slot.status === 'failed') message = slot.error ?? 'This model could not be loaded.';
+    else if (p) message = p.text;
+    else if (slot.error && id !== null) message = slot.error;
+    else if (!trace) message = 'Translating…';
+    else if (!m.alpha) {
+      const fixed = fixedSummary(info);
+      message = `No heatmap: this model has no attention. Its decoder sees one fixed summary of the source, ${fixed.formula} (${fixed.words}), the same vector at every step, so there are no weights α to show. Compare its translation with the others, on long sentences especially.`;
+    }
+    c.message.hidden = !message;
+    c.message.textContent = message ?? '';
+    if (m?.alpha) {
+      c.heat.update(m);
+      const step = Math.min(st.step, m.trace.T - 1);
+      const row = rowOfStep(m, step);
+      c.heat.setMarkedRow(row);
+      const alphaRow = Array.from(m.alpha.subarray(row * m.S, (row + 1) * m.S));
+      const best = alphaRow.indexOf(Math.max(...alphaRow));
+      c.line.textContent = `Mean row entropy ${fmt(mean(m.entropies), 2)} bits. Step ${step + 1}: writes “${m.rowLabels[row]}”, looks most at “${m.colLabels[best]}” (α = ${fmt(alphaRow[best])}).`;
+    } else {
+      c.line.textContent = trace && !m.alpha ? `Step ${Math.min(st.step, trace.T - 1) + 1}: writes “${trace.target[Math.min(st.step, trace.T - 1)]?.text ?? ''}”.` : '';
+    }
+    c.box.hidden = !m?.alpha;
+  }
+
+  function renderDifference(st) {
+    const ids = comparedIds(st.compare, st.model);
+    const withAttention = ids.filter((id) => st.compared?.[id]?.info?.attention !== 'none');
+    const options = withAttention.map((id) => `${id}`);
+    if (diffSelect.options.length !== options.length || options.some((id, i) => diffSelect.options[i].value !== id)) {
+      const keep = diffSelect.value;
+      replaceChildren(diffSelect, options.map((id) => h('option', { value: id }, st.catalog?.models.find((m) => m.id === id)?.label || id)));
+      if (options.includes(keep)) diffSelect.value = keep;
+    }
+    diff.hidden = !ids.length || st.info?.attention === 'none';
+    if (diff.hidden) return;
+    const b = diffSelect.value || null;
+    const A = st.matrix;
+    const B = b ? matrixOf(st, b) : null;
+    if (!b) {
+      diffHeat.update({ message: 'The difference needs a second model with attention.' });
+      diffNote.textContent = '';
+      return;
+    }
+    if (!A?.alpha || !B) {
+      diffHeat.update({ message: 'Waiting for both translations…' });
+      diffNote.textContent = '';
+      return;
+    }
+    const d = differenceMatrix(A, B, { labelA: 'The main model', labelB: `“${b}”` });
+    if (d.reason) {
+      diffHeat.update({ message: d.reason });
+      diffNote.textContent = '';
+      return;
+    }
+    diffHeat.update(d);
+    diffHeat.setMarkedRow(Math.min(rowOfStep(A, st.step), d.T - 1));
+    diffNote.textContent = `Row t pairs the main model's t-th ${A.level === 'pieces' ? 'piece' : 'word'} with B's t-th (a row label “x | y” means they wrote different words there). Beside each row: its total variation, ½ Σ |α_A − α_B|, from 0 (the same weights) to 1 (no overlap). Mean over rows: ${fmt(mean(d.entropies), 2)}.${d.dropped ? ` The ${d.dropped} row${d.dropped > 1 ? 's' : ''} past the shorter translation ${d.dropped > 1 ? 'are' : 'is'} left out.` : ''}`;
+  }
+
+  function render(st) {
+    renderPicker(st);
+    const ids = [null, ...comparedIds(st.compare, st.model)];
+    element.dataset.count = String(ids.length);
+    for (const [id, c] of columns) {
+      if (!ids.includes(id)) { c.heat.destroy(); c.element.remove(); columns.delete(id); }
+    }
+    if (ids.length === 1) {
+      // Only the main model: nothing to compare yet, no second copy of its heatmap.
+      for (const c of columns.values()) c.element.remove();
+      grid.hidden = true;
+      diff.hidden = true;
+      return;
+    }
+    grid.hidden = false;
+    // Columns in the order of `compare`, moved only when that changes (a moved node loses focus).
+    ids.forEach((id, i) => {
+      const c = column(id);
+      if (grid.children[i] !== c.element) grid.insertBefore(c.element, grid.children[i] ?? null);
+      renderColumn(st, id);
+    });
+    renderDifference(st);
+    const ready = ids.filter((id) => matrixOf(st, id)).length;
+    status.textContent = `${ready} of ${ids.length} models translated this sentence.`;
+  }
+
+  const KEYS = ['compare', 'compared', 'compareMatrices', 'matrix', 'step', 'catalog', 'model', 'info', 'status', 'progress', 'trace', 'error'];
+  return {
+    element,
+    update(st, changed) {
+      if (KEYS.some((k) => changed.has(k))) render(st);
+    },
+    redraw() { for (const c of columns.values()) c.heat.redraw(); diffHeat.redraw(); },
+    destroy() { for (const c of columns.values()) c.heat.destroy(); diffHeat.destroy(); },
+  };
+}

@@ -1,0 +1,120 @@
+// compare.js - the models shown beside the main one (store key `compare`,
+// URL `vs=`). Each compared model has its own engine worker (a worker holds
+// one model), downloads its file once with progress, and translates what the
+// main model translated — the same text, at the same relative √d scale —
+// whenever the main model has a new result. What happens goes into the
+// store's `compared`: { [id]: { status, progress, info, trace, error } };
+// cards/compare.js draws it.
+
+import { comparedIds } from '../lib/compare.js';
+import { scaleFor } from '../state.js';
+import { CONFIG } from '../config.js';
+import { EngineClient, fetchWithProgress, fromBase64, formatBytes, DownloadError } from '../client.js';
+import { engineStartOptions } from './models.js';
+
+/**
+ * @param store  the widget's store
+ * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/) }
+ * @returns { destroy() }
+ */
+export function createCompare(store, { workerUrl, workerType, inline, base }) {
+  const slots = new Map(); // id -> { client, abort, ready, asked }
+
+  const patch = (id, values) => {
+    const all = store.get().compared ?? {};
+    if (!slots.has(id)) return; // removed meanwhile
+    store.set({ compared: { ...all, [id]: { ...all[id], ...values } } });
+  };
+
+  function entryOf(id) {
+    return store.get().catalog?.models.find((m) => m.id === id) ?? null;
+  }
+
+  async function open(id) {
+    const entry = entryOf(id);
+    const client = new EngineClient({ workerUrl, workerType });
+    const slot = { client, abort: new AbortController(), ready: false, asked: null };
+    slots.set(id, slot);
+    store.set({ compared: { ...(store.get().compared ?? {}), [id]: { status: 'loading', progress: null, info: null, trace: null, error: null } } });
+    if (!entry) {
+      patch(id, { status: 'failed', error: `There is no model “${id}” in this site’s list.` });
+      return;
+    }
+    const name = entry.label || id;
+    let stage = 'start';
+    try {
+      patch(id, { progress: { text: 'Starting a second translation engine…', value: null, max: null } });
+      await client.start(engineStartOptions(inline));
+      stage = 'download';
+      let bytes;
+      if (inline?.models?.[id]) bytes = fromBase64(inline.models[id]);
+      else if (inline?.index) throw new Error('this single-file copy holds only its own model; the comparison needs the hosted page');
+      else {
+        const expected = entry.bytes || 0;
+        patch(id, { progress: { text: `Downloading ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, value: 0, max: expected || null } });
+        bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
+          const t = total || expected;
+          patch(id, { progress: { text: `Downloading ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)} (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : ''}…`, value: t ? Math.min(loaded, t) : null, max: t || null } });
+        }, { signal: slot.abort.signal });
+      }
+      if (slots.get(id) !== slot) return;
+      stage = 'check';
+      patch(id, { progress: { text: `Checking ${name} and starting it…`, value: null, max: null } });
+      const info = await client.load(id, bytes);
+      if (slots.get(id) !== slot) return;
+      slot.ready = true;
+      client.onResult = (trace) => patch(id, { trace, error: null, status: 'ready' });
+      client.onError = (err, where) => patch(id, where === 'translate'
+        ? { trace: null, error: `It could not translate this: ${err.message}`, status: 'ready' }
+        : { status: 'failed', error: `Its engine stopped: ${err.message}` });
+      patch(id, { info, status: 'ready', progress: null });
+      ask(id);
+    } catch (err) {
+      if (slots.get(id) !== slot || err.name === 'AbortError') return;
+      const why = err instanceof DownloadError ? `${err.message}; remove it and add it again to retry` : err.message;
+      patch(id, { status: 'failed', progress: null, error: `Could not ${stage === 'download' ? 'download' : stage === 'check' ? 'open' : 'start the engine for'} “${name}”: ${why}.` });
+    }
+  }
+
+  function close(id) {
+    const slot = slots.get(id);
+    if (!slot) return;
+    slots.delete(id);
+    slot.abort.abort();
+    slot.client.stop();
+    const { [id]: _gone, ...rest } = store.get().compared ?? {};
+    store.set({ compared: rest });
+  }
+
+  /** Ask compared model `id` to translate what the main model last translated. */
+  function ask(id) {
+    const st = store.get();
+    const slot = slots.get(id);
+    const info = st.compared?.[id]?.info;
+    if (!slot?.ready || !info || !st.trace) return;
+    const key = `${st.trace.text}\u0000${st.scale}`;
+    if (slot.asked === key) return;
+    slot.asked = key;
+    slot.client.translate({ text: st.trace.text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: null });
+  }
+
+  function sync(st) {
+    if (!st.catalog) return;
+    const wanted = comparedIds(st.compare, st.model);
+    for (const id of [...slots.keys()]) if (!wanted.includes(id)) close(id);
+    for (const id of wanted) if (!slots.has(id)) open(id);
+  }
+
+  const unsubscribe = store.subscribe((st, changed) => {
+    if (changed.has('compare') || changed.has('catalog') || changed.has('model')) queueMicrotask(() => sync(store.get()));
+    if (changed.has('trace') || changed.has('scale')) for (const id of slots.keys()) queueMicrotask(() => ask(id));
+  });
+  queueMicrotask(() => sync(store.get()));
+
+  return {
+    destroy() {
+      unsubscribe();
+      for (const id of [...slots.keys()]) close(id);
+    },
+  };
+}
