@@ -27,29 +27,42 @@ const rowOfStep = (m, step) => Math.max(0, m.rowGroups ? m.rowGroups.findIndex((
 export function mount(store, { headingId, frame = null, actions }) {
   const picker = h('fieldset', { class: 'as-compare-pick' });
   const grid = h('div', { class: 'as-compare-grid' });
+  // The columns' colour scale, shown once there are columns.
+  const legendSlot = h('div', { class: 'as-compare-legend-slot' });
+  const ensureLegend = () => {
+    if (legendSlot.firstChild) return;
+    legendSlot.append(h('div', { class: 'as-legend as-small' }, h('span', null, 'α = 0'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, '1')));
+  };
   const status = h('p', { class: 'as-visually-hidden', 'aria-live': 'polite' });
-  const diffSelect = h('select', { class: 'as-select as-compare-diff-with', 'aria-label': 'Subtract the weights of' });
-  const diffNote = h('p', { class: 'as-small as-muted as-compare-diff-note' });
-  const diffBox = h('div', { class: 'as-heat-box as-compare-diff-box' });
-  const diffLegend = h('div', { class: 'as-legend as-small' },
-    h('span', null, '−1'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': divergingGradientCSS() } }), h('span', null, '+1'),
-    h('span', { class: 'as-muted as-legend-text' }, 'purple: B looks more · grey: the same · orange: A looks more'));
-  const diff = h('div', { class: 'as-compare-diff', hidden: true },
-    h('div', { class: 'as-card-head' }, h('h3', null, 'Difference α_A − α_B'), diffLegend),
-    h('p', { class: 'as-small' }, h('label', null, 'A is the main model; B is ', diffSelect)),
-    diffBox, diffNote);
+  // The difference heatmap is built the first time there is something to compare.
+  const diffSlot = h('div', { class: 'as-compare-diff-slot' });
+  let diff = null;
+  let diffSelect = null;
+  let diffNote = null;
+  let diffHeat = null;
+  function buildDifference() {
+    diffSelect = h('select', { class: 'as-select as-compare-diff-with', 'aria-label': 'Subtract the weights of' });
+    diffNote = h('p', { class: 'as-small as-muted as-compare-diff-note' });
+    const diffBox = h('div', { class: 'as-heat-box as-compare-diff-box' });
+    const diffLegend = h('div', { class: 'as-legend as-small' },
+      h('span', null, '−1'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': divergingGradientCSS() } }), h('span', null, '+1'),
+      h('span', { class: 'as-muted as-legend-text' }, 'purple: B looks more · grey: the same · orange: A looks more'));
+    diff = h('div', { class: 'as-compare-diff', hidden: true },
+      h('div', { class: 'as-card-head' }, h('h3', null, 'Difference α_A − α_B'), diffLegend),
+      h('p', { class: 'as-small' }, h('label', null, 'A is the main model; B is ', diffSelect)),
+      diffBox, diffNote);
+    diffSlot.append(diff);
+    diffHeat = heatmapView.render(diffBox, { frame });
+    diffHeat.setOptions(COLUMN_OPTIONS);
+    diffSelect.addEventListener('change', () => renderDifference(store.get()));
+  }
   const element = h('section', { class: 'as-card as-compare-card', 'aria-labelledby': headingId },
-    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, 'Compare models side by side'),
-      h('div', { class: 'as-legend as-small' }, h('span', null, 'α = 0'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, '1'))),
+    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, 'Compare models side by side'), legendSlot),
     h('p', { class: 'as-small as-muted' }, `Add up to ${COMPARE_MAX} models to see them translate the same sentence at the same √d scale (the slider's). Every heatmap here uses the same colour scale, α from 0 to 1; beside each row is its entropy in bits (0: all the weight on one word). The current step of the step-through is marked in every column, so Play there steps them all together. A link keeps the models you add.`),
-    picker, status, grid, diff);
+    picker, status, grid, diffSlot);
 
   const columns = new Map(); // id -> { element, title, meta, translation, line, box, heat, heatShown }
-  const diffHeat = heatmapView.render(diffBox, { frame });
-  diffHeat.setOptions(COLUMN_OPTIONS);
   let pickerKey = '';
-
-  diffSelect.addEventListener('change', () => renderDifference(store.get()));
 
   function renderPicker(st) {
     const models = st.catalog?.models ?? [];
@@ -144,6 +157,7 @@ export function mount(store, { headingId, frame = null, actions }) {
 
   function renderDifference(st) {
     const ids = comparedIds(st.compare, st.model);
+    if (!diff) buildDifference();
     const withAttention = ids.filter((id) => st.compared?.[id]?.info?.attention !== 'none');
     const options = withAttention.map((id) => `${id}`);
     if (diffSelect.options.length !== options.length || options.some((id, i) => diffSelect.options[i].value !== id)) {
@@ -188,10 +202,12 @@ export function mount(store, { headingId, frame = null, actions }) {
       // Only the main model: nothing to compare yet, no second copy of its heatmap.
       for (const c of columns.values()) c.element.remove();
       grid.hidden = true;
-      diff.hidden = true;
+      legendSlot.replaceChildren();
+      if (diff) diff.hidden = true;
       return;
     }
     grid.hidden = false;
+    ensureLegend();
     // Columns in the order of `compare`, moved only when that changes (a moved node loses focus).
     ids.forEach((id, i) => {
       const c = column(id);
@@ -209,7 +225,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     update(st, changed) {
       if (KEYS.some((k) => changed.has(k))) render(st);
     },
-    redraw() { for (const c of columns.values()) c.heat.redraw(); diffHeat.redraw(); },
-    destroy() { for (const c of columns.values()) c.heat.destroy(); diffHeat.destroy(); },
+    redraw() { for (const c of columns.values()) c.heat.redraw(); diffHeat?.redraw(); },
+    destroy() { for (const c of columns.values()) c.heat.destroy(); diffHeat?.destroy(); },
   };
 }

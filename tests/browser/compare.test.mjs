@@ -1,0 +1,148 @@
+// The side-by-side comparison (web/cards/compare.js, controllers/compare.js)
+// in Debian's Chromium: a link with vs= restores the columns, each column
+// shows what engine.js gives for its model in Node, the difference heatmap's
+// numbers are those of lib/compare.js on the Node traces, the step marks a row
+// in every column, a model without attention says why it has no heatmap, the
+// columns stack on a phone, and an id that is not in the list is said so.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/tools/serve.mjs';
+import { assemble } from '../../web/tools/assemble.mjs';
+import { createEngine } from '../../web/engine.js';
+import { figureMatrix } from '../../web/lib/figure.js';
+import { differenceMatrix, mean } from '../../web/lib/compare.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const WEB = path.join(REPO, 'web');
+const ARTIFACTS = path.join(REPO, 'tests', 'artifacts');
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const SENTENCE = 'Open the selected file and close the window.';
+
+let server;
+let browser;
+let catalog;
+let main;      // the default model's entry
+let other;     // another model of the same pair, with attention
+let none;      // the no-attention baseline of the same pair, if listed
+const traces = new Map(); // id -> { trace, info } from engine.js in Node
+
+async function nodeTrace(entry) {
+  const engine = await createEngine({ variant: 'scalar' });
+  const info = engine.load(new Uint8Array(fs.readFileSync(path.join(WEB, 'models', entry.file))));
+  const trace = engine.translate(SENTENCE, { scoreScale: info.trainedScoreScale > 0 ? info.trainedScoreScale : 1, topK: 5 });
+  return { trace, info };
+}
+
+// In the page (an argument of waitForFunction): n columns, each with a translation or a message.
+const columnsReady = (n) => {
+  const cols = [...document.querySelectorAll('#app .as-compare-col')];
+  const settled = (c) => {
+    const msg = c.querySelector('.as-compare-message');
+    return c.querySelector('.as-compare-translation').textContent || (!msg.hidden && !/^(Translating|Downloading|Checking|Starting)/.test(msg.textContent));
+  };
+  return cols.length === n && cols.every(settled);
+};
+
+before(async () => {
+  catalog = assemble({ quiet: true });
+  main = catalog.models.find((m) => m.id === catalog.default);
+  const samePair = catalog.models.filter((m) => m.id !== main.id && m.source === main.source && m.target === main.target);
+  other = samePair.find((m) => m.attention !== 'none');
+  none = samePair.find((m) => m.attention === 'none') ?? null;
+  assert.ok(other, 'the catalogue needs a second model of the default pair to compare');
+  for (const m of [main, other, none].filter(Boolean)) traces.set(m.id, await nodeTrace(m));
+  server = await startServer({ root: WEB, port: 0 });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function pageUrl(hash) {
+  return `http://127.0.0.1:${server.port}/index.html#${hash}`;
+}
+
+describe('compare models side by side', () => {
+  test('a vs= link restores the columns; each shows its model’s translation, heatmap and step; the difference is α_A − α_B', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    const ids = [other.id, ...(none ? [none.id] : [])];
+    const q = new URLSearchParams({ s: SENTENCE, m: main.id, vs: ids.join(',') });
+    await page.goto(pageUrl(q.toString()));
+    await page.waitForFunction(columnsReady, 1 + ids.length, { timeout: 90_000 });
+    await page.waitForFunction(() => [...document.querySelectorAll('#app .as-compare-col .as-heatmap-canvas')].filter((c) => c.offsetParent).every((c) => Number(c.dataset.paints) > 0), null, { timeout: 30_000 })
+      .catch(async (e) => { console.log(await page.$$eval('#app .as-compare-col', (els) => els.map((c) => [c.dataset.model, c.querySelector('.as-heatmap-canvas')?.dataset.paints, !!c.querySelector('.as-heatmap-canvas')?.offsetParent, c.innerText.slice(0, 200)]))); throw e; });
+
+    const cols = await page.$$eval('#app .as-compare-col', (els) => els.map((c) => ({
+      model: c.dataset.model,
+      translation: c.querySelector('.as-compare-translation').textContent,
+      message: c.querySelector('.as-compare-message').hidden ? null : c.querySelector('.as-compare-message').textContent,
+      heatmapShown: !c.querySelector('.as-heat-box').hidden,
+      markedRow: c.querySelector('.as-heatmap-canvas')?.dataset.markedRow ?? null,
+    })));
+    assert.deepEqual(cols.map((c) => c.model), ['main', ...ids], 'the columns follow the link, the main model first');
+    for (const [i, id] of [main.id, ...ids].entries()) {
+      const { trace } = traces.get(id);
+      assert.equal(cols[i].translation, trace.translation, `${id}: the page shows what the engine translates`);
+    }
+    assert.ok(cols[0].heatmapShown && cols[1].heatmapShown, 'attention models have a heatmap');
+    if (none) {
+      assert.equal(cols[2].heatmapShown, false, 'the no-attention model has no heatmap');
+      assert.match(cols[2].message, /no attention/i, 'and says why');
+    }
+
+    // The difference heatmap's mean total variation is that of the Node traces.
+    const a = figureMatrix(traces.get(main.id).trace, traces.get(main.id).info, false);
+    const b = figureMatrix(traces.get(other.id).trace, traces.get(other.id).info, false);
+    const d = differenceMatrix(a, b);
+    const note = await page.textContent('#app .as-compare-diff-note');
+    if (d.reason) assert.equal(note, '');
+    else assert.match(note, new RegExp(`Mean over rows: ${mean(d.entropies).toFixed(2)}`), note);
+    assert.equal(await page.$eval('#app .as-compare-diff', (el) => el.hidden), false, 'the difference is shown');
+
+    // The step-through's step is marked in every column.
+    await page.click('#app [aria-label="Next step"]');
+    await page.click('#app [aria-label="Next step"]');
+    await page.waitForFunction(() => [...document.querySelectorAll('#app .as-compare-col .as-heatmap-canvas')].filter((c) => c.offsetParent).every((c) => c.dataset.markedRow === '2'), null, { timeout: 10_000 });
+
+    // The link carries the comparison; removing a model takes it out of the link.
+    assert.match(await page.evaluate(() => location.hash), new RegExp(`vs=${encodeURIComponent(ids.join(','))}`));
+    await page.click(`#app .as-compare-col[data-model="${other.id}"] button`);
+    await page.waitForFunction((id) => !document.querySelector(`#app .as-compare-col[data-model="${id}"]`), other.id);
+    await page.waitForFunction((id) => !(new URLSearchParams(location.hash.slice(1)).get('vs') ?? '').split(',').includes(id), other.id);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'compare-desktop-light.png'), fullPage: false });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test('on a phone the columns stack and nothing overflows the screen', async () => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    const ids = [other.id, ...(none ? [none.id] : [])];
+    await page.goto(pageUrl(new URLSearchParams({ s: SENTENCE, m: main.id, vs: ids.join(',') }).toString()));
+    await page.waitForFunction(columnsReady, 1 + ids.length, { timeout: 90_000 });
+    const boxes = await page.$$eval('#app .as-compare-col', (els) => els.map((c) => { const r = c.getBoundingClientRect(); return { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width) }; }));
+    assert.ok(boxes.every((b) => b.x === boxes[0].x), `one column under the other: ${JSON.stringify(boxes)}`);
+    assert.ok(boxes.every((b, i) => i === 0 || b.y > boxes[i - 1].y), 'in order, top to bottom');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling of the page');
+    await page.locator('#app .as-compare-card').screenshot({ path: path.join(ARTIFACTS, 'compare-phone-light.png') });
+    await page.close();
+  });
+
+  test('a model id that is not in the list gets its own column that says so; the others still work', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(pageUrl(new URLSearchParams({ s: SENTENCE, m: main.id, vs: `no-such-model,${other.id}` }).toString()));
+    await page.waitForFunction(columnsReady, 3, { timeout: 90_000 });
+    const msg = await page.$eval('#app .as-compare-col[data-model="no-such-model"] .as-compare-message', (el) => el.textContent);
+    assert.match(msg, /There is no model “no-such-model”/);
+    assert.equal(await page.textContent(`#app .as-compare-col[data-model="${other.id}"] .as-compare-translation`), traces.get(other.id).trace.translation);
+    await page.close();
+  });
+});
