@@ -34,6 +34,26 @@ def report_caption(report_path):
     return ""
 
 
+def report_budget(models_dir, entries):
+    """What the report's figure was trained on, for its caption: {"budget": "1,000 updates"}
+    and, when its additive line is not a model of the picker, {"additiveNote": ...} saying so."""
+    updates = {}
+    for path in glob.glob(os.path.join(models_dir, "report", "en-fr*.metrics.json")):
+        with open(path, encoding="utf-8") as f:
+            updates[os.path.basename(path)[:-len(".metrics.json")]] = json.load(f).get("updates")
+    if not updates:
+        return {}
+    counts = sorted({u for u in updates.values() if u})
+    out = {"budget": " or ".join(f"{u:,} updates" for u in counts)}
+    picker_additive = [e for e in entries if e["target"] == "fr" and e["attention"] == "additive" and e.get("updates")]
+    if "en-fr-additive-zoo" in updates and picker_additive:
+        zoo, page = updates["en-fr-additive-zoo"], picker_additive[0]["updates"]
+        if zoo != page:
+            out["additiveNote"] = (f"Its additive line is a separate {zoo:,}-update run, not the picker's additive "
+                                   f"model ({page:,} updates), so the picker's BLEU is higher than the line.")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
@@ -87,7 +107,8 @@ def main():
     figure = os.path.join(args.models, "report", "bleu-by-length.svg")
     if os.path.exists(figure):
         index["report"] = {"figure": "report/bleu-by-length.svg", "text": "REPORT.md",
-                           "caption": report_caption(os.path.join(args.models, "REPORT.md"))}
+                           "caption": report_caption(os.path.join(args.models, "REPORT.md")),
+                           **report_budget(args.models, entries)}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)
         f.write("\n")

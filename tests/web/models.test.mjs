@@ -13,7 +13,7 @@ const CATALOG = {
   models: [
     { id: 'en-fr', file: 'en-fr.alsc', label: 'English → French (Bahdanau additive)', source: 'en', target: 'fr', attention: 'additive', bytes: 11_886_028, parameters: 5_878_848, bleu: 31.81, card: 'en-fr.md', weights: 'f16' },
     { id: 'en-fr-int8', file: 'en-fr-int8.alsc', label: 'English → French (int8)', source: 'en', target: 'fr', attention: 'additive', bytes: 6_200_000, parameters: 5_878_848, bleu: 31.83, weights: 'int8', note: 'Half the download, same BLEU.' },
-    { id: 'en-fr-none', file: 'en-fr-none.alsc', label: 'English → French (no attention)', source: 'en', target: 'fr', attention: 'none', bytes: 9_000_000, parameters: 4_000_000, bleu: 12.5 },
+    { id: 'en-fr-none', file: 'en-fr-none.alsc', label: 'English → French (no attention)', source: 'en', target: 'fr', attention: 'none', bytes: 9_000_000, parameters: 4_000_000, bleu: 12.5, updates: 1000 },
     { id: 'toy', file: 'toy.alsc', label: 'Toy', attention: 'scaled_dot', bytes: 47_082 },
   ],
 };
@@ -21,7 +21,7 @@ const CATALOG = {
 test('option text: label, then attention kind, size in MB, BLEU, weights', () => {
   assert.equal(optionText(CATALOG.models[0]), 'English → French (Bahdanau additive) — additive · 11.9 MB · BLEU 31.8 · f16');
   assert.equal(optionText(CATALOG.models[1]), 'English → French (int8) — additive · 6.2 MB · BLEU 31.8 · int8');
-  assert.equal(optionText(CATALOG.models[2]), 'English → French (no attention) — no attention · 9.0 MB · BLEU 12.5');
+  assert.equal(optionText(CATALOG.models[2]), 'English → French (no attention) — no attention · 9.0 MB · BLEU 12.5 after 1,000 updates', 'BLEU comes with the budget it was trained for');
   assert.equal(optionText(CATALOG.models[3]), 'Toy — scaled dot · 47 kB', 'no BLEU, no weights: left out, not "undefined"');
   assert.equal(optionText({ id: 'bare' }), 'bare');
 });
@@ -40,7 +40,9 @@ test('comparison rows: every model, dashes for what the catalogue does not say, 
   const rows = comparisonRows(CATALOG);
   assert.equal(rows.length, 4);
   assert.deepEqual(rows.map((r) => r.isDefault), [false, true, false, false]);
-  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', bleu: '—', note: '', card: null, isDefault: false });
+  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', updates: '—', bleu: '—', note: '', card: null, isDefault: false });
+  assert.equal(rows[2].updates, '1,000');
+  assert.match(describeEntry(CATALOG.models[2]), /test BLEU 12\.5 after 1,000 updates/);
   assert.equal(rows[1].note, 'Half the download, same BLEU.');
 });
 
@@ -168,7 +170,10 @@ test('model cards and the model report: only plain file names inside models/', (
   assert.deepEqual(rows.map((r) => r.card), ['en-fr.md', null, null, null, null, null]);
   assert.equal(reportOf(CATALOG), null, 'no report named: none shown');
   const good = { report: { figure: 'report/bleu-by-length.svg', text: 'REPORT.md', caption: 'Agrees with the paper.' } };
-  assert.deepEqual(reportOf(good), good.report);
+  assert.deepEqual(reportOf(good), { ...good.report, budget: '', additiveNote: '' });
+  const budget = { report: { ...good.report, budget: '1,000 updates', additiveNote: 'Its additive line is a separate run.' } };
+  assert.deepEqual(reportOf(budget), budget.report, 'the figure says what budget it was trained for');
+  assert.equal(reportOf({ report: { ...good.report, budget: { evil: 1 } } }).budget, '', 'only text');
   for (const figure of ['../x.svg', '/etc/x.svg', 'https://evil.example/x.svg', 'report/x.png', 'javascript:alert(1)//.svg']) {
     assert.equal(reportOf({ report: { ...good.report, figure } }), null, figure);
   }

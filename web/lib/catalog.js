@@ -44,7 +44,10 @@ export function formatParameters(n) {
   return String(n);
 }
 
-const bleuText = (bleu) => (Number.isFinite(bleu) ? `BLEU ${bleu.toFixed(1)}` : '');
+// BLEU says little without the training budget behind it (a 1,000-update
+// model next to a 6,000-update one is not a fair comparison): both together.
+const updatesText = (n) => (n > 0 ? ` after ${Math.round(n).toLocaleString('en-US')} updates` : '');
+const bleuText = (bleu, updates) => (Number.isFinite(bleu) ? `BLEU ${bleu.toFixed(1)}${updatesText(updates)}` : '');
 
 /**
  * One line per catalogue model, for the <option>: the label, then what a
@@ -55,7 +58,7 @@ export function optionText(entry) {
   const facts = [
     entry.attention ? (entry.attention === 'none' ? 'no attention' : entry.attention.replace('_', ' ')) : '',
     entry.bytes > 0 ? formatBytes(entry.bytes) : '',
-    bleuText(entry.bleu),
+    bleuText(entry.bleu, entry.updates),
     entry.weights ?? '',
   ].filter(Boolean);
   return `${entry.label || entry.id}${facts.length ? ` — ${facts.join(' · ')}` : ''}`;
@@ -69,7 +72,7 @@ export function describeEntry(entry) {
     entry.bytes > 0 ? `${formatBytes(entry.bytes)} download` : '',
     weightsName(entry.weights, { short: true }),
     entry.parameters > 0 ? `${formatParameters(entry.parameters)} parameters` : '',
-    Number.isFinite(entry.bleu) ? `test BLEU ${entry.bleu.toFixed(1)}` : '',
+    Number.isFinite(entry.bleu) ? `test ${bleuText(entry.bleu, entry.updates)}` : '',
     pair,
   ].filter(Boolean);
   return `${parts.join(' · ')}${entry.note ? `. ${entry.note}` : ''}`;
@@ -120,7 +123,7 @@ export function describeLocal(local, info) {
   return `${parts.join(' · ')}. Not from this site’s list: no BLEU measured here.`;
 }
 
-/** Rows of the comparison table: label, attention, weights, size, parameters, BLEU, note. */
+/** Rows of the comparison table: label, attention, weights, size, parameters, training updates, BLEU, note. */
 export function comparisonRows(catalog) {
   return (catalog?.models ?? []).map((m) => ({
     id: m.id,
@@ -129,6 +132,7 @@ export function comparisonRows(catalog) {
     weights: m.weights ?? '—',
     size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
+    updates: m.updates > 0 ? Math.round(m.updates).toLocaleString('en-US') : '—',
     bleu: Number.isFinite(m.bleu) ? m.bleu.toFixed(1) : '—',
     note: m.note ?? '',
     card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
@@ -142,5 +146,6 @@ export function reportOf(catalog) {
   const r = catalog?.report;
   const safe = (f) => typeof f === 'string' && /^[A-Za-z0-9_./-]+\.(svg|md)$/.test(f) && !f.includes('..') && !f.startsWith('/');
   if (!r || !safe(r.figure) || !safe(r.text)) return null;
-  return { figure: r.figure, text: r.text, caption: typeof r.caption === 'string' ? r.caption : '' };
+  const text = (v) => (typeof v === 'string' ? v : '');
+  return { figure: r.figure, text: r.text, caption: text(r.caption), budget: text(r.budget), additiveNote: text(r.additiveNote) };
 }
