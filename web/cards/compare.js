@@ -12,7 +12,7 @@
 
 import { CONFIG } from '../config.js';
 import { h, replaceChildren } from '../lib/dom.js';
-import { attentionName, fixedSummary, weightsName } from '../lib/catalog.js';
+import { attentionName, bleuWithBudget, fixedSummary, weightsName } from '../lib/catalog.js';
 import { COMPARE_MAX, comparedIds, differenceMatrix, mean } from '../lib/compare.js';
 import { fmt } from '../lib/math.js';
 import { legendGradientCSS, divergingGradientCSS } from '../theme.js';
@@ -122,7 +122,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     const slot = id === null ? { status: st.status, info: st.info, error: st.error?.message, progress: st.progress } : st.compared?.[id] ?? { status: 'loading' };
     const info = slot.info;
     c.title.textContent = `${id === null ? 'Main: ' : ''}${entry?.label || id || st.local?.name || 'model'}`;
-    c.meta.textContent = [attentionName(info?.attention ?? entry?.attention), weightsName(entry?.weights ?? info?.weightType, { short: true })].filter(Boolean).join(' · ');
+    c.meta.textContent = [attentionName(info?.attention ?? entry?.attention), weightsName(entry?.weights ?? info?.weightType, { short: true }), bleuWithBudget(entry)].filter(Boolean).join(' · ');
     const m = matrixOf(st, id);
     const trace = m?.trace;
     c.translation.textContent = trace ? trace.translation : '';

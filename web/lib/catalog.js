@@ -49,6 +49,11 @@ export function formatParameters(n) {
 const updatesText = (n) => (n > 0 ? ` after ${Math.round(n).toLocaleString('en-US')} updates` : '');
 const bleuText = (bleu, updates) => (Number.isFinite(bleu) ? `BLEU ${bleu.toFixed(1)}${updatesText(updates)}` : '');
 
+/** "test BLEU 12.2 after 1,000 updates" for a catalogue entry, or '' when it has no BLEU. */
+export function bleuWithBudget(entry) {
+  return entry && Number.isFinite(entry.bleu) ? `test ${bleuText(entry.bleu, entry.updates)}` : '';
+}
+
 /**
  * One line per catalogue model, for the <option>: the label, then what a
  * teacher weighs (attention kind, download size, BLEU, weight type).
