@@ -313,18 +313,19 @@ model_file() {
 }
 
 # ---- zoo -------------------------------------------------------------------
-# The comparison models behind models/REPORT.md: every attention kind on
-# en-fr plus additive en-de and en-es, each trained for the same ZOO_STEPS
-# updates (default 1000; otherwise the `model` recipe), ZOO_PARALLEL at a
-# time (default 2, one core each), stored int8 (BLEU within 0.3 of f32, half
-# the bytes of f16); then models/train/report.py writes models/REPORT.md and
-# models/report/. ZOO_JOBS="fr:dot de:additive" picks a subset. The additive
-# zoo runs of ZOO_REPORT_ONLY languages are the report's equal-budget
-# baselines only (en-LANG-additive-zoo, metrics, no file): the page's models
-# of those pairs come from `./build.sh model` (en-fr; en-de and en-es with
-# LANG_PAIR=.. MODEL_WEIGHTS=int8, as their cards say).
-ZOO_JOBS_ALL="fr:additive fr:none fr:dot fr:general fr:scaled_dot de:additive es:additive"
-ZOO_REPORT_ONLY="fr de es"
+# The comparison models behind models/REPORT.md and the page's "Compare
+# models": the other scoring functions on en-fr (Luong general and dot,
+# scaled dot product) and the no-attention baseline, each trained exactly as
+# the default model is (the same corpus, the same subword vocabulary, learnt
+# by the same script from the same train.tsv, MODEL_RECIPE and
+# MODEL_UPDATES_DEFAULT updates; TRAIN_UPDATES overrides both alike), so the
+# default model itself is the report's additive entry. Each run is
+# resumable like `model` (state in ~/.cache/alignscope/runs/en-fr-KIND):
+# running `./build.sh zoo` again goes on where a stopped session left off.
+# ZOO_PARALLEL at a time (default 1: on 2 cores one run per core is no
+# faster in total); stored int8. ZOO_JOBS="fr:dot fr:none" picks a subset.
+# Then models/train/report.py writes models/REPORT.md and models/report/.
+ZOO_JOBS_ALL="fr:general fr:dot fr:scaled_dot fr:none"
 mode_zoo() {
     local jobs=${ZOO_JOBS:-$ZOO_JOBS_ALL} lang
     "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
@@ -332,26 +333,30 @@ mode_zoo() {
         log "zoo: corpus en-$lang"
         "$PYTHON" models/train/corpus.py --lang "$lang" >/dev/null
     done
-    printf '%s\n' $jobs | xargs -P "${ZOO_PARALLEL:-2}" -I{} "$ROOT/build.sh" zoo-one {}
+    printf '%s\n' $jobs | xargs -P "${ZOO_PARALLEL:-1}" -I{} "$ROOT/build.sh" zoo-one {}
+    mode_native
     "$PYTHON" models/train/report.py
     "$PYTHON" models/train/catalogue.py
 }
-# One zoo model, LANG:KIND -> models/report/<id>.metrics.json (+ .alsc,
-# fixtures and card unless it is a report-only additive baseline).
+# One zoo model, LANG:KIND -> models/en-LANG-KIND.alsc (int8) with fixtures,
+# card and models/report/en-LANG-KIND.metrics.json, once its budget is done.
 mode_zoo_one() {
     local lang=${1%%:*} kind=${1#*:}
-    local id="en-$lang" run="models/train/runs/zoo-en-$lang-$kind"
-    [[ $kind != additive ]] && id="en-$lang-$kind"
-    [[ $kind == additive && " $ZOO_REPORT_ONLY " == *" $lang "* ]] && id="en-$lang-additive-zoo"
-    rm -rf "$run" && mkdir -p "$run" models/report
-    log "zoo $id: training ${ZOO_STEPS:-1000} updates (log: $run/log.txt)"
+    local id="en-$lang-$kind" run="models/train/runs/en-$lang-$kind"
+    local state="$HOME/.cache/alignscope/runs/en-$lang-$kind"
+    mkdir -p "$run" models/report
+    log "zoo $id: training ${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT} updates (state in $state; log: $run/out.txt)"
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" --out "$run" \
-        --attention "$kind" --minutes 600 --max-steps "${ZOO_STEPS:-1000}" --batch 192 --lr 3e-3 >"$run/out.txt"
+        --attention "$kind" --updates "${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT}" "${MODEL_RECIPE[@]}" \
+        --state "$state" --minutes "${TRAIN_MINUTES:-600}" --device "${TRAIN_DEVICE:-cpu}" >>"$run/out.txt"
+    [[ -f $run/metrics.json && $run/metrics.json -nt $state/state.pt ]] || {
+        log "zoo $id: stopped before its budget; run ./build.sh zoo again to resume"
+        return 0
+    }
     OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/eval_quantised.py "$run/checkpoint.pt" \
         --data "models/train/data/en-$lang" --weights int8 --metrics "$run/metrics.json" \
         --out "models/report/$id.metrics.json" >>"$run/out.txt"
-    [[ $id == *-additive-zoo ]] ||  # a report baseline: metrics only (the page's model comes from `model`)
-        model_file "$run" "$id" "$lang" int8 "models/report/$id.metrics.json" "ZOO_JOBS=$lang:$kind ./build.sh zoo"
+    model_file "$run" "$id" "$lang" int8 "models/report/$id.metrics.json" "ZOO_JOBS=$lang:$kind ./build.sh zoo"
     log "zoo $id: done, test BLEU $("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["test_bleu"])' "models/report/$id.metrics.json")"
 }
 

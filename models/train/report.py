@@ -1,18 +1,30 @@
-"""Write models/REPORT.md and models/report/bleu-by-length.svg from the zoo's
-metrics (models/report/<id>.metrics.json, written by `./build.sh zoo`).
+"""Write models/REPORT.md and its figures (models/report/*.svg): the attention
+kinds on English -> French, and the no-attention baseline, compared.
 
-  /usr/bin/python3 models/train/report.py [--models models]
+  /usr/bin/python3 models/train/report.py [--models models] [--data models/train/data/en-fr]
+        [--engine build/native/alignscope] [--bench build/bench/native_bench]
 
-Bahdanau et al. 2015, Figure 2, on our data: BLEU by source-sentence length
-for the attention kinds and the no-attention baseline, all trained for the same
-number of updates on the same data and vocabularies. Every number here is read
-from the metrics files; the prose that interprets them is chosen by comparing
-those numbers, so a rerun with other results cannot leave a stale claim.
+Run by `./build.sh zoo` after it trains the models. What it compares:
+  - the additive model is the page's default English -> French model
+    (models/en-fr-int8.metrics.json, else en-fr.metrics.json); a legacy
+    equal-budget run, models/report/en-fr-additive-zoo.metrics.json, is used
+    instead when it exists (older zoos trained one);
+  - the other kinds: models/report/en-fr-KIND.metrics.json (int8 BLEU);
+  - every number is read from those metrics, from the engine run on the test
+    sets (alignment sharpness, argmax agreement with additive; needs --data
+    and --engine), or from the native bench (cost per decoder step; needs
+    --bench). What cannot be measured here is said, not guessed.
+
+The verdict sentences are chosen by comparing the numbers, so a rerun with
+other results cannot leave a stale claim, and they say when the comparison
+is not fair (budgets or vocabularies differ).
 """
 import argparse
-import glob
 import json
+import math
 import os
+import statistics
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,37 +36,56 @@ KIND_LABELS = {"additive": "Bahdanau additive", "general": "Luong general", "dot
 # One colour and dash per kind; colour-blind-safe (Okabe-Ito) and told apart by dash too.
 KIND_STYLE = {"additive": ("#0072B2", ""), "general": ("#009E73", "6 3"), "dot": ("#E69F00", "2 3"),
               "scaled_dot": ("#CC79A7", "8 3 2 3"), "none": ("#D55E00", "1 0")}
-LANGUAGES = {"fr": "French", "de": "German", "es": "Spanish"}
+TEST_SETS = {"ui_test": "UI test (held out by hash from the training catalogues)",
+             "general_test": "general test (whole sources never trained on)"}
+# |BLEU difference| at or under this counts as "as good" in the lesson's verdict,
+# unless the paired bootstrap interval says more.
+AS_GOOD_BLEU = 1.0
+BENCH_SENTENCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "bench", "sentences.txt")
 
 
-def longer_trained(models_dir, lang, default=False):
-    """The sentence on the page's model of English -> LANG when `./build.sh
-    model` trained it (a time budget, not ZOO_STEPS); "" otherwise."""
-    path = os.path.join(models_dir, f"en-{lang}.metrics.json")
-    if not os.path.exists(path):
-        return ""
+def read_json(path):
     with open(path, encoding="utf-8") as f:
-        m = json.load(f)
-    if m.get("args", {}).get("max_steps"):
-        return ""  # a zoo model: in the tables
-    return (f"The page's {'default ' if default else ''}English → {LANGUAGES[lang]} model (`en-{lang}`, card "
-            f"`en-{lang}.md`) is the same additive architecture trained longer ({m['updates']:,} updates, "
-            f"{m['train_seconds'] / 60:.0f} min): test BLEU {m['test_bleu']:.2f}{'' if default else ' (int8)'}.")
+        return json.load(f)
 
 
-def load_zoo(report_dir):
-    zoo = {}
-    for path in sorted(glob.glob(os.path.join(report_dir, "*.metrics.json"))):
-        model_id = os.path.basename(path)[:-len(".metrics.json")]
-        with open(path, encoding="utf-8") as f:
-            zoo[model_id] = json.load(f)
-    return zoo
+def load_models(models_dir):
+    """{kind: {"id", "metrics", "file"}} for English -> French."""
+    out = {}
+    report_dir = os.path.join(models_dir, "report")
+    legacy = os.path.join(report_dir, "en-fr-additive-zoo.metrics.json")
+    if os.path.exists(legacy):
+        out["additive"] = {"id": "en-fr-additive-zoo", "metrics": read_json(legacy), "file": None}
+    else:
+        for model_id in ("en-fr-int8", "en-fr"):
+            path = os.path.join(models_dir, f"{model_id}.metrics.json")
+            if os.path.exists(path):
+                out["additive"] = {"id": model_id, "metrics": read_json(path),
+                                   "file": os.path.join(models_dir, f"{model_id}.alsc")}
+                break
+    for kind in KIND_ORDER[1:]:
+        path = os.path.join(report_dir, f"en-fr-{kind}.metrics.json")
+        if os.path.exists(path):
+            alsc = os.path.join(models_dir, f"en-fr-{kind}.alsc")
+            out[kind] = {"id": f"en-fr-{kind}", "metrics": read_json(path), "file": alsc if os.path.exists(alsc) else None}
+    return out
 
 
-def en_fr_kind(zoo, kind):
-    """The equal-budget en-fr run of an attention kind, if it was trained."""
-    model_id = "en-fr-additive-zoo" if kind == "additive" else f"en-fr-{kind}"
-    return zoo.get(model_id)
+def by_length(metrics, test_set):
+    """(label of the BLEU used, {bucket: {sentences, bleu, ci90?}}) or (None, None)."""
+    tests = metrics.get("tests", {})
+    if test_set in tests:
+        return "cased BLEU (13a tokens)", tests[test_set]["bleu_cased_13a_by_source_length"]
+    if test_set == "ui_test" and "test_bleu_by_source_length" in metrics:  # older metrics: UI, lower-cased words
+        return "lower-cased word BLEU", metrics["test_bleu_by_source_length"]
+    return None, None
+
+
+def overall(metrics, test_set):
+    tests = metrics.get("tests", {})
+    if test_set in tests:
+        return tests[test_set]["bleu_cased_13a"]
+    return metrics.get("test_bleu") if test_set == "ui_test" else None
 
 
 def svg_plot(series, buckets, title):
@@ -76,7 +107,7 @@ def svg_plot(series, buckets, title):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
            f'height="{height}" role="img" aria-labelledby="t d" font-family="system-ui, sans-serif" font-size="12">',
            f'<title id="t">{title}</title>',
-           '<desc id="d">Test BLEU (y axis) by source sentence length in tokens (x axis), one line per model, '
+           '<desc id="d">Test BLEU (y axis) by source sentence length in words (x axis), one line per model, '
            'shaded bands are 90% bootstrap intervals. '
            + "; ".join(f"{label}: " + ", ".join(f"{b} {v:.1f}" for b, v in zip(buckets, values))
                        for _, label, values, _ in series) + '</desc>',
@@ -88,7 +119,7 @@ def svg_plot(series, buckets, title):
     for i, b in enumerate(buckets):
         out.append(f'<text x="{x(i):.1f}" y="{top + plot_h + 18}" text-anchor="middle" fill="#333">{b}</text>')
     out.append(f'<text x="{left + plot_w / 2}" y="{height - 12}" text-anchor="middle" fill="#333">'
-               'source sentence length (tokens)</text>')
+               'source sentence length (words)</text>')
     out.append(f'<text transform="translate(16 {top + plot_h / 2}) rotate(-90)" text-anchor="middle" '
                'fill="#333">test BLEU</text>')
     for i, (kind, label, values, ci) in enumerate(series):
@@ -114,156 +145,278 @@ def fmt_ci(entry):
     return f"{entry['bleu']:.1f} ({ci[0]:.1f}–{ci[1]:.1f})" if ci else f"{entry['bleu']:.1f}"
 
 
+# ---------------------------------------------------------------------------
+# Alignments, measured with the engine on the test sets.
+
+def engine_traces(engine, model_file, sentences):
+    """The native CLI's JSON trace of each sentence: [{source_ids, alpha (T x S)}]."""
+    out = subprocess.run([engine, "--model", model_file, "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def alignment_stats(traces):
+    """Sharpness over every decoder step: mean of the row's largest α, mean entropy
+    (bits), share of one-hot-like rows (largest α > 0.9)."""
+    maxima, entropies = [], []
+    for tr in traces:
+        for row in tr.get("alpha") or []:
+            maxima.append(max(row))
+            entropies.append(-sum(p * math.log2(p) for p in row if p > 0))
+    if not maxima:
+        return None
+    return {"rows": len(maxima), "mean_max": statistics.fmean(maxima), "mean_entropy": statistics.fmean(entropies),
+            "one_hot_share": sum(m > 0.9 for m in maxima) / len(maxima)}
+
+
+def argmax_agreement(traces, reference):
+    """Share of decoder steps (up to the shorter translation) where the argmax
+    source position is the same as the reference model's, over sentences both
+    read as the same source pieces; (share, steps, sentences compared)."""
+    same = steps = sentences = 0
+    for a, b in zip(traces, reference):
+        if a.get("source_ids") != b.get("source_ids") or not a.get("alpha") or not b.get("alpha"):
+            continue
+        sentences += 1
+        for ra, rb in zip(a["alpha"], b["alpha"]):
+            steps += 1
+            same += ra.index(max(ra)) == rb.index(max(rb))
+    return (same / steps if steps else None, steps, sentences)
+
+
+def step_cost(bench, model_file, rounds=3):
+    """Median cost of one decoder step (ms), greedy decoding with the encoder
+    cached, from the native bench on tests/bench/sentences.txt."""
+    cmd = f"round {rounds}\nquit\n"
+    out = subprocess.run([bench, model_file, BENCH_SENTENCES], input=cmd, capture_output=True, text=True, check=True).stdout
+    samples = [s for line in out.splitlines() if line.startswith("{") for s in json.loads(line).get("samples", [])]
+    per_step = [s["decode_ms"] / s["steps"] for s in samples if s.get("steps")]
+    return statistics.median(per_step) if per_step else None
+
+
+def read_sources(data_dir, test_set):
+    path = os.path.join(data_dir, f"{test_set}.tsv") if test_set != "ui_test" else os.path.join(data_dir, "test.tsv")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return [line.split("\t")[0] for line in f if line.strip()]
+
+
+# ---------------------------------------------------------------------------
+# Verdicts.
+
+def paper_verdict(models, test_set):
+    """Bahdanau et al.'s claim: attention degrades less with length than a fixed summary."""
+    if "none" not in models:
+        return None, []
+    _, none_rows = by_length(models["none"]["metrics"], test_set)
+    if not none_rows:
+        return None, []
+    buckets = sorted(none_rows, key=bucket_order)
+    short, long_buckets = buckets[0], [b for b in buckets if bucket_order(b) > 20]
+    if not long_buckets:
+        return None, []
+
+    def kept(kind):
+        _, rows = by_length(models[kind]["metrics"], test_set)
+        if not rows or short not in rows or any(b not in rows for b in long_buckets):
+            return None
+        n = sum(rows[b]["sentences"] for b in long_buckets)
+        long_bleu = sum(rows[b]["bleu"] * rows[b]["sentences"] for b in long_buckets) / n
+        return rows[short]["bleu"], long_bleu, long_bleu / max(rows[short]["bleu"], 1e-9)
+
+    base = kept("none")
+    lines, agree, total = [], 0, 0
+    for kind in KIND_ORDER[:-1]:
+        if kind not in models or kept(kind) is None:
+            continue
+        s, l, r = kept(kind)
+        total += 1
+        agree += r > base[2]
+        lines.append(f"- {KIND_LABELS[kind]}: {s:.1f} on {short}-word sources, {l:.1f} on sources over 20 words "
+                     f"(keeps {r:.0%} of its short-sentence BLEU)")
+    lines.append(f"- no attention: {base[0]:.1f} → {base[1]:.1f} (keeps {base[2]:.0%})")
+    if total == 0:
+        return None, []
+    if agree == total:
+        verdict = ("**Agrees with the paper.** Every attention model keeps a larger share of its short-sentence BLEU on "
+                   "long sentences than the no-attention baseline does: the fixed summary vector degrades faster with length.")
+    elif agree == 0:
+        verdict = ("**Does not agree with the paper.** No attention model keeps a larger share of its short-sentence "
+                   "BLEU on long sentences than the baseline.")
+    else:
+        verdict = (f"**Partly agrees with the paper.** {agree} of {total} attention models keep a larger share of "
+                   "their short-sentence BLEU on long sentences than the baseline.")
+    counts = ", ".join(f"{b}: {none_rows[b]['sentences']}" for b in long_buckets)
+    return verdict, lines + ["", f"(Long buckets: {counts} sentences; their intervals in the table above are wide.)"]
+
+
+def lesson_verdict(models, test_set):
+    """The lesson's claim: dot-product scoring works as well as additive once dimensions are matched."""
+    if "dot" not in models or "additive" not in models:
+        return None
+    a, d = overall(models["additive"]["metrics"], test_set), overall(models["dot"]["metrics"], test_set)
+    if a is None or d is None:
+        return None
+    diff = d - a
+    if abs(diff) <= AS_GOOD_BLEU:
+        head = "**Agrees with the lesson.** Luong dot scores within"
+        tail = f"{AS_GOOD_BLEU:.0f} BLEU of additive"
+    elif diff < 0:
+        head = "**Does not agree with the lesson.** Luong dot scores"
+        tail = f"{-diff:.1f} BLEU below additive"
+    else:
+        head = "**Agrees with the lesson, and more.** Luong dot scores"
+        tail = f"{diff:.1f} BLEU above additive"
+    return (f"{head} {tail} on the {TEST_SETS[test_set].split(' (')[0]} ({d:.2f} against {a:.2f}), with its dimensions "
+            "matched the way the lesson means: the decoder state is as wide as the bidirectional annotation "
+            "(512 = 2 × 256), so score(s, h) = sᵀh needs no projection.")
+
+
+def fairness(models):
+    """Sentences saying how the compared models differ in budget and vocabulary ([] when they do not)."""
+    budgets = {k: m["metrics"].get("updates") for k, m in models.items()}
+    segs = {k: m["metrics"].get("segmentation", "words") for k, m in models.items()}
+    notes = []
+    if len(set(budgets.values())) > 1:
+        notes.append("**Not an equal budget:** " + ", ".join(f"{KIND_LABELS[k]} {v:,} updates" for k, v in budgets.items() if v)
+                     + ". BLEU differences below mix the kind of attention with the length of training; the verdicts "
+                     "hold only for these files, not for the kinds. `./build.sh zoo` retrains every kind with the default "
+                     "model's recipe and budget.")
+    if len(set(segs.values())) > 1:
+        notes.append("**Not the same vocabulary:** " + ", ".join(f"{KIND_LABELS[k]} {v}" for k, v in segs.items())
+                     + ". Alignment agreement is measured only between models that read a sentence as the same pieces.")
+    return notes
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
+    ap.add_argument("--data", default="models/train/data/en-fr")
+    ap.add_argument("--engine", default="build/native/alignscope")
+    ap.add_argument("--bench", default="build/bench/native_bench")
+    ap.add_argument("--max-sentences", type=int, default=2000, help="per test set, for the alignment statistics")
     args = ap.parse_args()
     report_dir = os.path.join(args.models, "report")
-    zoo = load_zoo(report_dir)
-    kinds = [k for k in KIND_ORDER if en_fr_kind(zoo, k)]
-    if not kinds:
-        raise SystemExit(f"report: no zoo metrics in {report_dir}; run ./build.sh zoo")
-    first = en_fr_kind(zoo, kinds[0])
-    buckets = sorted(first["test_bleu_by_source_length"], key=bucket_order)
-    counts = {b: first["test_bleu_by_source_length"][b]["sentences"] for b in buckets}
+    os.makedirs(report_dir, exist_ok=True)
+    models = load_models(args.models)
+    kinds = [k for k in KIND_ORDER if k in models]
+    if len(kinds) < 2:
+        raise SystemExit(f"report: fewer than two English -> French kinds in {args.models}; run ./build.sh zoo")
 
-    series = []
-    for kind in kinds:
-        m = en_fr_kind(zoo, kind)["test_bleu_by_source_length"]
-        series.append((kind, KIND_LABELS[kind], [m[b]["bleu"] for b in buckets],
-                       [tuple(m[b].get("ci90", (m[b]["bleu"], m[b]["bleu"]))) for b in buckets]))
-    svg_name = "bleu-by-length.svg"
-    with open(os.path.join(report_dir, svg_name), "w", encoding="utf-8") as f:
-        f.write(svg_plot(series, buckets, "English → French: BLEU by source length, equal training budget"))
+    text = ["# Model report: the attention kinds and the no-attention baseline, English → French", "",
+            "Written by `models/train/report.py` (run by `./build.sh zoo`). BLEU is corpus BLEU with greedy decoding; "
+            "every file compared is int8 (per-row scales) and its BLEU is measured with the int8 weights. Brackets: "
+            "90% bootstrap interval over the sentences of a bucket (1,000 resamples).", ""]
+    text += fairness({k: models[k] for k in kinds})
+    text += ["", "| model | attention | parameters | segmentation | updates | training time | "
+             + " | ".join(TEST_SETS[t].split(" (")[0] + " BLEU" for t in TEST_SETS) + " |",
+             "|---|---|---:|---|---:|---:|" + "---:|" * len(TEST_SETS)]
+    for k in kinds:
+        m = models[k]["metrics"]
+        cells = []
+        for t in TEST_SETS:
+            label, _ = by_length(m, t)
+            v = overall(m, t)
+            cells.append("—" if v is None else f"**{v:.2f}**" + ("" if label != "lower-cased word BLEU" else " (lower-cased)"))
+        text.append(f"| `{models[k]['id']}` | {KIND_LABELS[k]} | {m['parameters']:,} | {m.get('segmentation', 'words')} | "
+                    f"{m['updates']:,} | {m['train_seconds'] / 60:.0f} min | " + " | ".join(cells) + " |")
+    text.append("")
+    text.append("Dot and scaled dot need a decoder as wide as the annotations (512), so they have more parameters "
+                "than the others; general learns a 512 × 512 matrix W in sᵀWh; additive a 256-unit layer vᵀ tanh(W₁h + W₂s).")
 
-    steps = {en_fr_kind(zoo, k)["updates"] for k in kinds}
-    overview = ["| model | attention | parameters | updates | training time | test BLEU (stored int8) | test BLEU (f32) |",
-                "|---|---|---:|---:|---:|---:|---:|"]
-    for kind in kinds:
-        model_id = "en-fr-additive-zoo" if kind == "additive" else f"en-fr-{kind}"
-        m = en_fr_kind(zoo, kind)
-        overview.append(f"| `{model_id}` | {KIND_LABELS[kind]} | {m['parameters']:,} | {m['updates']:,} | "
-                        f"{m['train_seconds'] / 60:.0f} min | **{m['test_bleu']:.2f}** | {m.get('f32_test_bleu', m['test_bleu']):.2f} |")
-
-    by_length = ["| source tokens | sentences | " + " | ".join(KIND_LABELS[k] for k in kinds) + " |",
-                 "|---|---:|" + "---:|" * len(kinds)]
-    for b in buckets:
-        by_length.append(f"| {b} | {counts[b]} | " + " | ".join(
-            fmt_ci(en_fr_kind(zoo, k)["test_bleu_by_source_length"][b]) for k in kinds) + " |")
-
-    # The paper's claim, tested on these numbers: does attention lose less BLEU
-    # from short to long sentences than the fixed-summary baseline?
-    findings = []
-    short, long_buckets = buckets[0], [b for b in buckets if bucket_order(b) > 20]
-    if "none" in kinds and long_buckets:
-        def long_bleu(kind):
-            rows = en_fr_kind(zoo, kind)["test_bleu_by_source_length"]
-            n = sum(rows[b]["sentences"] for b in long_buckets)
-            return sum(rows[b]["bleu"] * rows[b]["sentences"] for b in long_buckets) / n
-
-        def short_bleu(kind):
-            return en_fr_kind(zoo, kind)["test_bleu_by_source_length"][short]["bleu"]
-
-        base_ratio = long_bleu("none") / max(short_bleu("none"), 1e-9)
-        lines = []
-        agree = 0
-        for kind in kinds:
-            if kind == "none":
-                continue
-            ratio = long_bleu(kind) / max(short_bleu(kind), 1e-9)
-            agree += ratio > base_ratio
-            lines.append(f"- {KIND_LABELS[kind]}: {short_bleu(kind):.1f} on {short}-token sources, "
-                         f"{long_bleu(kind):.1f} on sources over 20 tokens (keeps {ratio:.0%} of its short-sentence BLEU)")
-        lines.append(f"- no attention: {short_bleu('none'):.1f} → {long_bleu('none'):.1f} "
-                     f"(keeps {base_ratio:.0%})")
-        attention_kinds = len(kinds) - 1
-        if agree == attention_kinds:
-            verdict = ("**Agrees with the paper.** Every attention model keeps a larger share of its "
-                       "short-sentence BLEU on long sentences than the no-attention baseline does: the fixed "
-                       "summary vector degrades faster with length.")
-        elif agree == 0:
-            verdict = ("**Does not agree with the paper.** No attention model keeps a larger share of its "
-                       "short-sentence BLEU on long sentences than the baseline.")
-        else:
-            verdict = (f"**Partly agrees.** {agree} of {attention_kinds} attention models keep a larger share of "
-                       "their short-sentence BLEU on long sentences than the baseline.")
-        findings = [verdict, "", "Share of short-sentence (1–10 tokens) BLEU kept on sources over 20 tokens "
-                    "(sentence-weighted mean of the 21–30 … >50 buckets):", ""] + lines
-        findings += ["", "Caveats, read before quoting: the test split is UI strings, so long buckets are small "
-                     f"({', '.join(f'{b}: {counts[b]}' for b in long_buckets)} sentences) and their 90% bootstrap "
-                     "intervals (in brackets above) are wide; the paper trained for days on news text with "
-                     "sentences up to 50 (RNNsearch-50) words, we train for "
-                     f"{'/'.join(str(s) for s in sorted(steps))} updates on 2 CPU cores. Dot and scaled-dot "
-                     "models need a decoder as wide as the annotations (512), so they have more parameters "
-                     "than the others. Training times are wall clock with up to five trainings sharing the 2 cores; "
-                     "the budget is a number of updates, so the sharing changes the times, not the models."]
-
-    others = []
-    for model_id, m in sorted(zoo.items()):
-        lang = model_id.split("-")[1]
-        if lang == "fr":
+    # BLEU by length, one figure per test set (Bahdanau et al. 2015, Fig. 2).
+    verdicts = []
+    for t, title in TEST_SETS.items():
+        rows = {k: by_length(models[k]["metrics"], t) for k in kinds}
+        shown = [k for k in kinds if rows[k][1]]
+        if not shown:
+            text += ["", f"## BLEU by source length: {title}", "", "Not measured for these models (their metrics have no such test set)."]
             continue
-        # "-additive-zoo": the equal-budget run only; the page's model of that pair is trained longer
-        shown = f"`{model_id}` (report only)" if model_id.endswith("-additive-zoo") else f"`{model_id}`"
-        others.append(f"| {shown} | English → {LANGUAGES.get(lang, lang)} | {m['attention']} | "
-                      f"{m['parameters']:,} | {m['train_pairs']:,} | {m['updates']:,} | "
-                      f"{m['train_seconds'] / 60:.0f} min | **{m['test_bleu']:.2f}** |")
-    # Page models of the other pairs trained by `./build.sh model` (a time budget, not ZOO_STEPS)
-    longer = [line for lang in sorted(LANGUAGES) if lang != "fr"
-              for line in [longer_trained(args.models, lang)] if line]
+        buckets = sorted(set.intersection(*[set(rows[k][1]) for k in shown]), key=bucket_order)
+        label = rows[shown[0]][0]
+        svg = "bleu-by-length.svg" if t == "ui_test" else f"bleu-by-length-{t.replace('_test', '')}.svg"
+        series = [(k, KIND_LABELS[k], [rows[k][1][b]["bleu"] for b in buckets],
+                   [tuple(rows[k][1][b].get("ci90", (rows[k][1][b]["bleu"],) * 2)) for b in buckets]) for k in shown]
+        with open(os.path.join(report_dir, svg), "w", encoding="utf-8") as f:
+            f.write(svg_plot(series, buckets, f"English → French, {title.split(' (')[0]}: {label} by source length"))
+        text += ["", f"## BLEU by source length: {title}", "", f"![BLEU by source length, {t}]({os.path.basename(report_dir)}/{svg})", "",
+                 f"{label}.", "",
+                 "| source words | sentences | " + " | ".join(KIND_LABELS[k] for k in shown) + " |",
+                 "|---|---:|" + "---:|" * len(shown)]
+        for b in buckets:
+            text.append(f"| {b} | {rows[shown[0]][1][b]['sentences']} | " + " | ".join(fmt_ci(rows[k][1][b]) for k in shown) + " |")
+        pv, lines = paper_verdict({k: models[k] for k in shown}, t)
+        if pv:
+            text += ["", pv, "", "Share of short-sentence BLEU kept on sources over 20 words (sentence-weighted mean of the long buckets):", ""] + lines
+            verdicts.append(pv)
+        lv = lesson_verdict({k: models[k] for k in shown}, t)
+        if lv:
+            text += ["", lv]
+            verdicts.append(lv)
 
-    committed = []
-    total = 0
-    for path in sorted(glob.glob(os.path.join(args.models, "*.alsc"))):
-        size = os.path.getsize(path)
-        total += size
-        committed.append(f"| `{os.path.basename(path)}` | {size:,} |")
+    # Alignments: sharpness and agreement with additive, measured with the engine.
+    text += ["", "## How sharp the alignments are, and how often they agree with additive", ""]
+    engine_ok = os.path.exists(args.engine)
+    measured = False
+    for t, title in TEST_SETS.items():
+        sources = read_sources(args.data, t) if engine_ok else None
+        if not sources:
+            continue
+        sources = sources[:args.max_sentences]
+        traces = {k: engine_traces(args.engine, models[k]["file"], sources) for k in kinds if models[k]["file"] and k != "none"}
+        if not traces:
+            continue
+        measured = True
+        text += [f"{title.split(' (')[0]}, {len(sources):,} sentences, every decoder step (the engine, `{args.engine}`):", "",
+                 "| model | mean largest α per row | mean row entropy (bits) | rows with largest α > 0.9 | argmax = additive's |",
+                 "|---|---:|---:|---:|---:|"]
+        for k, tr in traces.items():
+            st = alignment_stats(tr)
+            agree = "—"
+            if k != "additive" and "additive" in traces:
+                share, steps, n = argmax_agreement(tr, traces["additive"])
+                agree = f"{share:.0%} of {steps:,} steps ({n:,} sentences)" if share is not None else "— (different pieces)"
+            text.append(f"| {KIND_LABELS[k]} | {st['mean_max']:.2f} | {st['mean_entropy']:.2f} | {st['one_hot_share']:.0%} | {agree} |")
+        text.append("")
+    if not measured:
+        text.append(f"Not measured: it needs the test sets ({args.data}) and the native CLI ({args.engine}); `./build.sh zoo` has both.")
 
-    main_line = longer_trained(args.models, "fr", default=True)
+    # Cost per decoder step, measured in the engine.
+    text += ["", "## Cost of one decoder step, in the engine", ""]
+    files = [k for k in kinds if models[k]["file"]]
+    if os.path.exists(args.bench) and files:
+        text += [f"Median over `tests/bench/sentences.txt`, greedy decoding with the encoder cached, native build (`{args.bench}`, "
+                 "one thread), measured while `./build.sh zoo` ran this script:", "",
+                 "| model | ms per decoder step | × additive |", "|---|---:|---:|"]
+        cost = {k: step_cost(args.bench, models[k]["file"]) for k in files}
+        for k, c in cost.items():
+            rel = f"{c / cost['additive']:.2f}" if c and cost.get("additive") else "—"
+            text.append(f"| {KIND_LABELS[k]} | {c:.3f} | {rel} |" if c else f"| {KIND_LABELS[k]} | — | — |")
+        text.append("")
+        text.append("A step costs mostly the output layer (a 256 × V product and a softmax over V target pieces); the "
+                    "attention over S source positions is a small share for these sentences (see `./build.sh bench`).")
+    elif not files:
+        text.append("Not measured: no model files to run.")
+    else:
+        text.append(f"Not measured: the native bench ({args.bench}) is built by `./build.sh bench --build-only`.")
 
-    text = "\n".join([
-        "# Model report: attention kinds, the no-attention baseline, three language pairs",
-        "",
-        "Written by `models/train/report.py` from `models/report/*.metrics.json`; rebuild everything with",
-        "`ZOO_STEPS=1000 ./build.sh zoo` (about 50 minutes on 2 cores). BLEU is corpus BLEU on our tokeniser's lower-cased",
-        "tokens, greedy decoding, as on every model card; each model file is int8 (per-row scales) and",
-        "its BLEU is measured with the int8 weights. Brackets: 90% bootstrap interval over sentences",
-        "(1,000 resamples).",
-        "",
-        "## English → French, every scoring function, equal budget",
-        "",
-        f"Same corpus, same vocabularies, same recipe, each trained for {'/'.join(str(s) for s in sorted(steps))} "
-        "updates of 192 sentence pairs.",
-        main_line,
-        "",
-        *overview,
-        "",
-        "## Bahdanau et al. 2015, Figure 2, on our data: BLEU by source length",
-        "",
-        f"![BLEU by source length]({os.path.basename(report_dir)}/{svg_name})",
-        "",
-        *by_length,
-        "",
-        *findings,
-        "",
-        "## Other language pairs",
-        "",
-        "| model | pair | attention | parameters | training pairs | updates | training time | test BLEU (int8) |",
-        "|---|---|---|---:|---:|---:|---:|---:|",
-        *others,
-        "",
-        *([" ".join(longer), ""] if longer else []),
-        "## Bytes in the repository",
-        "",
-        "| file | bytes |",
-        "|---|---:|",
-        *committed,
-        f"| **total** | **{total:,}** |",
-        "",
-    ])
+    text += ["", "## Caveats", "",
+             "One training run (one seed) per kind, on 2 CPU cores, at a few thousand updates; the paper trained for "
+             "days on news text. The test sets come from software strings and game dialogue, so long sentences are "
+             "few and their intervals wide. The verdicts above compare point estimates; where two models' intervals "
+             "overlap, read \"as good\" and \"worse\" as \"not told apart by this test\"."]
+
+    committed, total = [], 0
+    for name in sorted(os.listdir(args.models)):
+        if name.endswith(".alsc"):
+            size = os.path.getsize(os.path.join(args.models, name))
+            total += size
+            committed.append(f"| `{name}` | {size:,} |")
+    text += ["", "## Bytes in the repository", "", "| file | bytes |", "|---|---:|", *committed, f"| **total** | **{total:,}** |", ""]
     with open(os.path.join(args.models, "REPORT.md"), "w", encoding="utf-8") as f:
-        f.write(text)
-    print(f"report: {len(kinds)} en-fr kinds, {len(others)} other pairs -> {args.models}/REPORT.md")
+        f.write("\n".join(text))
+    print(f"report: {len(kinds)} kinds; verdicts: {len(verdicts)} -> {args.models}/REPORT.md")
 
 
 if __name__ == "__main__":

@@ -207,12 +207,38 @@ def report_verdict_follows_the_numbers():
             for model_id, (kind, table) in runs.items():
                 with open(os.path.join(tmp, "report", f"{model_id}.metrics.json"), "w") as f:
                     json.dump(_fake_metrics(table, kind), f)
-            subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp],
+            subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
+                            "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
                            check=True, capture_output=True)
             text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
             assert expected in text, (expected, text)
             svg = open(os.path.join(tmp, "report", "bleu-by-length.svg"), encoding="utf-8").read()
             assert svg.startswith("<svg") and svg.count("<polyline") == 2, svg[:200]
+
+
+@check
+def report_lesson_verdict_and_fairness_follow_the_numbers():
+    """The lesson's claim (dot as good as additive) is judged from the metrics both
+    ways, and a comparison of unequal budgets says so."""
+    import json
+    import subprocess
+    import tempfile
+    cases = ((29.5, 1000, "Agrees with the lesson", False), (20.0, 1000, "Does not agree with the lesson", False),
+             (29.5, 300, "Agrees with the lesson", True))
+    for dot_bleu, dot_updates, expected, unequal in cases:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "report"))
+            additive = _fake_metrics({"1-10": 30.0, "11-20": 30.0}, "additive", updates=1000)
+            dot = _fake_metrics({"1-10": dot_bleu, "11-20": dot_bleu}, "dot", updates=dot_updates)
+            for model_id, m in (("en-fr-additive-zoo", additive), ("en-fr-dot", dot)):
+                with open(os.path.join(tmp, "report", f"{model_id}.metrics.json"), "w") as f:
+                    json.dump(m, f)
+            subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
+                            "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
+                           check=True, capture_output=True)
+            text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+            assert expected in text, (expected, text)
+            assert ("Not an equal budget" in text) == unequal, text
 
 
 @check
