@@ -1,7 +1,7 @@
 // alignscope.js - <align-scope>: the widget as a custom element for course pages.
 //
 //   <script type="module" src="https://example.org/alignscope/alignscope.js"></script>
-//   <align-scope sentence="Open the file" model="en-fr" scale="1" step="0" view="heatmap" colour="row"></align-scope>
+//   <align-scope sentence="Open the file" scale="1" step="0" view="heatmap" colour="row"></align-scope>
 //
 // Each element has a shadow root (scoped CSS), its own worker and its own
 // state, so several can live on one page. Attributes are validated exactly

@@ -130,7 +130,8 @@ after(async () => {
 
 /** A fresh page that records console errors, uncaught exceptions and CSP violations. */
 async function openPage({ viewport = { width: 1280, height: 800 }, colorScheme = 'light', reducedMotion = 'reduce' } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, reducedMotion, acceptDownloads: true });
+  // No service worker here: these tests are about the page itself (route() must see every request); tests/browser/offline.test.mjs tests it with one.
+  const context = await browser.newContext({ viewport, colorScheme, reducedMotion, acceptDownloads: true, serviceWorkers: 'block' });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error' || /Refused to|Content Security Policy/i.test(m.text())) errors.push(m.text()); });
@@ -1085,7 +1086,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
   });
 
   test('touch: a tap selects the tapped cell, shows its value and moves the step; zoom buttons grow the cells', async () => {
-    const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce', acceptDownloads: true });
+    const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce', acceptDownloads: true, serviceWorkers: 'block' });
     const page = await browserContext.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));

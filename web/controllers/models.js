@@ -10,7 +10,8 @@
 
 import { CONFIG } from '../config.js';
 import { resolveModel, noticePatch } from '../state.js';
-import { fetchWithProgress, fromBase64, formatBytes, DownloadError } from '../client.js';
+import { fromBase64, formatBytes, DownloadError } from '../client.js';
+import { getModel } from '../lib/model-store.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -62,8 +63,10 @@ export function createModels(store, { client, inline, base, localFiles }) {
     try {
       let wasmBytes;
       if (inline?.wasm) wasmBytes = fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']);
-      const started = client.start({ wasmBytes });
+      // The catalogue first: in dist/ it names the wasm by its content hash.
       const catalog = store.get().catalog ?? await loadCatalog();
+      const wasmUrls = !wasmBytes && catalog.wasm ? { simd: new URL(catalog.wasm.simd, base), scalar: new URL(catalog.wasm.scalar, base) } : undefined;
+      const started = client.start({ wasmBytes, wasmUrls });
       store.set({ catalog });
       const req = store.get().modelRequest ?? {};
       check(store.get().model, req.rejected, req.fileModel);
@@ -120,12 +123,16 @@ export function createModels(store, { client, inline, base, localFiles }) {
       else {
         const expected = entry.bytes || 0;
         progress(`Downloading the model ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, 0, expected || null);
-        bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
-          if (seq !== loadSeq) return;
-          const t = total || expected;
-          const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
-          progress(`Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`, t ? Math.min(t, loaded) : null, t || null);
-        }, { signal: loadAbort.signal });
+        // Shared with the page's other widgets and frames, cached for the next visit (lib/model-store.js).
+        ({ bytes } = await getModel({
+          url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: st.catalog.cache ?? null, signal: loadAbort.signal,
+          onProgress: (loaded, total) => {
+            if (seq !== loadSeq) return;
+            const t = total || expected;
+            const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
+            progress(`Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`, t ? Math.min(t, loaded) : null, t || null);
+          },
+        }));
       }
       if (seq !== loadSeq) return;
       stage = 'check';
