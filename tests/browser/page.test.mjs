@@ -433,7 +433,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.route(`**/models/${defaultFile}`, (r) => r.fulfill({ status: 200, contentType: 'application/octet-stream', body: modelBytes.subarray(0, 3_000_000) }));
     await page.goto(server.url);
     const text = await failureText(page);
-    assert.match(text, /Could not load the model “.+”: the downloaded file is damaged or incomplete \(the file length does not match its header/);
+    // The catalogue's SHA-256 (lib/model-store.js) catches it before the engine's size check would.
+    assert.match(text, /Could not load the model “.+”: the downloaded file (is damaged or incomplete \(the file length does not match its header|does not match the SHA-256 in the model list)/);
     assert.match(text, /Press Retry/);
     await page.unroute(`**/models/${defaultFile}`);
     await page.locator('#app .as-status button', { hasText: 'Retry' }).click();

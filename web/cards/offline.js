@@ -8,7 +8,7 @@ import { formatBytes } from '../client.js';
 /** ctx: { headingId, actions: { makeAllAvailable() } } */
 export function mount(store, { headingId, actions }) {
   const button = h('button', { type: 'button', class: 'as-btn as-offline-all' }, 'Make all models available offline');
-  const bar = h('progress', { class: 'as-progress as-offline-progress', max: '1', hidden: true });
+  const bar = h('progress', { class: 'as-offline-progress', max: '1', hidden: true });
   const status = h('p', { class: 'as-small as-offline-status', role: 'status', 'aria-live': 'polite' });
   const element = h('section', { class: 'as-card as-offline-card', 'aria-labelledby': headingId },
     h('h2', { id: headingId, class: 'as-card-title' }, 'Offline'),
