@@ -7,6 +7,7 @@
 #   ./build.sh test     deps -> native -> wasm -> test models -> bench build -> node --test tests/
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
+#   ./build.sh pack     wasm -> build/npm/ and build/alignscope-VERSION.tgz (the npm package)
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
 #   ./build.sh model-export   the same model files again from the trained run (no training)
 #   ./build.sh zoo      the comparison models (all attention kinds, en-de, en-es) -> models/REPORT.md
@@ -203,6 +204,11 @@ mode_serve() {
 mode_dist() {
     mode_wasm
     node web/tools/dist.mjs
+}
+
+mode_pack() {
+    mode_wasm
+    node web/tools/pack.mjs
 }
 
 # ---- model -----------------------------------------------------------------
@@ -547,6 +553,7 @@ case "$mode" in
     test) mode_test ;;
     serve) mode_serve ;;
     dist) mode_dist ;;
+    pack) mode_pack ;;
     model) mode_model ;;
     model-export) mode_model_export ;;
     zoo) mode_zoo ;;
@@ -557,7 +564,7 @@ case "$mode" in
     sanitize) mode_sanitize ;;
     sanitize-build) mode_sanitize_build ;;
     soak) mode_soak ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|model|model-export|zoo|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
 exit
 }

@@ -1,11 +1,15 @@
 // alignscope.js - <align-scope>: the widget as a custom element for course pages.
 //
 //   <script type="module" src="https://example.org/alignscope/alignscope.js"></script>
-//   <align-scope sentence="Open the file" model="en-fr" scale="1" step="0" view="heatmap" colour="row"></align-scope>
+//   <align-scope sentence="Open the file" scale="1" step="0" view="heatmap" colour="row"></align-scope>
 //
 // Each element has a shadow root (scoped CSS), its own worker and its own
 // state, so several can live on one page. Attributes are validated exactly
 // like a shared link; invalid values are ignored.
+//
+// Events (bubbling, composed; typed in npm/alignscope.d.ts):
+//   alignscope-result  detail { sentence, translation, model }   a new translation is shown
+//   alignscope-error   detail { stage, message }                 loading or translating failed
 
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
@@ -48,6 +52,11 @@ export class AlignScopeElement extends HTMLElement {
       initial: { ...initial, view },
       syncUrl: false,
       theme: this.getAttribute('theme'),
+    });
+    const emit = (type, detail) => this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    this.#app.store.subscribe((st, changed) => {
+      if (changed.has('trace') && st.trace) emit('alignscope-result', { sentence: st.trace.text, translation: st.trace.translation, model: st.model });
+      if (changed.has('error') && st.error) emit('alignscope-error', { stage: st.error.stage, message: st.error.message });
     });
   }
 

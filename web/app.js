@@ -3,14 +3,19 @@
 
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
+import { registerServiceWorker } from './controllers/offline.js';
 
 const app = mountAlignscope(document.getElementById('app'), {
   view: 'full',
   initial: { ...parseShareString(location.hash), view: 'full' },
   syncUrl: true,
-  shareBase: location.href.split('#')[0],
+  // The single-file build's links point at the hosted copy it was built with, or nowhere ('').
+  shareBase: globalThis.ALIGNSCOPE_INLINE ? (globalThis.ALIGNSCOPE_INLINE.shareBase ?? '') : location.href.split('#')[0],
   localFiles: true,
 });
+
+// Offline after one visit (web/sw.js); nothing happens from file://.
+registerServiceWorker(import.meta.url);
 
 // Theme: follows the system until the user picks; the choice is remembered.
 const toggle = document.getElementById('theme-toggle');

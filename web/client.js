@@ -36,8 +36,11 @@ export class EngineClient {
     this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
   }
 
-  /** Start the worker and the engine. Resolves with { variant }. */
-  start({ wasmBytes } = {}) {
+  /**
+   * Start the worker and the engine. Resolves with { variant }. wasmUrls:
+   * { simd, scalar } where the catalogue names the wasm by content hash (dist/).
+   */
+  start({ wasmBytes, wasmUrls } = {}) {
     this.stop();
     try {
       this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
@@ -54,6 +57,7 @@ export class EngineClient {
     this.worker.onmessageerror = () => this.#rejectAll(new Error('The engine worker sent an unreadable message.'));
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
     const msg = { type: 'init' };
+    if (wasmUrls) msg.wasmUrls = { simd: String(wasmUrls.simd), scalar: String(wasmUrls.scalar) };
     const transfer = [];
     if (wasmBytes) {
       const copy = wasmBytes.slice().buffer;
@@ -227,8 +231,9 @@ export function formatBytes(n) {
  * Never hangs: the download is aborted when no byte arrives for `stallMs`.
  * A body shorter than its Content-Length (a connection closed early) is an
  * error here, before the bytes reach the engine. Errors are DownloadErrors.
+ * `cache` is fetch()'s cache mode ('reload' skips the HTTP cache).
  */
-export async function fetchWithProgress(url, onProgress, { signal, stallMs = CONFIG.downloadStallMs } = {}) {
+export async function fetchWithProgress(url, onProgress, { signal, stallMs = CONFIG.downloadStallMs, cache = 'default' } = {}) {
   const ctrl = new AbortController();
   const onOuterAbort = () => ctrl.abort(signal.reason);
   signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -246,7 +251,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
     arm();
     let res;
     try {
-      res = await fetch(url, { signal: ctrl.signal });
+      res = await fetch(url, { signal: ctrl.signal, cache });
     } catch (err) {
       if (stalled) throw stallError();
       throw new DownloadError('network', `the network request failed (${err.message}); you may be offline, or the server went away`);

@@ -22,6 +22,7 @@ export const CONFIG = Object.freeze({
   heatBoxMinPx: 240,           // the scroll box is never shorter than this…
   heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this
   heatBoxReservePresenterPx: 110,
+  embedHeatBoxPx: 380,         // embed.html: the box's fixed height (the iframe sizes itself to its content)
   zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
   zoomMax: 4,
   zoomStep: 1.25,

@@ -1,8 +1,14 @@
 // embed.js - embed.html: one widget for an <iframe>, configured by the hash
-// (#s=...&m=en-fr&scale=1&step=0&view=heatmap). Shared links point at the full page.
+// (#s=...&m=en-fr-int8&scale=1&step=0&view=heatmap). Shared links point at the full page.
+// Its heatmap box has a fixed height and the frame posts its content height
+// to the page around it (lib/embed-protocol.js), which sizes the iframe to
+// fit (embed-resize.js): the frame never scrolls inside itself.
 
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
+import { CONFIG } from './config.js';
+import { postContentHeight } from './lib/embed-protocol.js';
+import { registerServiceWorker } from './controllers/offline.js';
 
 const initial = parseShareString(location.hash);
 mountAlignscope(document.getElementById('app'), {
@@ -10,4 +16,7 @@ mountAlignscope(document.getElementById('app'), {
   initial,
   syncUrl: true,
   shareBase: new URL('index.html', location.href).href,
+  heatBoxPx: CONFIG.embedHeatBoxPx,
 });
+postContentHeight(window);
+registerServiceWorker(import.meta.url);

@@ -33,6 +33,8 @@ import * as stepsCard from './cards/steps.js';
 import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
+import * as offlineCard from './cards/offline.js';
+import { createOffline } from './controllers/offline.js';
 
 // In the single-file build modules are blob: URLs, which cannot be a base for
 // relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
@@ -61,7 +63,8 @@ function derive(st, changed) {
  *   syncUrl: keep location.hash in step with the state (the page and embed.html);
  *   shareBase: URL that shared links point to; inline: the single-file build's packed bytes;
  *   localFiles: offer "Open a model file…" and take a .alsc file dropped anywhere on the page;
- *   theme: 'light'|'dark' to force one.
+ *   theme: 'light'|'dark' to force one;
+ *   heatBoxPx: a fixed height for the heatmap's box (embed.html: the iframe grows to its content, so nothing may follow its height).
  */
 export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
@@ -119,7 +122,7 @@ export function mountAlignscope(root, opts = {}) {
     return card;
   };
   add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
-  const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, actions: { copyLink: () => share.copy(), modelTag } })) : null;
+  const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, actions: { copyLink: () => share.copy(), modelTag } })) : null;
   if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
   const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true }) : null;
   add('model', modelCard.mount(store, {
@@ -130,6 +133,9 @@ export function mountAlignscope(root, opts = {}) {
   const compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
   if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
   if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh') }));
+  // Offline: the full view of a served copy ("Make all models available offline").
+  const offline = has.full && !inline ? createOffline(store, { base }) : null;
+  if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
   wrapper.append(h('div', { class: 'as-grid' }, areas));
   root.append(wrapper);
 
@@ -200,6 +206,7 @@ export function mountAlignscope(root, opts = {}) {
       share.destroy();
       presenter.destroy();
       compare?.destroy();
+      offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
     },

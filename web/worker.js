@@ -1,7 +1,7 @@
 // worker.js - runs the engine off the main thread.
 //
 // Protocol (every message is a plain object):
-//   → { type: 'init', variant?: 'simd'|'scalar', wasmBytes?: ArrayBuffer }
+//   → { type: 'init', variant?: 'simd'|'scalar', wasmBytes?: ArrayBuffer, wasmUrls?: { simd, scalar } }
 //   ← { type: 'ready', variant }
 //   → { type: 'load', modelId, loadId, bytes: ArrayBuffer }
 //   ← { type: 'loaded', modelId, loadId, info }
@@ -46,6 +46,7 @@ self.onmessage = async (event) => {
       const variant = msg.variant || (simdSupported() ? 'simd' : 'scalar');
       const opts = { variant };
       if (msg.wasmBytes) opts.wasmBytes = new Uint8Array(msg.wasmBytes);
+      else if (msg.wasmUrls?.[variant]) opts.wasmUrl = msg.wasmUrls[variant];
       enginePromise = createEngine(opts);
       engine = await enginePromise;
       postMessage({ type: 'ready', variant });

@@ -130,7 +130,8 @@ after(async () => {
 
 /** A fresh page that records console errors, uncaught exceptions and CSP violations. */
 async function openPage({ viewport = { width: 1280, height: 800 }, colorScheme = 'light', reducedMotion = 'reduce' } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, reducedMotion, acceptDownloads: true });
+  // No service worker here: these tests are about the page itself (route() must see every request); tests/browser/offline.test.mjs tests it with one.
+  const context = await browser.newContext({ viewport, colorScheme, reducedMotion, acceptDownloads: true, serviceWorkers: 'block' });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error' || /Refused to|Content Security Policy/i.test(m.text())) errors.push(m.text()); });
@@ -432,7 +433,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.route(`**/models/${defaultFile}`, (r) => r.fulfill({ status: 200, contentType: 'application/octet-stream', body: modelBytes.subarray(0, 3_000_000) }));
     await page.goto(server.url);
     const text = await failureText(page);
-    assert.match(text, /Could not load the model “.+”: the downloaded file is damaged or incomplete \(the file length does not match its header/);
+    // The catalogue's SHA-256 (lib/model-store.js) catches it before the engine's size check would.
+    assert.match(text, /Could not load the model “.+”: the downloaded file (is damaged or incomplete \(the file length does not match its header|does not match the SHA-256 in the model list)/);
     assert.match(text, /Press Retry/);
     await page.unroute(`**/models/${defaultFile}`);
     await page.locator('#app .as-status button', { hasText: 'Retry' }).click();
@@ -1085,7 +1087,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
   });
 
   test('touch: a tap selects the tapped cell, shows its value and moves the step; zoom buttons grow the cells', async () => {
-    const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce', acceptDownloads: true });
+    const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce', acceptDownloads: true, serviceWorkers: 'block' });
     const page = await browserContext.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));

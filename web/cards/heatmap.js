@@ -18,8 +18,8 @@ import { shareWhyText } from '../controllers/share.js';
 
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
-/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), actions: { copyLink() → Promise, modelTag() } } */
-export function mount(store, { ids, headingId, frame = null, actions }) {
+/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), boxPx (a fixed heatmap box height, or none), actions: { copyLink() → Promise, modelTag() } } */
+export function mount(store, { ids, headingId, frame = null, boxPx = null, actions }) {
   const legendLow = h('span', null, 'α = 0');
   const legendHigh = h('span', null, '1');
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
@@ -176,6 +176,7 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
           labelPx: st.presenter ? CONFIG.labelPxPresenter : CONFIG.labelPx,
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
+          boxPx: st.presenter ? 0 : (boxPx ?? 0),
         });
         renderZoom(st);
       }

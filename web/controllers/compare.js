@@ -4,12 +4,15 @@
 // main model translated — the same text, at the same relative √d scale —
 // whenever the main model has a new result. What happens goes into the
 // store's `compared`: { [id]: { status, progress, info, trace, error } };
+// the bytes come through lib/model-store.js, so a model that is also (or
+// later) the main one downloads once;
 // cards/compare.js draws it.
 
 import { comparedIds } from '../lib/compare.js';
 import { scaleFor } from '../state.js';
 import { CONFIG } from '../config.js';
-import { EngineClient, fetchWithProgress, fromBase64, formatBytes, DownloadError } from '../client.js';
+import { EngineClient, fromBase64, formatBytes, DownloadError } from '../client.js';
+import { getModel } from '../lib/model-store.js';
 import { engineStartOptions } from './models.js';
 
 /**
@@ -44,7 +47,7 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
     let stage = 'start';
     try {
       patch(id, { progress: { text: 'Starting a second translation engine…', value: null, max: null } });
-      await client.start(engineStartOptions(inline));
+      await client.start(engineStartOptions(inline, store.get().catalog, base));
       stage = 'download';
       let bytes;
       if (inline?.models?.[id]) bytes = fromBase64(inline.models[id]);
@@ -52,10 +55,14 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
       else {
         const expected = entry.bytes || 0;
         patch(id, { progress: { text: `Downloading ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, value: 0, max: expected || null } });
-        bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
-          const t = total || expected;
-          patch(id, { progress: { text: `Downloading ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)} (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : ''}…`, value: t ? Math.min(loaded, t) : null, max: t || null } });
-        }, { signal: slot.abort.signal });
+        // Shared with the main model and other widgets, cached for later visits (lib/model-store.js).
+        ({ bytes } = await getModel({
+          url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: store.get().catalog?.cache ?? null, signal: slot.abort.signal,
+          onProgress: (loaded, total) => {
+            const t = total || expected;
+            patch(id, { progress: { text: `Downloading ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)} (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : ''}…`, value: t ? Math.min(loaded, t) : null, max: t || null } });
+          },
+        }));
       }
       if (slots.get(id) !== slot) return;
       stage = 'check';

@@ -10,7 +10,8 @@
 
 import { CONFIG } from '../config.js';
 import { resolveModel, noticePatch } from '../state.js';
-import { fetchWithProgress, fromBase64, formatBytes, DownloadError } from '../client.js';
+import { fromBase64, formatBytes, DownloadError } from '../client.js';
+import { getModel } from '../lib/model-store.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -22,10 +23,15 @@ function simdInBrowser() {
   try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
 }
 
-/** What EngineClient.start() needs: the single-file build's packed wasm (SIMD where it runs), else nothing (the worker fetches its own). */
-export function engineStartOptions(inline) {
-  if (!inline?.wasm) return {};
-  return { wasmBytes: fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']) };
+/**
+ * What EngineClient.start() needs: the single-file build's packed wasm (SIMD
+ * where it runs); else the wasm files the catalogue names by content hash
+ * (dist/); else nothing (the worker fetches web/gen/ itself).
+ */
+export function engineStartOptions(inline, catalog = null, base = null) {
+  if (inline?.wasm) return { wasmBytes: fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']) };
+  if (catalog?.wasm && base) return { wasmUrls: { simd: new URL(catalog.wasm.simd, base), scalar: new URL(catalog.wasm.scalar, base) } };
+  return {};
 }
 
 /** What the reader can do about a refused file, by the engine's code. */
@@ -66,8 +72,9 @@ export function createModels(store, { client, inline, base, localFiles }) {
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: 'Starting the translation engine…', value: null, max: null } });
     try {
-      const started = client.start(engineStartOptions(inline));
+      // The catalogue first: in dist/ it names the wasm by its content hash.
       const catalog = store.get().catalog ?? await loadCatalog();
+      const started = client.start(engineStartOptions(inline, catalog, base));
       store.set({ catalog });
       const req = store.get().modelRequest ?? {};
       check(store.get().model, req.rejected, req.fileModel);
@@ -124,12 +131,16 @@ export function createModels(store, { client, inline, base, localFiles }) {
       else {
         const expected = entry.bytes || 0;
         progress(`Downloading the model ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, 0, expected || null);
-        bytes = await fetchWithProgress(new URL(`models/${entry.file}`, base), (loaded, total) => {
-          if (seq !== loadSeq) return;
-          const t = total || expected;
-          const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
-          progress(`Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`, t ? Math.min(t, loaded) : null, t || null);
-        }, { signal: loadAbort.signal });
+        // Shared with the page's other widgets and frames, cached for the next visit (lib/model-store.js).
+        ({ bytes } = await getModel({
+          url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: st.catalog.cache ?? null, signal: loadAbort.signal,
+          onProgress: (loaded, total) => {
+            if (seq !== loadSeq) return;
+            const t = total || expected;
+            const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
+            progress(`Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`, t ? Math.min(t, loaded) : null, t || null);
+          },
+        }));
       }
       if (seq !== loadSeq) return;
       stage = 'check';

@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // assemble.mjs - put the models where the page finds them: models/index.json
-// and the .alsc files it lists → web/models/ (emptied first).
+// and the .alsc files it lists → web/models/ (emptied first); the app icons
+// and the release (web/tools/release.mjs: hashes, version, web/gen/release.js).
 //
 //   node web/tools/assemble.mjs
 
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeRelease } from './release.mjs';
+import { writeIcons } from './icons.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -59,8 +62,12 @@ export function assemble({ quiet = false } = {}) {
     }
   }
   fs.writeFileSync(path.join(OUT, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
-  log(`assemble: ${index.models.length} model(s) from models/ → web/models/`);
-  return index;
+  // The app icons, then the release: every model's SHA-256 and the version
+  // (from content hashes) in the catalogue, and web/gen/release.js for sw.js.
+  writeIcons(path.join(REPO, 'web'));
+  const release = writeRelease(path.join(REPO, 'web'));
+  log(`assemble: ${index.models.length} model(s) from models/ → web/models/ (release ${release.version})`);
+  return JSON.parse(fs.readFileSync(path.join(OUT, 'index.json'), 'utf8'));
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

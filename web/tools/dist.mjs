@@ -5,6 +5,10 @@
 //
 // 1. dist/        a copy of web/ (without tools/) that works on any static
 //                 host: GitHub Pages, a course site, `python3 -m http.server`.
+//                 The wasm and the models are named by content hash
+//                 (NAME.<16 hex>.EXT, listed in models/index.json), so a
+//                 host may mark them immutable; gen/release.js lists the
+//                 release for the service worker (web/tools/release.mjs).
 // 2. dist/alignscope-standalone.html
 //                 ONE self-contained file that works opened from disk
 //                 (file://, where fetch() of a .wasm or a model is refused):
@@ -17,12 +21,16 @@
 //                 page's: the one inline script and the one inline stylesheet
 //                 are allowed by their SHA-256 hashes, modules and the worker
 //                 by `blob:`; there is no 'unsafe-inline' and no eval.
+//                 Its "Copy link" needs a hosted copy to point at: the
+//                 address given as --share-base URL (or ALIGNSCOPE_SHARE_BASE),
+//                 else the button explains that a link needs a hosted copy.
 
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { assemble } from './assemble.mjs';
+import { hashedName, writeRelease } from './release.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(HERE, '..');
@@ -137,7 +145,31 @@ import(blobUrl('app.js')).catch((err) => {
 });
 `.trim();
 
-export function buildDist({ out = path.join(REPO, 'dist'), quiet = false } = {}) {
+/** Rename dist's wasm and models to content-hashed names; the catalogue lists them. */
+function hashNames(out) {
+  const indexPath = path.join(out, 'models', 'index.json');
+  const index = JSON.parse(fs.readFileSync(indexPath, 'utf8'));
+  const rename = (rel) => {
+    const hashed = hashedName(rel, fs.readFileSync(path.join(out, rel)));
+    fs.renameSync(path.join(out, rel), path.join(out, hashed));
+    return hashed;
+  };
+  for (const m of index.models) m.file = path.posix.basename(rename(`models/${m.file}`));
+  index.wasm = { simd: rename('gen/alignscope-simd.wasm'), scalar: rename('gen/alignscope-scalar.wasm') };
+  fs.writeFileSync(indexPath, `${JSON.stringify(index, null, 2)}\n`);
+}
+
+/** The standalone page's link base: an http(s) URL, or '' (no hosted copy: "Copy link" says so). */
+function checkShareBase(value) {
+  if (!value) return '';
+  let url;
+  try { url = new URL(value); } catch { throw new Error(`dist: --share-base ${JSON.stringify(value)} is not a URL`); }
+  if (!/^https?:$/.test(url.protocol)) throw new Error(`dist: --share-base must be an http(s) address of a hosted copy, not ${url.protocol}`);
+  return url.href.split('#')[0];
+}
+
+export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, shareBase = process.env.ALIGNSCOPE_SHARE_BASE ?? '' } = {}) {
+  const base = checkShareBase(shareBase);
   const log = quiet ? () => {} : (m) => console.log(m);
   const index = assemble({ quiet });
   for (const f of ['engine.js', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
@@ -145,7 +177,9 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false } = {})
   }
   fs.rmSync(out, { recursive: true, force: true });
   copyTree(WEB, out, (from, ent) => (ent.isDirectory() && from === path.join(WEB, 'tools')) || ent.name.startsWith('.'));
-  log(`dist: ${path.relative(REPO, out)}/ (static site)`);
+  hashNames(out);
+  const release = writeRelease(out);
+  log(`dist: ${path.relative(REPO, out)}/ (static site, release ${release.version})`);
 
   // ---- single file ----
   const modules = collectModules(ENTRY_MODULES);
@@ -157,6 +191,7 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false } = {})
     index: { default: def.id, models: [def] },
     models: { [def.id]: b64(path.join(WEB, 'models', def.file)) },
     wasm: { simd: b64(path.join(WEB, 'gen/alignscope-simd.wasm')), scalar: b64(path.join(WEB, 'gen/alignscope-scalar.wasm')) },
+    shareBase: base,
   };
   const css = `${fs.readFileSync(path.join(WEB, 'alignscope.css'), 'utf8')}\n${fs.readFileSync(path.join(WEB, 'page.css'), 'utf8')}`;
   const csp = [
@@ -175,6 +210,9 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false } = {})
   replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
   replaceOnce(/<link rel="stylesheet" href="alignscope.css">\s*<link rel="stylesheet" href="page.css">/, `<style>${css}</style>`);
   replaceOnce(/<script type="module" src="app.js"><\/script>/, '');
+  // No manifest, icon file or service worker from file://: the file holds everything.
+  replaceOnce(/<link rel="manifest"[^>]*>\s*/, '');
+  replaceOnce(/<link rel="icon"[^>]*>/, '<link rel="icon" href="data:,">');
   replaceOnce(/<\/body>/, `<script type="application/json" id="as-modules">${jsonBlock(modules)}</script>\n<script type="application/json" id="as-data">${jsonBlock(data)}</script>\n<script type="module">${BOOTSTRAP}</script>\n</body>`);
   const file = path.join(out, 'alignscope-standalone.html');
   fs.writeFileSync(file, html);
@@ -185,8 +223,9 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false } = {})
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const i = args.indexOf('--out');
+  const b = args.indexOf('--share-base');
   try {
-    buildDist({ out: i >= 0 ? path.resolve(args[i + 1]) : undefined });
+    buildDist({ out: i >= 0 ? path.resolve(args[i + 1]) : undefined, ...(b >= 0 ? { shareBase: args[b + 1] } : {}) });
   } catch (err) {
     console.error(err.message);
     process.exit(1);

@@ -5,6 +5,11 @@
 //
 // Correct MIME types (application/wasm for streaming compilation), no
 // directory listings, no paths outside the root. Port 0 picks a free one.
+// Caching as a static host should do it (README, "Caching"): every file has
+// an ETag (size and modification time) and a Last-Modified, and a request
+// with If-None-Match / If-Modified-Since that still matches gets 304 with no
+// body; a content-hashed file (NAME.<16 hex>.wasm|alsc, dist/) is
+// `immutable` for a year, everything else `no-cache` (revalidated each time).
 // stats counts the bytes served (the browser tests report page weight).
 // Tests can also map a URL prefix to another folder (`mounts`, e.g. a test
 // model catalogue at /models/), add response headers (`headers(rel)`, e.g. a
@@ -14,6 +19,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HASHED_NAME } from './release.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const WEB_ROOT = path.resolve(HERE, '..');
@@ -23,7 +29,25 @@ const MIME = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
   '.alsc': 'application/octet-stream', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon',
   '.md': 'text/markdown; charset=utf-8', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 };
+
+/** The cache headers of a file: its validators, and how long it may be kept. */
+export function cacheHeaders(file, st) {
+  return {
+    'Cache-Control': HASHED_NAME.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ETag: `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`,
+    'Last-Modified': new Date(Math.floor(st.mtimeMs / 1000) * 1000).toUTCString(),
+  };
+}
+
+/** Whether a conditional request still matches (RFC 9110 13.1: If-None-Match wins over If-Modified-Since). */
+export function notModified(req, validators) {
+  const inm = req.headers['if-none-match'];
+  if (inm) return inm.split(',').map((t) => t.trim().replace(/^W\//, '')).some((t) => t === '*' || t === validators.ETag);
+  const ims = Date.parse(req.headers['if-modified-since'] ?? '');
+  return Number.isFinite(ims) && Date.parse(validators['Last-Modified']) <= ims;
+}
 
 /**
  * Start serving `root`. Resolves with { server, url, port, stats, close() }.
@@ -34,7 +58,7 @@ const MIME = {
 export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', quiet = true, mounts = {}, headers = null, intercept = null } = {}) {
   const absRoot = path.resolve(root);
   const absMounts = Object.entries(mounts).map(([prefix, dir]) => [prefix.endsWith('/') ? prefix : `${prefix}/`, path.resolve(dir)]);
-  const stats = { requests: 0, bytes: 0, byPath: new Map() };
+  const stats = { requests: 0, bytes: 0, byPath: new Map(), notModified: 0 };
   const server = http.createServer((req, res) => {
     stats.requests += 1;
     let rel;
@@ -60,10 +84,16 @@ export function startServer({ root = WEB_ROOT, port = 8000, host = '127.0.0.1', 
         return;
       }
       const type = MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+      const validators = cacheHeaders(file, st);
+      if ((req.method === 'GET' || req.method === 'HEAD') && notModified(req, validators)) {
+        stats.notModified += 1;
+        res.writeHead(304, { ...validators, ...(headers?.(rel) ?? {}) }).end();
+        return;
+      }
       res.writeHead(200, {
         'Content-Type': type,
         'Content-Length': st.size,
-        'Cache-Control': 'no-cache',
+        ...validators,
         'X-Content-Type-Options': 'nosniff',
         ...(headers?.(rel) ?? {}),
       });

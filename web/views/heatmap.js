@@ -38,9 +38,10 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   container.append(empty, scroller, readout);
 
   let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
-  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, reserve: CONFIG.heatBoxReservePx };
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, reserve: CONFIG.heatBoxReservePx, boxPx: 0 };
   // The scroll box: as tall as the window less `reserve`, never less than heatBoxMinPx; the cells fit it.
-  const boxHeight = () => { scroller.style.maxHeight = `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
+  // boxPx > 0 fixes it instead (a self-sizing iframe: its window is as tall as its content, so the box must not follow the window).
+  const boxHeight = () => { scroller.style.maxHeight = opts.boxPx > 0 ? `${opts.boxPx}px` : `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
   boxHeight();
   let L = null;
   let needLayout = true;
@@ -57,7 +58,7 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
   function layout() {
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
-    const availHeight = Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
+    const availHeight = opts.boxPx > 0 ? opts.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
     L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
     needLayout = false;
   }
@@ -348,14 +349,14 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
       setReadout(hover || active);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest cell, the room left above and below the box: { colour, zoom, labelPx, cellMax, reserve }. */
+    /** Colour mode, zoom, type size, largest cell, the room left above and below the box, or a fixed box height: { colour, zoom, labelPx, cellMax, reserve, boxPx }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
       if (!changed.length) return;
       opts = { ...opts, ...next };
       if (changed.some((k) => k !== 'colour')) needLayout = true;
       if (changed.includes('colour') && vm) describeCanvas();
-      if (changed.includes('reserve')) boxHeight();
+      if (changed.includes('reserve') || changed.includes('boxPx')) boxHeight();
       if (vm) { setReadout(hover || active); draw(); }
     },
     setMarkedRow(t) {

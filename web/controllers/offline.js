@@ -1,0 +1,93 @@
+// offline.js - the offline controller: registers the service worker (web/sw.js,
+// which keeps this release's page and wasm), and "Make all models available
+// offline": every model of the catalogue into the release's cache, through
+// the same model store the picker uses (web/lib/model-store.js), with its
+// progress and, when the browser refuses the space, why, in words. It writes
+// `offline` in the store ({ busy, done, total, loaded, size, stored, message,
+// error }); cards/offline.js draws it.
+
+import { getModel, isStored } from '../lib/model-store.js';
+import { formatBytes } from '../client.js';
+
+/** Whether this copy can work offline at all: a service worker and the Cache API, from http(s). */
+export function offlineSupported() {
+  return !globalThis.ALIGNSCOPE_INLINE && /^https?:$/.test(location.protocol) && 'serviceWorker' in navigator && !!globalThis.caches;
+}
+
+/**
+ * Register sw.js next to the page's modules (`base`: a URL in web/'s folder).
+ * Resolves with the registration, or null where offline is not possible
+ * (file://, http from a host other than localhost, storage blocked).
+ */
+export async function registerServiceWorker(base) {
+  if (!offlineSupported()) return null;
+  try {
+    return await navigator.serviceWorker.register(new URL('sw.js', base).href, { scope: new URL('./', base).href });
+  } catch {
+    return null; // e.g. a browser that blocks service workers here: the page still works online
+  }
+}
+
+const isQuota = (err) => err?.name === 'QuotaExceededError' || /quota/i.test(String(err?.message ?? ''));
+
+async function usageText() {
+  try {
+    const { usage, quota } = await navigator.storage.estimate();
+    return usage != null && quota ? ` This site stores ${formatBytes(usage)} of the ${formatBytes(quota)} your browser allows it.` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** @returns { refresh(), makeAllAvailable(), destroy() } */
+export function createOffline(store, { base }) {
+  const modelUrl = (m) => new URL(`models/${m.file}`, base).href;
+  const patch = (p) => store.set({ offline: { ...(store.get().offline ?? {}), ...p } });
+  // The count follows the catalogue and every model that finished loading (it is stored then).
+  const unsubscribe = store.subscribe((st, changed) => {
+    if ((changed.has('catalog') || (changed.has('status') && st.status === 'ready')) && !st.offline?.busy) refresh();
+  });
+
+  /** How many of the catalogue's models are stored already. */
+  async function refresh() {
+    const cat = store.get().catalog;
+    if (!cat?.cache || !offlineSupported()) { patch({ supported: false }); return; }
+    let stored = 0;
+    for (const m of cat.models) if (await isStored(modelUrl(m), cat.cache)) stored += 1;
+    patch({ supported: true, stored, total: cat.models.length });
+  }
+
+  async function makeAllAvailable() {
+    const cat = store.get().catalog;
+    if (!cat?.cache || store.get().offline?.busy) return;
+    const size = cat.models.reduce((n, m) => n + (m.bytes || 0), 0);
+    // Ask the browser not to evict the models under storage pressure (it may say no; they are still stored).
+    try { await navigator.storage?.persist?.(); } catch { /* fine */ }
+    patch({ busy: true, error: null, done: 0, total: cat.models.length, loaded: 0, size, message: `Storing ${cat.models.length} models (${formatBytes(size)}) for offline use…` });
+    let loadedBefore = 0;
+    let done = 0;
+    for (const m of cat.models) {
+      try {
+        const r = await getModel({
+          url: modelUrl(m), sha256: m.sha256, cacheName: cat.cache,
+          onProgress: (loaded) => patch({ loaded: loadedBefore + loaded, message: `Storing model ${done + 1} of ${cat.models.length} (${m.label}): ${formatBytes(loadedBefore + loaded)} of ${formatBytes(size)}…` }),
+        });
+        if (!r.stored) throw r.storeError ?? new Error('the browser did not store it');
+      } catch (err) {
+        const usage = await usageText();
+        const why = isQuota(err)
+          ? `your browser refused to store more for this site (its storage quota is full) while storing “${m.label}”.${usage} Free some space (or allow this site more storage in the browser's settings) and press the button again.`
+          : `“${m.label}” could not be stored: ${err.message}. Press the button again to retry.`;
+        patch({ busy: false, error: err?.name ?? 'Error', done, message: `${done} of ${cat.models.length} models are available offline; ${why}` });
+        await refresh();
+        return;
+      }
+      done += 1;
+      loadedBefore += m.bytes || 0;
+      patch({ done, loaded: loadedBefore });
+    }
+    patch({ busy: false, done, stored: done, message: `All ${done} models (${formatBytes(size)}) are available offline in this browser.` });
+  }
+
+  return { refresh, makeAllAvailable, destroy: unsubscribe };
+}
