@@ -296,6 +296,7 @@ def main():
     ap.add_argument("--engine", default="build/native/alignscope")
     ap.add_argument("--bench", default="build/bench/native_bench")
     ap.add_argument("--max-sentences", type=int, default=2000, help="per test set, for the alignment statistics")
+    ap.add_argument("--no-timing", metavar="REASON", help="leave the step cost out, saying why (e.g. a training run shares the cores)")
     args = ap.parse_args()
     report_dir = os.path.join(args.models, "report")
     os.makedirs(report_dir, exist_ok=True)
@@ -378,6 +379,9 @@ def main():
                 share, steps, n = argmax_agreement(tr, traces["additive"])
                 agree = f"{share:.0%} of {steps:,} steps ({n:,} sentences)" if share is not None else "— (different pieces)"
             text.append(f"| {KIND_LABELS[k]} | {st['mean_max']:.2f} | {st['mean_entropy']:.2f} | {st['one_hot_share']:.0%} | {agree} |")
+        if "additive" not in traces:
+            text.append(f"\nThe additive entry (`{models['additive']['id']}`) is a report-only run with no model file, so its "
+                        "sharpness and the agreement with it are not measured.")
         text.append("")
     if not measured:
         text.append(f"Not measured: it needs the test sets ({args.data}) and the native CLI ({args.engine}); `./build.sh zoo` has both.")
@@ -385,7 +389,9 @@ def main():
     # Cost per decoder step, measured in the engine.
     text += ["", "## Cost of one decoder step, in the engine", ""]
     files = [k for k in kinds if models[k]["file"]]
-    if os.path.exists(args.bench) and files:
+    if args.no_timing:
+        text.append(f"Not measured in this run: {args.no_timing}.")
+    elif os.path.exists(args.bench) and files:
         text += [f"Median over `tests/bench/sentences.txt`, greedy decoding with the encoder cached, native build (`{args.bench}`, "
                  "one thread), measured while `./build.sh zoo` ran this script:", "",
                  "| model | ms per decoder step | × additive |", "|---|---:|---:|"]
