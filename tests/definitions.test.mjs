@@ -87,12 +87,20 @@ test('format version, header size, specials and subword constants: Python agrees
 });
 
 test('asw_info and asw_trace field numbers: engine.js has wasm_api.c\'s lists', () => {
-  for (const [macro, table] of [['INFO_FIELDS', DEFINITIONS.INFO], ['TRACE_FIELDS', DEFINITIONS.TRACE]]) {
+  for (const [macro, table, least] of [['INFO_FIELDS', DEFINITIONS.INFO, 10], ['TRACE_FIELDS', DEFINITIONS.TRACE, 10],
+    ['HYPOTHESIS_FIELDS', DEFINITIONS.HYPOTHESIS, 3]]) {
     const block = wasmApi.match(new RegExp(`#define ${macro}\\(X\\)([\\s\\S]*?)\\n\\n`))[1];
     const fields = [...block.matchAll(/X\((\d+), (\w+),/g)].map((m) => [m[2], Number(m[1])]);
-    assert.ok(fields.length > 10, macro);
+    assert.ok(fields.length >= least, macro);
     assert.deepEqual(table, Object.fromEntries(fields), macro);
   }
+});
+
+test('beam search limits and defaults: engine.js has the C values', () => {
+  assert.equal(DEFINITIONS.BEAM_MAX_WIDTH, Number(cDefine(publicHeader, 'AS_BEAM_MAX_WIDTH')));
+  assert.equal(DEFINITIONS.MAX_LENGTH_PENALTY, Number(cDefine(publicHeader, 'AS_MAX_LENGTH_PENALTY').replace(/f$/, '')));
+  const defaults = read('src/engine.c').match(/void as_options_default\(as_options \*options\) \{([\s\S]*?)\n\}/)[1];
+  assert.equal(DEFINITIONS.DEFAULT_LENGTH_PENALTY, Number(defaults.match(/length_penalty = ([\d.]+)f;/)[1]));
 });
 
 test('the wasm export list in build.sh is every ASW_EXPORT of wasm_api.c', () => {
