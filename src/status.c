@@ -28,9 +28,9 @@ const char *as_status_message(as_status status) {
         return "the model's subword segmentation table is damaged or inconsistent (a merge names a token that "
                "does not exist or does not spell the two tokens it joins)";
     case AS_ERR_BAD_ATTENTION_OVERRIDE:
-        return "the forced attention weights are invalid: give one weight per source token (the length S of this "
-               "translation's alpha rows), each finite and at least 0, not all zero, and at most one override per "
-               "step (a model without attention has no weights to force)";
+        return "the forced attention weights are invalid: give a decoder step from 0 and one weight per source "
+               "token (the length S of this translation's alpha rows), each finite and at least 0, not all zero, "
+               "and at most one override per step (a model without attention has no weights to force)";
     case AS_ERR_OVERRIDE_STEP:
         return "the forced attention names a decoder step the translation does not reach (it ends earlier): "
                "pick a step below its number of target tokens";
