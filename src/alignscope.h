@@ -106,7 +106,7 @@ typedef struct {
 /* Beam search (as_translate_beam). */
 #define AS_BEAM_MAX_WIDTH 8
 /* The most bytes one beam search may hold for its traces: the tree of every
- * step's live hypotheses plus each final hypothesis's own trace. About 14 MB
+ * step's live hypotheses plus each final hypothesis's own trace. 13 to 16 MiB
  * for the shipped models at width 8 and 100 source tokens; far more only
  * for a model with huge dimensions or length limits. */
 #define AS_BEAM_MAX_BYTES ((size_t)64 << 20)
