@@ -36,8 +36,12 @@ export class EngineClient {
     this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
   }
 
-  /** Start the worker and the engine. Resolves with { variant }. */
-  start({ wasmBytes } = {}) {
+  /**
+   * Start the worker and the engine: `variant` ('relaxed', 'simd' or
+   * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
+   * build's module when the page carries it inline. Resolves with { variant }.
+   */
+  start({ wasmBytes, variant } = {}) {
     this.stop();
     try {
       this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
@@ -53,7 +57,7 @@ export class EngineClient {
     };
     this.worker.onmessageerror = () => this.#rejectAll(new Error('The engine worker sent an unreadable message.'));
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
-    const msg = { type: 'init' };
+    const msg = { type: 'init', variant };
     const transfer = [];
     if (wasmBytes) {
       const copy = wasmBytes.slice().buffer;

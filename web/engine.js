@@ -2,7 +2,7 @@
 // no dependencies, the same code in Node 20, browsers and Web Workers.
 //
 // It instantiates a STANDALONE wasm module built by `./build.sh wasm`
-// (web/gen/alignscope-{simd,scalar}.wasm; no Emscripten JS glue), calls the
+// (web/gen/alignscope-{relaxed,simd,scalar}.wasm; no Emscripten JS glue), calls the
 // flat asw_* functions of src/wasm_api.c, and copies every result out of wasm
 // memory, so what translate() returns stays valid after the next call and can
 // be transferred from a worker.
@@ -85,13 +85,44 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
 ]);
 
-/** True when this runtime can run the SIMD build. */
-export function simdSupported() {
+// The smallest module that uses a relaxed-SIMD instruction (standard
+// encoding, 0xfd 0x105): (func (result v128) three i8x16.splat of 0, then
+// f32x4.relaxed_madd). Validates in Chromium 114+, in Node 20 only with
+// --experimental-wasm-relaxed-simd.
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0,
+  65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11,
+]);
+
+function validates(probe) {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(probe);
   } catch {
     return false;
   }
+}
+
+/** True when this runtime can run the SIMD build. */
+export function simdSupported() {
+  return validates(SIMD_PROBE);
+}
+
+/** True when this runtime can run the relaxed-SIMD build. */
+export function relaxedSimdSupported() {
+  return simdSupported() && validates(RELAXED_PROBE);
+}
+
+/** The builds, fastest first: web/gen/alignscope-VARIANT.wasm. */
+export const VARIANTS = Object.freeze(['relaxed', 'simd', 'scalar']);
+/** What each build is, in words (the page and the bench say which one runs). */
+export const VARIANT_NAMES = Object.freeze({
+  relaxed: 'relaxed SIMD', simd: 'SIMD128', scalar: 'scalar (no SIMD)',
+});
+
+/** The fastest build this runtime can run: relaxed SIMD, then SIMD128, then scalar. */
+export function bestVariant() {
+  if (relaxedSimdSupported()) return 'relaxed';
+  return simdSupported() ? 'simd' : 'scalar';
 }
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -107,14 +138,18 @@ async function fetchBytes(url) {
 }
 
 /**
- * Instantiates the engine. variant: 'simd', 'scalar' or 'auto' (simd when
- * supported). wasmBytes / wasmUrl override where the module comes from.
+ * Instantiates the engine. variant: 'relaxed', 'simd', 'scalar' or 'auto'
+ * (bestVariant(): the fastest this runtime validates). wasmBytes / wasmUrl
+ * override where the module comes from.
  */
 export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}) {
-  if (variant === 'auto') variant = simdSupported() ? 'simd' : 'scalar';
-  if (variant !== 'simd' && variant !== 'scalar') throw new TypeError(`alignscope: unknown variant ${variant}`);
+  if (variant === 'auto') variant = bestVariant();
+  if (!VARIANTS.includes(variant)) throw new TypeError(`alignscope: unknown variant ${variant}`);
   if (variant === 'simd' && !wasmBytes && !simdSupported()) {
     throw new Error('alignscope: this runtime has no WebAssembly SIMD; use variant "scalar"');
+  }
+  if (variant === 'relaxed' && !wasmBytes && !relaxedSimdSupported()) {
+    throw new Error('alignscope: this runtime has no WebAssembly relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd); use variant "simd"');
   }
   let bytes = wasmBytes;
   if (!bytes) {
@@ -208,6 +243,8 @@ class Engine {
       archFlags, architecture,
       tokenizer: architecture.tutorialTokenizer ? 'tutorial' : architecture.subwords ? 'subwords' : 'alignscope',
       contextDim: f('contextDim') > 0 ? f('contextDim') : 2 * f('encoderHidden'),
+      // which build multiplies: 'relaxed', 'simd' or 'scalar', and its kernels (asw_kernel_isa)
+      build: this.variant, isa: this.isa,
     };
     this.#tgtTokens = new Array(this.#info.tgtVocabSize);
     return { ...this.#info };

@@ -11,16 +11,12 @@
 import { CONFIG } from '../config.js';
 import { resolveModel, noticePatch } from '../state.js';
 import { fetchWithProgress, fromBase64, formatBytes, DownloadError } from '../client.js';
+import { bestVariant } from '../engine.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
 export const LOCAL = 'file:';
 
-// A tiny module with one SIMD instruction: validates only where wasm SIMD exists.
-const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
-function simdInBrowser() {
-  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
-}
 
 /** What the reader can do about a refused file, by the engine's code. */
 function fileHintFor(code) {
@@ -60,15 +56,22 @@ export function createModels(store, { client, inline, base, localFiles }) {
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: 'Starting the translation engine…', value: null, max: null } });
     try {
+      // The build is picked here, on the page's thread, by feature detection
+      // (relaxed SIMD, then SIMD128, then scalar); the worker runs that one.
+      let variant = bestVariant();
       let wasmBytes;
-      if (inline?.wasm) wasmBytes = fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']);
-      const started = client.start({ wasmBytes });
+      if (inline?.wasm) {
+        if (!inline.wasm[variant]) variant = inline.wasm.simd && variant !== 'scalar' ? 'simd' : 'scalar';
+        wasmBytes = fromBase64(inline.wasm[variant]);
+      }
+      const started = client.start({ wasmBytes, variant });
       const catalog = store.get().catalog ?? await loadCatalog();
       store.set({ catalog });
       const req = store.get().modelRequest ?? {};
       check(store.get().model, req.rejected, req.fileModel);
       store.set({ modelRequest: null });
-      await started;
+      const ready = await started;
+      store.set({ build: ready?.variant ?? variant });
       await load();
     } catch (err) {
       store.set({ status: 'failed', error: { stage: 'init', message: err.message } });
