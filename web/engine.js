@@ -107,9 +107,37 @@ export function simdSupported() {
   return validates(SIMD_PROBE);
 }
 
-/** True when this runtime can run the relaxed-SIMD build. */
+// A module whose f() returns lane 0 of
+// i32x4.relaxed_dot_i8x16_i7x16_add_s(splat(-3), splat(5), splat(7)):
+// 4 * (-3 * 5) + 7 = -53 (b's bytes in [0, 127], so one answer everywhere).
+// Node 20 (V8 11.3) with --experimental-wasm-relaxed-simd validates the
+// instruction but returns -120 (twice the dot product, no accumulator), and
+// would turn every int8 product of the relaxed build into noise.
+const RELAXED_DOT_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 127, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0,
+  65, 125, 253, 15, 65, 5, 253, 15, 65, 7, 253, 17, 253, 147, 2, 253, 27, 0, 11,
+]);
+
+/**
+ * Why this runtime cannot run the relaxed-SIMD build, or null when it can:
+ * it must validate relaxed SIMD and compute the 8-bit dot product right.
+ */
+export function relaxedSimdProblem() {
+  if (!simdSupported() || !validates(RELAXED_PROBE)) {
+    return 'this runtime has no WebAssembly relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)';
+  }
+  try {
+    const got = new WebAssembly.Instance(new WebAssembly.Module(RELAXED_DOT_PROBE)).exports.f();
+    if (got !== -53) return `this runtime computes i32x4.relaxed_dot_i8x16_i7x16_add_s wrongly (${got} for -53)`;
+  } catch (err) {
+    return `this runtime cannot run a relaxed-SIMD module (${err.message})`;
+  }
+  return null;
+}
+
+/** True when this runtime can run the relaxed-SIMD build (relaxedSimdProblem() is null). */
 export function relaxedSimdSupported() {
-  return simdSupported() && validates(RELAXED_PROBE);
+  return relaxedSimdProblem() === null;
 }
 
 /** The builds, fastest first: web/gen/alignscope-VARIANT.wasm. */
@@ -148,8 +176,9 @@ export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}
   if (variant === 'simd' && !wasmBytes && !simdSupported()) {
     throw new Error('alignscope: this runtime has no WebAssembly SIMD; use variant "scalar"');
   }
-  if (variant === 'relaxed' && !wasmBytes && !relaxedSimdSupported()) {
-    throw new Error('alignscope: this runtime has no WebAssembly relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd); use variant "simd"');
+  if (variant === 'relaxed') {
+    const problem = relaxedSimdProblem();
+    if (problem) throw new Error(`alignscope: ${problem}; use variant "simd"`);
   }
   let bytes = wasmBytes;
   if (!bytes) {
