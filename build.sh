@@ -227,8 +227,9 @@ mode_wasm() {
             -o build/wasm/kernels_test.js build/wasm/kt/*.o
     fi
     wasm_relaxed_library
-    # The kernel tests again with the relaxed twins: a WASI command run by
-    # tests/support/run_wasi.mjs (node --experimental-wasm-relaxed-simd).
+    # The kernel tests again with the relaxed twins: a WASI command, run in
+    # Chromium by tests/browser/relaxed.test.mjs (Node 20's relaxed SIMD
+    # computes the 8-bit dot product wrongly: web/engine.js).
     if stale build/wasm/kernels_test_relaxed.wasm tests/c/kernels_test.c src/kernels_scalar.c src/kernels_wasmsimd.c \
         src/kernels_wasmrelaxed.c "${HEADERS[@]}"; then
         wasm_relaxed_env
