@@ -31,11 +31,13 @@ ASW_EXPORT void asw_free(void *p) { free(p); }
 /* Heap bytes in use (allocated, not yet freed). The soak test checks that it
  * returns to the same value after thousands of calls: a leak smaller than
  * the 16 MB initial memory would never show in memory.buffer.byteLength. */
+ASW_EXPORT int32_t asw_heap_bytes(void) {
 #if defined(__wasi__)
-ASW_EXPORT int32_t asw_heap_bytes(void) { return (int32_t)as_wasi_heap_bytes(); }
+    return (int32_t)as_wasi_heap_bytes();
 #else
-ASW_EXPORT int32_t asw_heap_bytes(void) { return (int32_t)mallinfo().uordblks; }
+    return (int32_t)mallinfo().uordblks;
 #endif
+}
 
 ASW_EXPORT const char *asw_status_message(int status) { return as_status_message((as_status)status); }
 

@@ -172,7 +172,7 @@ export function mount(store, { ids, frame = null, actions }) {
         const source = st.info?.sourceLanguage ?? (st.local ? null : st.catalog?.models.find((m) => m.id === st.model)?.source);
         if (source) label.textContent = sentenceLabel(source);
       }
-      if (['trace', 'error', 'timing', 'info'].some((k) => changed.has(k))) renderTranslation(st);
+      if (['trace', 'error', 'timing', 'info', 'build'].some((k) => changed.has(k))) renderTranslation(st);
       if (['model', 'local', 'catalog'].some((k) => changed.has(k))) renderModelNotes(st);
       if (['plan', 'part', 'translated', 'sentence'].some((k) => changed.has(k))) renderLong(st);
       if (['tokenCount', 'draft', 'sentence', 'info'].some((k) => changed.has(k))) renderHint(st);
