@@ -202,7 +202,7 @@ void as_options_default(as_options *options) {
 /* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the
  * f32 or the int8 kernel. */
 static void matvec(const as_matrix *w, size_t rows, size_t cols, const float *x, const float *b, float *y) {
-    if (w->i8) as_i8_matvec_q32(rows, cols, w->i8, w->scale, x, b, y);
+    if (w->i8) as_i8_matvec_packed(rows, cols, w->i8, w->scale, x, b, y);
     else as_f32_matvec_p24(rows, cols, w->f32, x, b, y);
 }
 
@@ -210,7 +210,7 @@ static void matvec(const as_matrix *w, size_t rows, size_t cols, const float *x,
  * each bit for bit what matvec gives, the weights read once (kernels.h). */
 static void matvec_batch(const as_matrix *w, size_t rows, size_t cols, size_t count, const float *x,
                          size_t x_stride, const float *b, float *y, size_t y_stride) {
-    if (w->i8) as_i8_matvec_q32_batch(rows, cols, w->i8, w->scale, count, x, x_stride, b, y, y_stride);
+    if (w->i8) as_i8_matvec_packed_batch(rows, cols, w->i8, w->scale, count, x, x_stride, b, y, y_stride);
     else as_f32_matvec_p24_batch(rows, cols, w->f32, count, x, x_stride, b, y, y_stride);
 }
 

@@ -5,7 +5,12 @@
  * function returns plain numbers: statuses, pointers into linear memory and
  * lengths; engine.js copies what it needs out before the next call.
  */
+#if defined(__wasi__)
+#include <stddef.h>
+size_t as_wasi_heap_bytes(void); /* wasm_heap_wasi.c: wasi-libc has no mallinfo */
+#else
 #include <malloc.h> /* mallinfo(): emscripten's default allocator is dlmalloc */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +33,13 @@ ASW_EXPORT void asw_free(void *p) { free(p); }
 /* Heap bytes in use (allocated, not yet freed). The soak test checks that it
  * returns to the same value after thousands of calls: a leak smaller than
  * the 16 MB initial memory would never show in memory.buffer.byteLength. */
-ASW_EXPORT int32_t asw_heap_bytes(void) { return (int32_t)mallinfo().uordblks; }
+ASW_EXPORT int32_t asw_heap_bytes(void) {
+#if defined(__wasi__)
+    return (int32_t)as_wasi_heap_bytes();
+#else
+    return (int32_t)mallinfo().uordblks;
+#endif
+}
 
 ASW_EXPORT const char *asw_status_message(int status) { return as_status_message((as_status)status); }
 

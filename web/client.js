@@ -38,10 +38,13 @@ export class EngineClient {
   }
 
   /**
-   * Start the worker and the engine. Resolves with { variant }. wasmUrls:
-   * { simd, scalar } where the catalogue names the wasm by content hash (dist/).
+   * Start the worker and the engine: `variant` ('relaxed', 'simd' or
+   * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
+   * build's module when the page carries it inline, `wasmUrls` { relaxed,
+   * simd, scalar } where the catalogue names the wasm by content hash
+   * (dist/). Resolves with { variant }.
    */
-  start({ wasmBytes, wasmUrls } = {}) {
+  start({ wasmBytes, wasmUrls, variant } = {}) {
     this.stop();
     try {
       this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
@@ -57,8 +60,8 @@ export class EngineClient {
     };
     this.worker.onmessageerror = () => this.#rejectAll(new Error('The engine worker sent an unreadable message.'));
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
-    const msg = { type: 'init' };
-    if (wasmUrls) msg.wasmUrls = { simd: String(wasmUrls.simd), scalar: String(wasmUrls.scalar) };
+    const msg = { type: 'init', variant };
+    if (wasmUrls) msg.wasmUrls = Object.fromEntries(Object.entries(wasmUrls).map(([k, u]) => [k, String(u)]));
     const transfer = [];
     if (wasmBytes) {
       const copy = wasmBytes.slice().buffer;

@@ -2,7 +2,7 @@
 // no dependencies, the same code in Node 20, browsers and Web Workers.
 //
 // It instantiates a STANDALONE wasm module built by `./build.sh wasm`
-// (web/gen/alignscope-{simd,scalar}.wasm; no Emscripten JS glue), calls the
+// (web/gen/alignscope-{relaxed,simd,scalar}.wasm; no Emscripten JS glue), calls the
 // flat asw_* functions of src/wasm_api.c, and copies every result out of wasm
 // memory, so what translate() returns stays valid after the next call and can
 // be transferred from a worker.
@@ -92,13 +92,72 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
 ]);
 
-/** True when this runtime can run the SIMD build. */
-export function simdSupported() {
+// The smallest module that uses a relaxed-SIMD instruction (standard
+// encoding, 0xfd 0x105): (func (result v128) three i8x16.splat of 0, then
+// f32x4.relaxed_madd). Validates in Chromium 114+, in Node 20 only with
+// --experimental-wasm-relaxed-simd.
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0,
+  65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11,
+]);
+
+function validates(probe) {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(probe);
   } catch {
     return false;
   }
+}
+
+/** True when this runtime can run the SIMD build. */
+export function simdSupported() {
+  return validates(SIMD_PROBE);
+}
+
+// A module whose f() returns lane 0 of
+// i32x4.relaxed_dot_i8x16_i7x16_add_s(splat(-3), splat(5), splat(7)):
+// 4 * (-3 * 5) + 7 = -53 (b's bytes in [0, 127], so one answer everywhere).
+// Node 20 (V8 11.3) with --experimental-wasm-relaxed-simd validates the
+// instruction but returns -120 (twice the dot product, no accumulator), and
+// would turn every int8 product of the relaxed build into noise.
+const RELAXED_DOT_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 127, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0,
+  65, 125, 253, 15, 65, 5, 253, 15, 65, 7, 253, 17, 253, 147, 2, 253, 27, 0, 11,
+]);
+
+/**
+ * Why this runtime cannot run the relaxed-SIMD build, or null when it can:
+ * it must validate relaxed SIMD and compute the 8-bit dot product right.
+ */
+export function relaxedSimdProblem() {
+  if (!simdSupported() || !validates(RELAXED_PROBE)) {
+    return 'this runtime has no WebAssembly relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)';
+  }
+  try {
+    const got = new WebAssembly.Instance(new WebAssembly.Module(RELAXED_DOT_PROBE)).exports.f();
+    if (got !== -53) return `this runtime computes i32x4.relaxed_dot_i8x16_i7x16_add_s wrongly (${got} for -53)`;
+  } catch (err) {
+    return `this runtime cannot run a relaxed-SIMD module (${err.message})`;
+  }
+  return null;
+}
+
+/** True when this runtime can run the relaxed-SIMD build (relaxedSimdProblem() is null). */
+export function relaxedSimdSupported() {
+  return relaxedSimdProblem() === null;
+}
+
+/** The builds, fastest first: web/gen/alignscope-VARIANT.wasm. */
+export const VARIANTS = Object.freeze(['relaxed', 'simd', 'scalar']);
+/** What each build is, in words (the page and the bench say which one runs). */
+export const VARIANT_NAMES = Object.freeze({
+  relaxed: 'relaxed SIMD', simd: 'SIMD128', scalar: 'scalar (no SIMD)',
+});
+
+/** The fastest build this runtime can run: relaxed SIMD, then SIMD128, then scalar. */
+export function bestVariant() {
+  if (relaxedSimdSupported()) return 'relaxed';
+  return simdSupported() ? 'simd' : 'scalar';
 }
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -114,14 +173,19 @@ async function fetchBytes(url) {
 }
 
 /**
- * Instantiates the engine. variant: 'simd', 'scalar' or 'auto' (simd when
- * supported). wasmBytes / wasmUrl override where the module comes from.
+ * Instantiates the engine. variant: 'relaxed', 'simd', 'scalar' or 'auto'
+ * (bestVariant(): the fastest this runtime validates). wasmBytes / wasmUrl
+ * override where the module comes from.
  */
 export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}) {
-  if (variant === 'auto') variant = simdSupported() ? 'simd' : 'scalar';
-  if (variant !== 'simd' && variant !== 'scalar') throw new TypeError(`alignscope: unknown variant ${variant}`);
+  if (variant === 'auto') variant = bestVariant();
+  if (!VARIANTS.includes(variant)) throw new TypeError(`alignscope: unknown variant ${variant}`);
   if (variant === 'simd' && !wasmBytes && !simdSupported()) {
     throw new Error('alignscope: this runtime has no WebAssembly SIMD; use variant "scalar"');
+  }
+  if (variant === 'relaxed') {
+    const problem = relaxedSimdProblem();
+    if (problem) throw new Error(`alignscope: ${problem}; use variant "simd"`);
   }
   let bytes = wasmBytes;
   if (!bytes) {
@@ -215,6 +279,8 @@ class Engine {
       archFlags, architecture,
       tokenizer: architecture.tutorialTokenizer ? 'tutorial' : architecture.subwords ? 'subwords' : 'alignscope',
       contextDim: f('contextDim') > 0 ? f('contextDim') : 2 * f('encoderHidden'),
+      // which build multiplies: 'relaxed', 'simd' or 'scalar', and its kernels (asw_kernel_isa)
+      build: this.variant, isa: this.isa,
     };
     this.#tgtTokens = new Array(this.#info.tgtVocabSize);
     return { ...this.#info };

@@ -1,7 +1,9 @@
 // worker.js - runs the engine off the main thread.
 //
 // Protocol (every message is a plain object):
-//   → { type: 'init', variant?: 'simd'|'scalar', wasmBytes?: ArrayBuffer, wasmUrls?: { simd, scalar } }
+//   → { type: 'init', variant?: 'relaxed'|'simd'|'scalar', wasmBytes?: ArrayBuffer, wasmUrls?: { relaxed, simd, scalar } }
+//     (no variant: the worker's own bestVariant(); the page sends the one it detected;
+//     wasmUrls: dist/'s content-hashed file names, from the catalogue)
 //   ← { type: 'ready', variant }
 //   → { type: 'load', modelId, loadId, bytes: ArrayBuffer }
 //   ← { type: 'loaded', modelId, loadId, info }
@@ -19,7 +21,7 @@
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
 
-import { createEngine, simdSupported } from './engine.js';
+import { bestVariant, createEngine } from './engine.js';
 
 let engine = null;
 let enginePromise = null;
@@ -47,7 +49,7 @@ self.onmessage = async (event) => {
   const msg = event.data || {};
   try {
     if (msg.type === 'init') {
-      const variant = msg.variant || (simdSupported() ? 'simd' : 'scalar');
+      const variant = msg.variant || bestVariant();
       const opts = { variant };
       if (msg.wasmBytes) opts.wasmBytes = new Uint8Array(msg.wasmBytes);
       else if (msg.wasmUrls?.[variant]) opts.wasmUrl = msg.wasmUrls[variant];
