@@ -221,10 +221,13 @@ def main():
     ap = argparse.ArgumentParser(description="PyTorch twins of the engine's decoders: replay cases as JSON")
     ap.add_argument("models", nargs="+", help=".alsc files")
     ap.add_argument("--sentences", required=True, help="one sentence per line")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N sentences (0: all)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     with open(args.sentences, encoding="utf-8") as f:
         sentences = [line.rstrip("\n") for line in f if line.strip()]
+    if args.limit > 0:
+        sentences = sentences[:args.limit]
     out = []
     for path in args.models:
         try:
