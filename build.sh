@@ -3,7 +3,8 @@
 #
 #   ./build.sh deps     install what is missing (as root on Debian/Ubuntu), npm deps
 #   ./build.sh native   gcc: build/native/alignscope (CLI) and native C test programs
-#   ./build.sh wasm     emcc: web/gen/alignscope-{simd,scalar}.wasm, build/wasm/kernels_test.js
+#   ./build.sh wasm     emcc: web/gen/alignscope-{simd,scalar}.wasm, build/wasm/kernels_test.js;
+#                       clang-19: web/gen/alignscope-relaxed.wasm, build/wasm/kernels_test_relaxed.wasm
 #   ./build.sh test     deps -> native -> wasm -> test models -> bench build -> node --test tests/
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
@@ -36,7 +37,7 @@ NO_AUTOVEC=(-fno-vectorize -fno-slp-vectorize)
 # src/native/wasm_simd128.h (the CLI, the native bench, the native kernel test).
 NATIVE_SIMD=(-DAS_SIMD128_SHIM -Isrc/native -march=native)
 # What engine.js calls (src/wasm_api.c), plus the allocator it uses.
-WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes
+WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes,_asw_translate_beam,_asw_hypothesis_count,_asw_hypothesis,_asw_select_hypothesis
 
 TEST_MODELS=build/test-models
 PYTHON=/usr/bin/python3
@@ -56,7 +57,8 @@ stale() {
 
 # ---- deps ------------------------------------------------------------------
 mode_deps() {
-    local packages=(emscripten python3-torch libopenblas0-pthread chromium chromium-driver gcc clang libclang-rt-dev valgrind)
+    local packages=(emscripten python3-torch libopenblas0-pthread chromium chromium-driver gcc clang libclang-rt-dev valgrind
+        clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)
     local missing=()
     if command -v dpkg-query >/dev/null 2>&1; then
         local p
@@ -67,6 +69,7 @@ mode_deps() {
         command -v emcc >/dev/null || missing+=(emscripten)
         command -v gcc >/dev/null || missing+=(gcc)
         command -v clang >/dev/null || missing+=(clang)
+        command -v clang-19 >/dev/null || missing+=(clang-19)
         "$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
     fi
     command -v node >/dev/null || missing+=(nodejs)
@@ -148,6 +151,58 @@ wasm_library() {
         -sEXPORTED_FUNCTIONS="$WASM_EXPORTS" -o "$out" "${objs[@]}"
 }
 
+# ---- the relaxed-SIMD module ----------------------------------------------
+# web/gen/alignscope-relaxed.wasm: the SIMD128 build plus the relaxed twins
+# of the weight products (src/kernels_wasmrelaxed.c), for runtimes with
+# relaxed SIMD (Chromium 114+; Node 20 with --experimental-wasm-relaxed-simd).
+# Toolchain, as measured: emcc 3.1.6 (clang 14) encodes the relaxed opcodes
+# in their pre-standard numbering, which browsers reject; emcc pointed at
+# clang 19 (EM_LLVM_ROOT, EM_LLVM_ADD_VERSION=19, with llvm-nm/llvm-ar shims)
+# compiles, but its binaryen (wasm-emscripten-finalize) stops at the first
+# standard relaxed opcode ("invalid code after SIMD prefix: 261"). clang 19
+# with --target=wasm32-wasi and wasi-libc (its malloc and string functions;
+# no WASI import is left once nothing prints) links a module whose only
+# exports and behaviour are what engine.js already expects: `_initialize`
+# (-mexec-model=reactor), `memory`, the asw_* functions, no imports at all.
+# wasi-libc has no mallinfo(), so malloc/calloc/realloc/free are wrapped to
+# count the heap (src/wasm_heap_wasi.c). The link runs without -O: with it,
+# clang would run Debian's (old) wasm-opt on the module, which cannot parse
+# the relaxed opcodes either.
+CLANG_WASM=(clang-19 --target=wasm32-wasi)
+RELAXED_FLAGS=(-msimd128 -mrelaxed-simd)
+wasm_relaxed_env() {
+    command -v clang-19 >/dev/null || { log "clang-19 not found: run ./build.sh deps (clang-19 lld-19 wasi-libc)"; return 1; }
+    [[ -f /usr/lib/wasm32-wasi/libc.a ]] || { log "wasi-libc not found: run ./build.sh deps (package wasi-libc)"; return 1; }
+}
+
+# wasm_relaxed_compile OUT SRC [FLAGS...] : one object for the relaxed module.
+wasm_relaxed_compile() {
+    local out=$1 src=$2; shift 2
+    "${CLANG_WASM[@]}" "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 "${RELAXED_FLAGS[@]}" "$@" -c "$src" -o "$out"
+}
+
+wasm_relaxed_library() {
+    local out=web/gen/alignscope-relaxed.wasm objdir=build/wasm/relaxed
+    local sources=("${LIB_SOURCES[@]}" src/wasm_api.c src/kernels_wasmsimd.c src/kernels_wasmrelaxed.c src/wasm_heap_wasi.c)
+    stale "$out" "${sources[@]}" "${HEADERS[@]}" || return 0
+    wasm_relaxed_env
+    log "wasm: $out (clang-19, wasm32-wasi, relaxed SIMD)"
+    mkdir -p "$objdir" web/gen
+    local objs=() src obj extra exports=()
+    for src in "${sources[@]}"; do
+        obj=$objdir/$(basename "${src%.c}").o
+        extra=()
+        [[ $src == src/kernels_scalar.c ]] && extra=("${NO_AUTOVEC[@]}")
+        wasm_relaxed_compile "$obj" "$src" "${extra[@]}"
+        objs+=("$obj")
+    done
+    local name
+    for name in ${WASM_EXPORTS//,/ }; do exports+=("-Wl,--export=${name#_}"); done
+    "${CLANG_WASM[@]}" -mexec-model=reactor -Wl,--strip-all -Wl,-z,stack-size=1048576 \
+        -Wl,--initial-memory=16777216 -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+        "${exports[@]}" -o "$out" "${objs[@]}"
+}
+
 # wasm_both_twins DIR : DIR/kernels_scalar.o and DIR/kernels_wasmsimd.o for a
 # module that holds both twins (kernel tests, kernel bench); the scalar one
 # stays truly scalar although the module is built with -msimd128.
@@ -171,6 +226,21 @@ mode_wasm() {
         emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O2 -msimd128 -c tests/c/kernels_test.c -o build/wasm/kt/kernels_test.o
         emcc -O2 -msimd128 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sEXIT_RUNTIME=1 -sSINGLE_FILE=1 \
             -o build/wasm/kernels_test.js build/wasm/kt/*.o
+    fi
+    wasm_relaxed_library
+    # The kernel tests again with the relaxed twins: a WASI command, run in
+    # Chromium by tests/browser/relaxed.test.mjs (Node 20's relaxed SIMD
+    # computes the 8-bit dot product wrongly: web/engine.js).
+    if stale build/wasm/kernels_test_relaxed.wasm tests/c/kernels_test.c src/kernels_scalar.c src/kernels_wasmsimd.c \
+        src/kernels_wasmrelaxed.c "${HEADERS[@]}"; then
+        wasm_relaxed_env
+        log "wasm: build/wasm/kernels_test_relaxed.wasm (scalar + wasmsimd + wasmrelaxed twins, clang-19)"
+        mkdir -p build/wasm/ktr
+        wasm_relaxed_compile build/wasm/ktr/kernels_scalar.o src/kernels_scalar.c "${NO_AUTOVEC[@]}"
+        wasm_relaxed_compile build/wasm/ktr/kernels_wasmsimd.o src/kernels_wasmsimd.c
+        wasm_relaxed_compile build/wasm/ktr/kernels_wasmrelaxed.o src/kernels_wasmrelaxed.c
+        wasm_relaxed_compile build/wasm/ktr/kernels_test.o tests/c/kernels_test.c
+        "${CLANG_WASM[@]}" -Wl,-z,stack-size=1048576 -o build/wasm/kernels_test_relaxed.wasm build/wasm/ktr/*.o
     fi
     # Emscripten's output is CommonJS; the repo's package.json says "module".
     [[ -f build/wasm/package.json ]] || echo '{"type": "commonjs"}' >build/wasm/package.json

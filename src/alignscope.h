@@ -38,6 +38,11 @@ typedef enum {
     AS_ERR_BAD_OPTION,        /* an option is out of range */
     AS_ERR_UNKNOWN_FEATURE,   /* arch_flags has a bit this engine does not know */
     AS_ERR_BAD_SEGMENTATION,  /* the subword merge table is truncated or inconsistent */
+    AS_ERR_BAD_ATTENTION_OVERRIDE, /* forced weights: wrong length, NaN/inf, negative, all zero,
+                                      two at one step, or a model without attention */
+    AS_ERR_OVERRIDE_STEP,     /* an override's step is one the translation never reaches */
+    AS_ERR_BAD_BEAM_WIDTH,    /* beam width outside 1..AS_BEAM_MAX_WIDTH */
+    AS_ERR_BEAM_TOO_LARGE,    /* the beam's traces would exceed AS_BEAM_MAX_BYTES */
     AS_STATUS_COUNT
 } as_status;
 
@@ -81,11 +86,45 @@ void as_session_free(as_session *session);
  * finite for any trained model's scores, so softmax never sees inf - inf. */
 #define AS_MAX_SCORE_SCALE 1e6f
 
+/* Pinning the decoder's finger: at decoder step `step` (0 = the first target
+ * token) the attention weights alpha_t are `weights` instead of the softmax
+ * of the scores. The weights must be `length` == S values (one per source
+ * token, the appended </s> included), finite, >= 0 and not all zero; the
+ * engine divides them by their sum (in f32, left to right), so a one-hot
+ * vector pins all the weight on one token. The raw scores of that step are
+ * still the model's own. Later steps follow from it: the context c_t, the
+ * state s_t, the token emitted and every step after are computed from the
+ * forced alpha. Otherwise AS_ERR_BAD_ATTENTION_OVERRIDE; a step the
+ * translation does not reach (it emitted </s> earlier, or hit its length
+ * cap) gives AS_ERR_OVERRIDE_STEP. */
+typedef struct {
+    int32_t step;
+    int32_t length;           /* S */
+    const float *weights;     /* (length) */
+} as_attention_override;
+
+/* Beam search (as_translate_beam). */
+#define AS_BEAM_MAX_WIDTH 8
+/* The most bytes one beam search may hold for its traces: the tree of every
+ * step's live hypotheses plus each final hypothesis's own trace. 13 to 16 MiB
+ * for the shipped models at width 8 and 100 source tokens; far more only
+ * for a model with huge dimensions or length limits. */
+#define AS_BEAM_MAX_BYTES ((size_t)64 << 20)
+#define AS_MAX_LENGTH_PENALTY 4.0f
+
 typedef struct {
     float score_scale;      /* multiplier before the softmax; <= 0 means trained value;
                                NaN, inf or > AS_MAX_SCORE_SCALE: AS_ERR_BAD_OPTION */
     int32_t top_k;          /* candidates recorded per step, 0..16 (default 5) */
     int32_t max_target_tokens; /* 0 = model's rule min(2S+10, max_target_tokens) */
+    const as_attention_override *overrides; /* (override_count) forced alpha, at distinct steps */
+    int32_t override_count;  /* 0 (default): the softmax at every step */
+    int32_t beam_width;      /* as_translate_beam: 1..AS_BEAM_MAX_WIDTH (default 1);
+                                as_translate ignores it */
+    float length_penalty;    /* as_translate_beam: a hypothesis of T steps (its </s>
+                                included) ranks by log_prob / T^length_penalty;
+                                0 .. AS_MAX_LENGTH_PENALTY, default 1 (the mean
+                                log-probability per token); 0 = the raw log_prob */
 } as_options;
 
 void as_options_default(as_options *options);
@@ -143,6 +182,30 @@ typedef struct {
  * (reused if the tokens equal the previous call's) and greedy decoding. */
 as_status as_translate(as_session *session, const char *text, size_t length,
                        const as_options *options, const as_trace **trace_out);
+
+/* One final hypothesis of a beam search: its trace (as as_translate's; every
+ * array is the hypothesis's own, top_k candidates included) and its
+ * log-probability log p(y | x) = sum_t log p(y_t | y_<t, x), natural log. */
+typedef struct {
+    as_trace trace;
+    float log_prob;
+    float score;                  /* log_prob / T^length_penalty: the rank */
+    const float *step_log_probs;  /* (T) log p(y_t | y_<t, x) of each step's token */
+} as_hypothesis;
+
+/* Beam search with options->beam_width = k hypotheses (1..AS_BEAM_MAX_WIDTH,
+ * else AS_ERR_BAD_BEAM_WIDTH). At each step every live hypothesis is
+ * extended by every token; the best n of those (n = the live count, at most
+ * k; by log-probability, ties to the older hypothesis, then to the higher
+ * logit) stay. One that emits </s> is final and leaves the beam, which
+ * then holds one fewer; those still live at the length cap are final too
+ * (stopped_at_eos 0). So exactly k hypotheses come back (*hypotheses_out,
+ * *count_out), best score first (ties: the one final first). k = 1 is
+ * as_translate's greedy result bit for bit. Overrides apply to every
+ * hypothesis at their step (AS_ERR_OVERRIDE_STEP if none reaches it). The
+ * hypotheses are owned by the session, valid until its next call. */
+as_status as_translate_beam(as_session *session, const char *text, size_t length, const as_options *options,
+                            const as_hypothesis **hypotheses_out, int32_t *count_out);
 
 /* Source tokens in the text of the session's last as_translate call, also
  * when it was refused with AS_ERR_INPUT_TOO_LONG (so a message can say "150

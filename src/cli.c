@@ -1,6 +1,7 @@
 /* cli.c - the native command line: translate sentences and show alignments.
  *
- *   alignscope [--model FILE] [--json] [--scale X] [--top-k K] [SENTENCE ...]
+ *   alignscope [--model FILE] [--json] [--scale X] [--top-k K] [--beam K]
+ *              [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [SENTENCE ...]
  *
  * With no sentences it reads one per line from stdin. Text mode prints the
  * translation and a table of alpha (rows: target words, columns: source
@@ -14,18 +15,25 @@
 #include <string.h>
 
 #include "alignscope.h"
+#include "alignscope_format.h" /* AS_ARCH_SOURCE_EOS: a pin counts the appended </s> */
 #include "read_file.h"
 #include "utf8.h" /* as_utf8_decode for JSON escaping */
 
 static const char *const kind_names[] = {"none", "additive", "dot", "general", "scaled_dot"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: alignscope [--model FILE] [--json] [--pieces] [--scale X] [--top-k K] [SENTENCE ...]\n"
+    fprintf(f, "usage: alignscope [--model FILE] [--json] [--pieces] [--scale X] [--top-k K] [--beam K]\n"
+               "                  [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [SENTENCE ...]\n"
                "  Translates each SENTENCE (or each line of stdin) and prints the attention\n"
                "  weights between words (a word's column sums its subword pieces' weights,\n"
                "  its row is their mean); --pieces prints the pieces' own matrix.\n"
                "  --scale overrides the score scale (the page's sqrt(d) slider);\n"
                "  --top-k sets how many candidates per step --json lists (0..16, default 5).\n"
+               "  --beam K: beam search with K hypotheses (1..8), all printed, best first,\n"
+               "  ranked by log p / T^X (--length-penalty X, 0..4, default 1).\n"
+               "  --force STEP:W0,W1,... forces the attention weights at decoder step STEP\n"
+               "  (0 = first target token) to W (one per source token, >= 0, renormalised);\n"
+               "  --pin STEP:J puts all of step STEP's weight on source token J. Both repeat.\n"
                "  Default model: models/en-fr.alsc\n");
 }
 
@@ -89,8 +97,9 @@ static void json_matrix(const float *v, int32_t rows, int32_t cols) {
     putchar(']');
 }
 
-static void print_json(const as_model *model, const char *text, size_t len, const as_trace *tr) {
-    printf("{\"text\":");
+/* A trace's fields, without the braces around them. */
+static void print_json_fields(const as_model *model, const char *text, size_t len, const as_trace *tr) {
+    printf("\"text\":");
     json_string(text, len);
     printf(",\"translation\":");
     json_string(tr->translation, strlen(tr->translation));
@@ -147,6 +156,31 @@ static void print_json(const as_model *model, const char *text, size_t len, cons
             json_string(tok, n);
         }
         printf("]}");
+    }
+    putchar(']');
+}
+
+static void print_json(const as_model *model, const char *text, size_t len, const as_trace *tr) {
+    putchar('{');
+    print_json_fields(model, text, len, tr);
+    printf("}\n");
+}
+
+/* A beam search: one line, {"text", "beam_width", "length_penalty",
+ * "hypotheses": [{trace fields, "log_prob", "score", "step_log_probs"}]}. */
+static void print_json_beam(const as_model *model, const char *text, size_t len, const as_options *opt,
+                            const as_hypothesis *hyps, int32_t count) {
+    printf("{\"text\":");
+    json_string(text, len);
+    printf(",\"beam_width\":%d,\"length_penalty\":%.9g,\"hypotheses\":[", opt->beam_width,
+           (double)opt->length_penalty);
+    for (int32_t h = 0; h < count; h++) {
+        printf(h ? ",{" : "{");
+        print_json_fields(model, text, len, &hyps[h].trace);
+        printf(",\"log_prob\":%.9g,\"score\":%.9g,\"step_log_probs\":", (double)hyps[h].log_prob,
+               (double)hyps[h].score);
+        json_floats(hyps[h].step_log_probs, hyps[h].trace.target_len);
+        putchar('}');
     }
     printf("]}\n");
 }
@@ -252,28 +286,134 @@ static void print_table(const as_model *model, const char *text, const as_trace 
 
 /* ---- main -------------------------------------------------------------- */
 
+/* --force / --pin, parsed once; the weights' length is the sentence's S,
+ * so a --pin becomes its one-hot vector per sentence (pin_token >= 0). */
+typedef struct {
+    int32_t step, pin_token;
+    float *weights;
+    int32_t length;
+} cli_override;
+
+static void report_failure(as_session *session, const as_model *model, const char *text, size_t len,
+                           as_status st) {
+    fprintf(stderr, "alignscope: \"%.*s\": %s", (int)(len > 200 ? 200 : len), text, as_status_message(st));
+    if (st == AS_ERR_INPUT_TOO_LONG)
+        fprintf(stderr, " (%d tokens; this model accepts at most %u)", (int)as_session_source_count(session),
+                (unsigned)as_model_get_info(model)->max_source_tokens);
+    fputc('\n', stderr);
+}
+
 static int translate_one(as_session *session, const as_model *model, const char *text, size_t len,
-                         const as_options *opt, int json, int pieces) {
-    const as_trace *tr;
-    as_status st = as_translate(session, text, len, opt, &tr);
+                         const as_options *base, int json, int pieces, int beam,
+                         const cli_override *overrides, int32_t override_count) {
+    as_options opt = *base;
+    as_attention_override forced[64];
+    float *one_hot = NULL;
+    if (override_count > 0) {
+        /* a pin needs S: the token count of this text, + 1 with the appended </s> */
+        int32_t count = 0;
+        as_status st = as_tokenize(model, text, len, NULL, NULL, 0, &count);
+        if (st != AS_OK) {
+            report_failure(session, model, text, len, st);
+            return 1;
+        }
+        if (as_model_get_info(model)->arch_flags & AS_ARCH_SOURCE_EOS) count++;
+        one_hot = calloc((size_t)override_count * (size_t)(count > 0 ? count : 1), sizeof(float));
+        if (!one_hot) {
+            report_failure(session, model, text, len, AS_ERR_OUT_OF_MEMORY);
+            return 1;
+        }
+        for (int32_t i = 0; i < override_count; i++) {
+            forced[i].step = overrides[i].step;
+            if (overrides[i].pin_token >= 0) {
+                float *row = one_hot + (size_t)i * (size_t)count;
+                if (overrides[i].pin_token < count) row[overrides[i].pin_token] = 1.0f;
+                else {
+                    fprintf(stderr, "alignscope: \"%.*s\": --pin %d:%d: the sentence has source tokens 0..%d\n",
+                            (int)(len > 200 ? 200 : len), text, overrides[i].step, overrides[i].pin_token,
+                            count - 1);
+                    free(one_hot);
+                    return 1;
+                }
+                forced[i].weights = row;
+                forced[i].length = count;
+            } else {
+                forced[i].weights = overrides[i].weights;
+                forced[i].length = overrides[i].length;
+            }
+        }
+        opt.overrides = forced;
+        opt.override_count = override_count;
+    }
+    as_status st;
+    if (beam) {
+        const as_hypothesis *hyps;
+        int32_t count;
+        st = as_translate_beam(session, text, len, &opt, &hyps, &count);
+        if (st == AS_OK) {
+            if (json) print_json_beam(model, text, len, &opt, hyps, count);
+            else
+                for (int32_t h = 0; h < count; h++) {
+                    printf("hypothesis %d of %d: log p = %.4f, score = %.4f (%d steps%s)\n", h + 1, count,
+                           (double)hyps[h].log_prob, (double)hyps[h].score, hyps[h].trace.target_len,
+                           hyps[h].trace.stopped_at_eos ? "" : ", stopped at the length cap");
+                    print_table(model, text, &hyps[h].trace, pieces);
+                }
+        }
+    } else {
+        const as_trace *tr;
+        st = as_translate(session, text, len, &opt, &tr);
+        if (st == AS_OK) {
+            if (json) print_json(model, text, len, tr);
+            else print_table(model, text, tr, pieces);
+        }
+    }
+    free(one_hot);
     if (st != AS_OK) {
-        fprintf(stderr, "alignscope: \"%.*s\": %s", (int)(len > 200 ? 200 : len), text, as_status_message(st));
-        if (st == AS_ERR_INPUT_TOO_LONG)
-            fprintf(stderr, " (%d tokens; this model accepts at most %u)", (int)as_session_source_count(session),
-                    (unsigned)as_model_get_info(model)->max_source_tokens);
-        fputc('\n', stderr);
+        report_failure(session, model, text, len, st);
         return 1;
     }
-    if (json) print_json(model, text, len, tr);
-    else print_table(model, text, tr, pieces);
     return 0;
+}
+
+/* "STEP:REST" -> step, and the text after the colon in *rest; 0 if malformed. */
+static int parse_step(const char *arg, int32_t *step, const char **rest) {
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (end == arg || *end != ':' || errno || v < 0 || v > 1 << 20) return 0;
+    *step = (int32_t)v;
+    *rest = end + 1;
+    return 1;
+}
+
+/* "W0,W1,..." -> a new array of floats (NaN and inf are parsed, for the
+ * library to refuse with its own message); NULL if malformed. */
+static float *parse_weights(const char *s, int32_t *length) {
+    int32_t n = 1;
+    for (const char *c = s; *c; c++) n += *c == ',';
+    float *w = malloc(sizeof(float) * (size_t)n);
+    if (!w) return NULL;
+    for (int32_t i = 0; i < n; i++) {
+        char *end;
+        w[i] = strtof(s, &end);
+        if (end == s || (*end != ',' && *end != '\0')) {
+            free(w);
+            return NULL;
+        }
+        s = *end ? end + 1 : end;
+    }
+    *length = n;
+    return w;
 }
 
 int main(int argc, char **argv) {
     const char *model_path = "models/en-fr.alsc";
-    int json = 0, pieces = 0, first_sentence = argc;
+    int json = 0, pieces = 0, beam = 0, first_sentence = argc, status = 0;
     as_options opt;
     as_options_default(&opt);
+    cli_override overrides[64];
+    int32_t override_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *end;
@@ -300,13 +440,62 @@ int main(int argc, char **argv) {
                 return 2;
             }
             opt.top_k = (int32_t)k;
+        } else if (strcmp(a, "--beam") == 0 && i + 1 < argc) {
+            long k = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i]) {
+                fprintf(stderr, "alignscope: --beam needs a whole number 1..8\n");
+                return 2;
+            }
+            /* the library judges the range, with its own message */
+            opt.beam_width = k < -1 || k > 1000000 ? -1 : (int32_t)k;
+            beam = 1;
+        } else if (strcmp(a, "--length-penalty") == 0 && i + 1 < argc) {
+            errno = 0;
+            opt.length_penalty = strtof(argv[++i], &end);
+            if (*end || errno) {
+                fprintf(stderr, "alignscope: --length-penalty needs a number 0..4\n");
+                return 2;
+            }
+        } else if ((strcmp(a, "--force") == 0 || strcmp(a, "--pin") == 0) && i + 1 < argc) {
+            const int pin = strcmp(a, "--pin") == 0;
+            const char *rest;
+            cli_override *o = &overrides[override_count];
+            if (override_count == 64) {
+                fprintf(stderr, "alignscope: at most 64 --force / --pin options\n");
+                status = 2;
+                goto done;
+            }
+            if (!parse_step(argv[++i], &o->step, &rest)) {
+                fprintf(stderr, "alignscope: %s needs STEP:%s (STEP a whole number from 0)\n", a,
+                        pin ? "J" : "W0,W1,...");
+                status = 2;
+                goto done;
+            }
+            o->pin_token = -1;
+            o->weights = NULL;
+            o->length = 0;
+            if (pin) {
+                long j = strtol(rest, &end, 10);
+                if (*end || end == rest || j < 0 || j > 1 << 20) {
+                    fprintf(stderr, "alignscope: --pin needs STEP:J (J a source token index from 0)\n");
+                    status = 2;
+                    goto done;
+                }
+                o->pin_token = (int32_t)j;
+            } else if (!(o->weights = parse_weights(rest, &o->length))) {
+                fprintf(stderr, "alignscope: --force needs STEP:W0,W1,... (numbers separated by commas)\n");
+                status = 2;
+                goto done;
+            }
+            override_count++;
         } else if (strcmp(a, "--") == 0) {
             first_sentence = i + 1;
             break;
         } else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "alignscope: unknown option %s\n", a);
             usage(stderr);
-            return 2;
+            status = 2;
+            goto done;
         } else {
             first_sentence = i;
             break;
@@ -317,21 +506,24 @@ int main(int argc, char **argv) {
     uint8_t *bytes = read_file(model_path, &len);
     if (!bytes) {
         fprintf(stderr, "alignscope: cannot read %s: %s\n", model_path, strerror(errno));
-        return 1;
+        status = 1;
+        goto done;
     }
     as_model *model;
     as_status st = as_model_load(bytes, len, &model);
     free(bytes);
     if (st != AS_OK) {
         fprintf(stderr, "alignscope: %s: %s\n", model_path, as_status_message(st));
-        return 1;
+        status = 1;
+        goto done;
     }
     as_session *session;
     st = as_session_create(model, &session);
     if (st != AS_OK) {
         fprintf(stderr, "alignscope: %s\n", as_status_message(st));
         as_model_free(model);
-        return 1;
+        status = 1;
+        goto done;
     }
     if (!json) {
         const as_model_info *info = as_model_get_info(model);
@@ -341,16 +533,22 @@ int main(int argc, char **argv) {
     int failures = 0;
     if (first_sentence < argc) {
         for (int i = first_sentence; i < argc; i++)
-            failures += translate_one(session, model, argv[i], strlen(argv[i]), &opt, json, pieces);
+            failures += translate_one(session, model, argv[i], strlen(argv[i]), &opt, json, pieces, beam, overrides,
+                                      override_count);
     } else {
         char *line;
         while ((line = read_line(stdin, &len)) != NULL) {
-            if (len > 0) failures += translate_one(session, model, line, len, &opt, json, pieces); /* blank lines separate */
+            if (len > 0) /* blank lines separate */
+                failures += translate_one(session, model, line, len, &opt, json, pieces, beam, overrides,
+                                          override_count);
             free(line);
         }
     }
     fflush(stdout);
     as_session_free(session);
     as_model_free(model);
-    return failures ? 1 : 0;
+    status = failures ? 1 : 0;
+done:
+    for (int32_t i = 0; i < override_count; i++) free(overrides[i].weights);
+    return status;
 }

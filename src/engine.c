@@ -7,6 +7,7 @@
  * translation allocates nothing (except the display string, which grows if a
  * copied source word is unusually long).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,7 +71,29 @@ struct as_session {
     uint8_t *pieces_raw;     /* (max_t * AS_MAX_TOKEN_BYTES + 1) subword display scratch */
     int32_t *pieces_map;     /* (same) */
     as_trace trace;
+
+    /* attention overrides of the current call, validated and renormalised */
+    float *forced_alpha;     /* (forced_cap / S, S) one row per override */
+    size_t forced_cap;       /* floats */
+    int32_t *forced_row;     /* (max_t) row of forced_alpha for step t, -1 = softmax */
+
+    /* beam search (as_translate_beam): one block, grown to the largest call */
+    void *beam_block;
+    size_t beam_block_bytes;
+    as_hypothesis hypotheses[AS_BEAM_MAX_WIDTH];
+    char *hyp_translation[AS_BEAM_MAX_WIDTH]; /* each final hypothesis's display text */
+    size_t hyp_translation_cap[AS_BEAM_MAX_WIDTH];
 };
+
+/* What one decoder step writes: its rows of a trace. */
+typedef struct {
+    float *scores;           /* (S) */
+    float *alpha;            /* (S) */
+    float *context;          /* (C) */
+    float *state;            /* (Hd) */
+    int32_t *top_ids;        /* (AS_TOP_K_MAX) */
+    float *top_probs;        /* (AS_TOP_K_MAX) */
+} step_rows;
 
 /* ---- session lifetime -------------------------------------------------- */
 
@@ -138,6 +161,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->translation_cap = mt * (AS_MAX_TOKEN_BYTES + 1) + 1;
     s->translation = alloc_array(s->translation_cap, 1, &failed);
     s->target_words = alloc_array(mt, sizeof(int32_t), &failed);
+    s->forced_row = alloc_array(mt, sizeof(int32_t), &failed);
     if (in->arch_flags & AS_ARCH_SUBWORDS) {
         s->pieces_raw = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, 1, &failed);
         s->pieces_map = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, sizeof(int32_t), &failed);
@@ -157,8 +181,10 @@ void as_session_free(as_session *s) {
         s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->ctx_proj, s->ctx_term, s->src_embedded,
         s->state, s->query, s->embedding, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
-        s->translation_spans, s->translation, s->source_words, s->target_words, s->pieces_raw, s->pieces_map};
+        s->translation_spans, s->translation, s->source_words, s->target_words, s->pieces_raw, s->pieces_map,
+        s->forced_alpha, s->forced_row, s->beam_block};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
+    for (int i = 0; i < AS_BEAM_MAX_WIDTH; i++) free(s->hyp_translation[i]);
     free(s);
 }
 
@@ -167,12 +193,16 @@ void as_options_default(as_options *options) {
     options->score_scale = 0.0f;
     options->top_k = AS_TOP_K_DEFAULT;
     options->max_target_tokens = 0;
+    options->overrides = NULL;
+    options->override_count = 0;
+    options->beam_width = 1;
+    options->length_penalty = 1.0f;
 }
 
 /* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the
  * f32 or the int8 kernel. */
 static void matvec(const as_matrix *w, size_t rows, size_t cols, const float *x, const float *b, float *y) {
-    if (w->i8) as_i8_matvec_q32(rows, cols, w->i8, w->scale, x, b, y);
+    if (w->i8) as_i8_matvec_packed(rows, cols, w->i8, w->scale, x, b, y);
     else as_f32_matvec_p24(rows, cols, w->f32, x, b, y);
 }
 
@@ -180,7 +210,7 @@ static void matvec(const as_matrix *w, size_t rows, size_t cols, const float *x,
  * each bit for bit what matvec gives, the weights read once (kernels.h). */
 static void matvec_batch(const as_matrix *w, size_t rows, size_t cols, size_t count, const float *x,
                          size_t x_stride, const float *b, float *y, size_t y_stride) {
-    if (w->i8) as_i8_matvec_q32_batch(rows, cols, w->i8, w->scale, count, x, x_stride, b, y, y_stride);
+    if (w->i8) as_i8_matvec_packed_batch(rows, cols, w->i8, w->scale, count, x, x_stride, b, y, y_stride);
     else as_f32_matvec_p24_batch(rows, cols, w->f32, count, x, x_stride, b, y, y_stride);
 }
 
@@ -247,16 +277,19 @@ static void run_encoder(as_session *s, int32_t len) {
 
 /* ---- decoder ----------------------------------------------------------- */
 
-/* One step t: reads s->state (s_{t-1}) and prev, writes every trace row t. */
-static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, float scale, int32_t top_k) {
+/* One step: reads s->state (s_{t-1}) and prev, writes s->state (s_t),
+ * s->logits and every row of `rows`. forced (S) or NULL: alpha_t given by
+ * the caller (already renormalised) instead of the softmax of the scores. */
+static void decoder_step(as_session *s, int32_t len, int32_t prev, float scale, int32_t top_k,
+                         const float *forced, const step_rows *rows) {
     const as_model *m = s->model;
     const as_model_info *in = &m->info;
     const size_t e = in->embed_dim, hd = in->decoder_hidden;
     const size_t o = in->output_dim, vt = in->tgt_vocab_size, n = (size_t)len;
     const size_t ctx_dim = in->context_dim;
-    float *scores = s->scores + (size_t)t * n;
-    float *alpha = s->alpha + (size_t)t * n;
-    float *context = s->context + (size_t)t * ctx_dim;
+    float *scores = rows->scores;
+    float *alpha = rows->alpha;
+    float *context = rows->context;
 
     switch (in->attention_kind) {
     case AS_ATTENTION_ADDITIVE:
@@ -280,7 +313,8 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     /* c_t (the trace's), and its products [dec_w_ctx c_t ; out_w_ctx c_t]
      * as the alpha-weighted sum of the encoder's per-position products */
     if (in->attention_kind != AS_ATTENTION_NONE) {
-        as_f32_softmax(n, scores, scale, alpha);
+        if (forced) memcpy(alpha, forced, n * sizeof(float)); /* the pinned finger */
+        else as_f32_softmax(n, scores, scale, alpha);
         as_f32_context(n, ctx_dim, alpha, s->annotations, context);
         as_f32_context(n, ctx_rows(in), alpha, s->ctx_proj, s->ctx_term);
     } else {
@@ -293,7 +327,7 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
     for (size_t i = 0; i < 3 * hd; i++) s->dec_gi[i] += s->ctx_term[i];
     matvec(&m->dec_w_hh, 3 * hd, hd, s->state, m->dec_b_hh, s->dec_gh);
     as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
-    memcpy(s->states + (size_t)t * hd, s->state, hd * sizeof(float));
+    memcpy(rows->state, s->state, hd * sizeof(float));
 
     if (in->arch_flags & AS_ARCH_DIRECT_OUTPUT) {
         /* logits = W_p s_t + b_p (O == Hd) */
@@ -313,35 +347,103 @@ static void decoder_step(as_session *s, int32_t len, int32_t t, int32_t prev, fl
      * least the winner even when the caller asked for no candidates. The
      * candidates' probabilities need only the softmax normaliser, taken
      * around the best logit: softmax_i = exp(l_i - l_max) / sum_j exp(l_j - l_max). */
-    int32_t *top = s->top_ids + (size_t)t * AS_TOP_K_MAX;
+    int32_t *top = rows->top_ids;
     as_f32_top_k(vt, s->logits, top_k > 0 ? top_k : 1, top);
     if (top_k > 0) { /* the normaliser is a pass of exp over the vocabulary: only when asked */
         const float best = s->logits[top[0]];
         const float inv_sum = 1.0f / as_f32_sum_exp(vt, s->logits, best);
         for (int32_t i = 0; i < top_k; i++)
-            s->top_probs[(size_t)t * AS_TOP_K_MAX + i] = as_exp_scalar(s->logits[top[i]] - best) * inv_sum;
+            rows->top_probs[i] = as_exp_scalar(s->logits[top[i]] - best) * inv_sum;
     }
-    s->target_ids[t] = top[0];
+}
+
+/* Row t of the session's own (greedy) trace. */
+static step_rows greedy_rows(as_session *s, int32_t len, int32_t t) {
+    const as_model_info *in = &s->model->info;
+    step_rows r = {s->scores + (size_t)t * (size_t)len, s->alpha + (size_t)t * (size_t)len,
+                   s->context + (size_t)t * in->context_dim, s->states + (size_t)t * in->decoder_hidden,
+                   s->top_ids + (size_t)t * AS_TOP_K_MAX, s->top_probs + (size_t)t * AS_TOP_K_MAX};
+    return r;
 }
 
 /* ---- translate --------------------------------------------------------- */
 
-as_status as_translate(as_session *s, const char *text, size_t length,
-                       const as_options *options, const as_trace **trace_out) {
-    if (!s || !trace_out) return AS_ERR_NULL_ARGUMENT;
-    *trace_out = NULL;
+/* What every call shares once the text is encoded. */
+typedef struct {
+    as_options opt;
+    float scale;             /* the multiplier actually used */
+    int32_t count;           /* S: encoder positions (tokens, + </s> if source_eos) */
+    int32_t word_count;
+    int32_t source_eos;
+    int32_t reuse;           /* the encoder result was cached */
+    int32_t cap;             /* decoding stops after this many steps */
+    int32_t last_forced;     /* the largest override step, -1 if none */
+} prepared;
+
+/* The overrides of opt, checked against S and the cap: each row of
+ * s->forced_alpha is one override's weights divided by their sum, and
+ * s->forced_row[t] says which row step t uses (-1: the softmax). */
+static as_status prepare_overrides(as_session *s, prepared *p) {
+    const as_options *opt = &p->opt;
+    const size_t n = (size_t)p->count;
+    p->last_forced = -1;
+    for (int32_t t = 0; t < s->max_t; t++) s->forced_row[t] = -1;
+    if (opt->override_count == 0) return AS_OK;
+    if (opt->override_count < 0 || !opt->overrides) return AS_ERR_BAD_ATTENTION_OVERRIDE;
+    if (s->model->info.attention_kind == AS_ATTENTION_NONE) return AS_ERR_BAD_ATTENTION_OVERRIDE;
+    /* distinct steps below the cap: at most cap rows (checked before the size) */
+    if (opt->override_count > p->cap) {
+        for (int32_t i = 0; i < opt->override_count; i++)
+            if (opt->overrides[i].step >= p->cap) return AS_ERR_OVERRIDE_STEP;
+        return AS_ERR_BAD_ATTENTION_OVERRIDE; /* then two share a step */
+    }
+    const size_t need = (size_t)opt->override_count * n;
+    if (need > s->forced_cap) {
+        float *grown = realloc(s->forced_alpha, need * sizeof(float));
+        if (!grown) return AS_ERR_OUT_OF_MEMORY;
+        s->forced_alpha = grown;
+        s->forced_cap = need;
+    }
+    for (int32_t i = 0; i < opt->override_count; i++) {
+        const as_attention_override *o = &opt->overrides[i];
+        if (o->length != p->count || !o->weights || o->step < 0) return AS_ERR_BAD_ATTENTION_OVERRIDE;
+        float sum = 0.0f;
+        for (size_t j = 0; j < n; j++) {
+            const float w = o->weights[j];
+            if (!(w >= 0.0f) || w > 3.4e38f) return AS_ERR_BAD_ATTENTION_OVERRIDE; /* NaN, negative, inf */
+            sum += w;
+        }
+        if (!(sum > 0.0f) || sum > 3.4e38f) return AS_ERR_BAD_ATTENTION_OVERRIDE; /* all zero, or overflows */
+        if (o->step >= p->cap) return AS_ERR_OVERRIDE_STEP;
+        if (s->forced_row[o->step] >= 0) return AS_ERR_BAD_ATTENTION_OVERRIDE; /* two at one step */
+        float *row = s->forced_alpha + (size_t)i * n;
+        for (size_t j = 0; j < n; j++) row[j] = o->weights[j] / sum;
+        s->forced_row[o->step] = i;
+        if (o->step > p->last_forced) p->last_forced = o->step;
+    }
+    return AS_OK;
+}
+
+static const float *forced_at(const as_session *s, const prepared *p, int32_t t) {
+    const int32_t row = s->forced_row[t];
+    return row < 0 ? NULL : s->forced_alpha + (size_t)row * (size_t)p->count;
+}
+
+/* Options, tokenisation, the encoder (cached), the length cap, overrides. */
+static as_status prepare_call(as_session *s, const char *text, size_t length, const as_options *options,
+                              prepared *p) {
     s->source_count = 0;
     if (!text && length > 0) return AS_ERR_NULL_ARGUMENT;
-    as_options opt;
-    as_options_default(&opt);
-    if (options) opt = *options;
+    as_options_default(&p->opt);
+    if (options) p->opt = *options;
+    const as_options *opt = &p->opt;
     const as_model_info *in = &s->model->info;
     uint32_t scale_bits;
-    memcpy(&scale_bits, &opt.score_scale, sizeof scale_bits);
+    memcpy(&scale_bits, &opt->score_scale, sizeof scale_bits);
     if (((scale_bits >> 23) & 0xFFu) == 0xFFu) return AS_ERR_BAD_OPTION; /* inf / NaN */
-    if (opt.score_scale > AS_MAX_SCORE_SCALE) return AS_ERR_BAD_OPTION;  /* would overflow */
-    if (opt.top_k < 0 || opt.top_k > AS_TOP_K_MAX || opt.max_target_tokens < 0) return AS_ERR_BAD_OPTION;
-    const float scale = opt.score_scale > 0.0f ? opt.score_scale : in->trained_score_scale;
+    if (opt->score_scale > AS_MAX_SCORE_SCALE) return AS_ERR_BAD_OPTION;  /* would overflow */
+    if (opt->top_k < 0 || opt->top_k > AS_TOP_K_MAX || opt->max_target_tokens < 0) return AS_ERR_BAD_OPTION;
+    p->scale = opt->score_scale > 0.0f ? opt->score_scale : in->trained_score_scale;
 
     int32_t count = 0, word_count = 0;
     as_status st = as_tokenize_internal(s->model, text, length, s->source_ids, s->source_spans,
@@ -350,80 +452,354 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     s->source_count = count;
     if (count == 0) return AS_ERR_EMPTY_INPUT;
     if (count > s->max_s) return AS_ERR_INPUT_TOO_LONG;
-    const int32_t source_eos = (in->arch_flags & AS_ARCH_SOURCE_EOS) != 0;
-    if (source_eos) { /* the encoder reads </s> last: a position like the words */
+    p->source_eos = (in->arch_flags & AS_ARCH_SOURCE_EOS) != 0;
+    if (p->source_eos) { /* the encoder reads </s> last: a position like the words */
         s->source_ids[count] = AS_TOKEN_EOS;
         s->source_spans[2 * count] = s->source_spans[2 * count + 1] = (int32_t)length;
         memcpy(s->source_tokens + (size_t)count * AS_TOKEN_TEXT_STRIDE, "</s>", 5);
         s->source_words[count] = word_count++;
         count++;
     }
+    p->count = count;
+    p->word_count = word_count;
 
-    const int reuse = s->cached_len == count &&
-                      memcmp(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t)) == 0;
-    if (!reuse) {
+    int32_t cap = 2 * count + 10;
+    if (cap > s->max_t) cap = s->max_t;
+    if (opt->max_target_tokens > 0 && opt->max_target_tokens < cap) cap = opt->max_target_tokens;
+    p->cap = cap;
+    /* before the encoder: a refused override costs nothing */
+    st = prepare_overrides(s, p);
+    if (st != AS_OK) return st;
+
+    p->reuse = s->cached_len == count &&
+               memcmp(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t)) == 0;
+    if (!p->reuse) {
         s->cached_len = 0;
         run_encoder(s, count);
         memcpy(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t));
         s->cached_len = count;
     }
+    return AS_OK;
+}
 
-    int32_t cap = 2 * count + 10;
-    if (cap > s->max_t) cap = s->max_t;
-    if (opt.max_target_tokens > 0 && opt.max_target_tokens < cap) cap = opt.max_target_tokens;
+/* The arrays of one decoded sequence (steps rows each). */
+typedef struct {
+    int32_t *target_ids, *copy_source, *translation_spans, *target_words;
+    float *scores, *alpha, *context, *states;
+    int32_t *top_ids;        /* (steps, AS_TOP_K_MAX) on entry; packed to (steps, K) */
+    float *top_probs;        /* as top_ids */
+    char **translation;      /* grows */
+    size_t *translation_cap;
+} sequence_arrays;
 
-    memcpy(s->state, s->s0, in->decoder_hidden * sizeof(float));
+/* Fills tr from a decoded sequence: the source side, the display text
+ * (src/detokenize.c), the candidates packed from stride AS_TOP_K_MAX to K. */
+static as_status finish_trace(as_session *s, const prepared *p, const char *text, size_t length,
+                              const sequence_arrays *a, int32_t steps, int32_t eos, as_trace *tr) {
+    const as_model_info *in = &s->model->info;
+    const int32_t count = p->count;
+    tr->source_len = count;
+    tr->source_eos = p->source_eos;
+    tr->source_ids = s->source_ids;
+    tr->source_spans = s->source_spans;
+    tr->source_tokens = s->source_tokens;
+    tr->target_len = steps;
+    tr->target_ids = a->target_ids;
+    tr->target_copy_source = a->copy_source;
+    tr->scores = a->scores;
+    tr->alpha = in->attention_kind == AS_ATTENTION_NONE ? NULL : a->alpha;
+    tr->context = a->context;
+    tr->context_dim = (int32_t)in->context_dim;
+    tr->state = a->states;
+    tr->state_dim = (int32_t)in->decoder_hidden;
+    tr->score_scale = p->scale;
+    tr->stopped_at_eos = eos;
+    tr->encoder_reused = p->reuse;
+    tr->source_words = s->source_words;
+    tr->source_word_count = p->word_count;
+    as_display display = {
+        s->model, text, length, a->target_ids, steps, eos, tr->alpha, count, p->source_eos, s->source_spans,
+        a->copy_source, a->translation_spans, a->target_words, 0, *a->translation, *a->translation_cap,
+        s->pieces_raw, s->pieces_map, s->pieces_raw ? (size_t)s->max_t * AS_MAX_TOKEN_BYTES + 1 : 0};
+    as_status st = as_display_build(&display);
+    *a->translation = display.translation; /* it may have grown */
+    *a->translation_cap = display.translation_cap;
+    if (st != AS_OK) return st;
+    tr->target_words = a->target_words;
+    tr->target_word_count = display.target_word_count;
+    const int32_t k = p->opt.top_k;
+    tr->top_k = k;
+    for (int32_t t = 1; t < steps; t++) {
+        memmove(a->top_ids + (size_t)t * k, a->top_ids + (size_t)t * AS_TOP_K_MAX, (size_t)k * sizeof(int32_t));
+        memmove(a->top_probs + (size_t)t * k, a->top_probs + (size_t)t * AS_TOP_K_MAX, (size_t)k * sizeof(float));
+    }
+    tr->top_ids = a->top_ids;
+    tr->top_probs = a->top_probs;
+    tr->translation = *a->translation;
+    tr->translation_spans = a->translation_spans;
+    return AS_OK;
+}
+
+as_status as_translate(as_session *s, const char *text, size_t length,
+                       const as_options *options, const as_trace **trace_out) {
+    if (!s || !trace_out) return AS_ERR_NULL_ARGUMENT;
+    *trace_out = NULL;
+    prepared p;
+    as_status st = prepare_call(s, text, length, options, &p);
+    if (st != AS_OK) return st;
+
+    memcpy(s->state, s->s0, s->model->info.decoder_hidden * sizeof(float));
     int32_t prev = AS_TOKEN_BOS, steps = 0, eos = 0;
-    while (steps < cap) {
-        decoder_step(s, count, steps, prev, scale, opt.top_k);
-        prev = s->target_ids[steps++];
+    while (steps < p.cap) {
+        const step_rows rows = greedy_rows(s, p.count, steps);
+        decoder_step(s, p.count, prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), &rows);
+        prev = s->target_ids[steps++] = rows.top_ids[0];
         if (prev == AS_TOKEN_EOS) {
             eos = 1;
             break;
         }
     }
+    if (p.last_forced >= steps) return AS_ERR_OVERRIDE_STEP; /* it ended before that step */
 
-    as_trace *tr = &s->trace;
-    tr->source_len = count;
-    tr->source_eos = source_eos;
-    tr->source_ids = s->source_ids;
-    tr->source_spans = s->source_spans;
-    tr->source_tokens = s->source_tokens;
-    tr->target_len = steps;
-    tr->target_ids = s->target_ids;
-    tr->target_copy_source = s->copy_source;
-    tr->scores = s->scores;
-    tr->alpha = in->attention_kind == AS_ATTENTION_NONE ? NULL : s->alpha;
-    tr->context = s->context;
-    tr->context_dim = (int32_t)in->context_dim;
-    tr->state = s->states;
-    tr->state_dim = (int32_t)in->decoder_hidden;
-    tr->score_scale = scale;
-    tr->stopped_at_eos = eos;
-    tr->encoder_reused = reuse;
-    tr->source_words = s->source_words;
-    tr->source_word_count = word_count;
-    as_display display = {
-        s->model, text, length, s->target_ids, steps, eos, tr->alpha, count, source_eos, s->source_spans,
-        s->copy_source, s->translation_spans, s->target_words, 0, s->translation, s->translation_cap,
-        s->pieces_raw, s->pieces_map, s->pieces_raw ? (size_t)s->max_t * AS_MAX_TOKEN_BYTES + 1 : 0};
-    st = as_display_build(&display);
-    s->translation = display.translation; /* it may have grown */
-    s->translation_cap = display.translation_cap;
+    sequence_arrays a = {s->target_ids, s->copy_source, s->translation_spans, s->target_words, s->scores,
+                         s->alpha, s->context, s->states, s->top_ids, s->top_probs, &s->translation,
+                         &s->translation_cap};
+    st = finish_trace(s, &p, text, length, &a, steps, eos, &s->trace);
     if (st != AS_OK) return st;
-    tr->target_words = s->target_words;
-    tr->target_word_count = display.target_word_count;
-    /* candidates are stored with stride AS_TOP_K_MAX; pack them to (T,K) */
-    tr->top_k = opt.top_k;
-    for (int32_t t = 1; t < steps; t++) {
-        memmove(s->top_ids + (size_t)t * opt.top_k, s->top_ids + (size_t)t * AS_TOP_K_MAX, (size_t)opt.top_k * sizeof(int32_t));
-        memmove(s->top_probs + (size_t)t * opt.top_k, s->top_probs + (size_t)t * AS_TOP_K_MAX, (size_t)opt.top_k * sizeof(float));
+    *trace_out = &s->trace;
+    return AS_OK;
+}
+
+/* ---- beam search ------------------------------------------------------- */
+
+/* The beam's storage, carved from one block (s->beam_block). Steps run
+ * t = 0 .. cap-1; at step t the live hypotheses sit in slots 0 .. live-1.
+ *   tree rows, (cap * k): row t*k + i is what step t computed for slot i's
+ *     prefix (its scores, alpha, context, state s_t, candidates);
+ *   nodes, (cap * k): node t*k + j is the hypothesis in slot j after step t:
+ *     the row it was computed in, its token y_t, log p(y_t | ...), its parent
+ *     node (-1 at t = 0);
+ *   hypotheses, (k): each final hypothesis's own arrays (cap rows). */
+typedef struct {
+    float *scores, *alpha, *context, *states, *top_probs; /* tree rows */
+    int32_t *top_ids;
+    int32_t *node_row, *node_token, *node_parent;         /* nodes */
+    float *node_log_prob;
+    float *hyp_floats;       /* k * cap * (2S + C + Hd + AS_TOP_K_MAX + 1) */
+    int32_t *hyp_ints;       /* k * cap * (4 + 2 + AS_TOP_K_MAX) */
+} beam_storage;
+
+static size_t tree_row_floats(const prepared *p, const as_model_info *in) {
+    return 2 * (size_t)p->count + in->context_dim + in->decoder_hidden + AS_TOP_K_MAX;
+}
+
+/* Carves the beam's arrays for width k out of s->beam_block, growing it;
+ * AS_ERR_BEAM_TOO_LARGE past AS_BEAM_MAX_BYTES. */
+static as_status beam_carve(as_session *s, const prepared *p, int32_t k, beam_storage *b) {
+    const as_model_info *in = &s->model->info;
+    const size_t rows = (size_t)p->cap * (size_t)k, n = (size_t)p->count;
+    const size_t row_f = tree_row_floats(p, in);
+    const size_t hyp_f = row_f + 1, hyp_i = 6 + AS_TOP_K_MAX;
+    /* every factor is at most a few thousand (header limits): no overflow in size_t */
+    const size_t floats = rows * (row_f + 1) + rows * hyp_f;
+    const size_t ints = rows * (AS_TOP_K_MAX + 3) + rows * hyp_i;
+    const size_t bytes = floats * sizeof(float) + ints * sizeof(int32_t);
+    if (bytes > AS_BEAM_MAX_BYTES) return AS_ERR_BEAM_TOO_LARGE;
+    if (bytes > s->beam_block_bytes) {
+        void *grown = realloc(s->beam_block, bytes);
+        if (!grown) return AS_ERR_OUT_OF_MEMORY;
+        s->beam_block = grown;
+        s->beam_block_bytes = bytes;
     }
-    tr->top_ids = s->top_ids;
-    tr->top_probs = s->top_probs;
-    tr->translation = s->translation;
-    tr->translation_spans = s->translation_spans;
-    *trace_out = tr;
+    float *f = s->beam_block;
+    b->scores = f, f += rows * n;
+    b->alpha = f, f += rows * n;
+    b->context = f, f += rows * in->context_dim;
+    b->states = f, f += rows * in->decoder_hidden;
+    b->top_probs = f, f += rows * AS_TOP_K_MAX;
+    b->node_log_prob = f, f += rows;
+    b->hyp_floats = f, f += rows * hyp_f;
+    int32_t *i = (int32_t *)f;
+    b->top_ids = i, i += rows * AS_TOP_K_MAX;
+    b->node_row = i, i += rows;
+    b->node_token = i, i += rows;
+    b->node_parent = i, i += rows;
+    b->hyp_ints = i;
+    return AS_OK;
+}
+
+static step_rows beam_rows(const beam_storage *b, const prepared *p, const as_model_info *in, size_t row) {
+    const size_t n = (size_t)p->count;
+    step_rows r = {b->scores + row * n, b->alpha + row * n, b->context + row * in->context_dim,
+                   b->states + row * in->decoder_hidden, b->top_ids + row * AS_TOP_K_MAX,
+                   b->top_probs + row * AS_TOP_K_MAX};
+    return r;
+}
+
+/* One candidate extension of a live hypothesis. */
+typedef struct {
+    float log_prob;          /* the hypothesis's log-probability with this token */
+    float step_log_prob;     /* log p(token | prefix) */
+    int32_t slot, rank, token;
+} beam_candidate;
+
+/* Better first: higher log-probability, then the older slot, then the
+ * token with the higher logit (rank in its slot's top list). */
+static int candidate_before(const beam_candidate *a, const beam_candidate *b) {
+    if (a->log_prob != b->log_prob) return a->log_prob > b->log_prob;
+    if (a->slot != b->slot) return a->slot < b->slot;
+    return a->rank < b->rank;
+}
+
+typedef struct {
+    int32_t node, steps, eos;
+    float log_prob, score;
+} beam_final;
+
+static float length_normalised(float log_prob, int32_t steps, float length_penalty) {
+    return length_penalty == 0.0f ? log_prob : log_prob / powf((float)steps, length_penalty);
+}
+
+as_status as_translate_beam(as_session *s, const char *text, size_t length, const as_options *options,
+                            const as_hypothesis **hypotheses_out, int32_t *count_out) {
+    if (!s || !hypotheses_out || !count_out) return AS_ERR_NULL_ARGUMENT;
+    *hypotheses_out = NULL;
+    *count_out = 0;
+    if (options && (options->beam_width < 1 || options->beam_width > AS_BEAM_MAX_WIDTH)) {
+        s->source_count = 0;
+        return AS_ERR_BAD_BEAM_WIDTH;
+    }
+    if (options && !(options->length_penalty >= 0.0f && options->length_penalty <= AS_MAX_LENGTH_PENALTY)) {
+        s->source_count = 0;
+        return AS_ERR_BAD_OPTION; /* NaN too */
+    }
+    prepared p;
+    as_status st = prepare_call(s, text, length, options, &p);
+    if (st != AS_OK) return st;
+    const as_model_info *in = &s->model->info;
+    const int32_t k = p.opt.beam_width, vt = (int32_t)in->tgt_vocab_size;
+    const size_t hd = in->decoder_hidden;
+    beam_storage b;
+    st = beam_carve(s, &p, k, &b);
+    if (st != AS_OK) return st;
+
+    beam_candidate candidates[AS_BEAM_MAX_WIDTH * AS_BEAM_MAX_WIDTH];
+    beam_final finals[AS_BEAM_MAX_WIDTH];
+    int32_t ranked[AS_BEAM_MAX_WIDTH];
+    int32_t live_node[AS_BEAM_MAX_WIDTH]; /* node of each live slot; -1 before step 0 */
+    float live_log_prob[AS_BEAM_MAX_WIDTH];
+    int32_t live = 1, finished = 0, steps_run = 0;
+    live_node[0] = -1;
+    live_log_prob[0] = 0.0f;
+
+    for (int32_t t = 0; t < p.cap && live > 0; t++) {
+        const int32_t want = k - finished; /* hypotheses still to be made */
+        const int32_t per_slot = want < vt ? want : vt;
+        int32_t n_candidates = 0;
+        for (int32_t i = 0; i < live; i++) {
+            const size_t row = (size_t)t * k + (size_t)i;
+            const int32_t parent = live_node[i];
+            const step_rows rows = beam_rows(&b, &p, in, row);
+            memcpy(s->state, parent < 0 ? s->s0 : b.states + (size_t)b.node_row[parent] * hd, hd * sizeof(float));
+            const int32_t prev = parent < 0 ? AS_TOKEN_BOS : b.node_token[parent];
+            decoder_step(s, p.count, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), &rows);
+            /* the slot's best per_slot tokens; the first is decoder_step's winner */
+            int32_t best_ids[AS_BEAM_MAX_WIDTH];
+            as_f32_top_k((size_t)vt, s->logits, per_slot, best_ids);
+            const float best = s->logits[best_ids[0]];
+            const float log_sum = logf(as_f32_sum_exp((size_t)vt, s->logits, best));
+            for (int32_t r = 0; r < per_slot; r++) {
+                beam_candidate *c = &candidates[n_candidates++];
+                c->step_log_prob = (s->logits[best_ids[r]] - best) - log_sum;
+                c->log_prob = live_log_prob[i] + c->step_log_prob;
+                c->slot = i;
+                c->rank = r;
+                c->token = best_ids[r];
+            }
+        }
+        steps_run = t + 1;
+        /* the best `want` candidates, in order (insertion sort: at most 64) */
+        for (int32_t i = 1; i < n_candidates; i++) {
+            beam_candidate c = candidates[i];
+            int32_t j = i;
+            while (j > 0 && candidate_before(&c, &candidates[j - 1])) {
+                candidates[j] = candidates[j - 1];
+                j--;
+            }
+            candidates[j] = c;
+        }
+        const int32_t take = n_candidates < want ? n_candidates : want;
+        int32_t next_live = 0, next_node[AS_BEAM_MAX_WIDTH];
+        float next_log_prob[AS_BEAM_MAX_WIDTH];
+        for (int32_t c = 0; c < take; c++) {
+            const beam_candidate *cand = &candidates[c];
+            /* node slots at step t are numbered in selection order */
+            const int32_t node = t * k + c;
+            b.node_row[node] = t * k + cand->slot;
+            b.node_token[node] = cand->token;
+            b.node_parent[node] = live_node[cand->slot];
+            b.node_log_prob[node] = cand->step_log_prob;
+            if (cand->token == AS_TOKEN_EOS) {
+                finals[finished++] = (beam_final){node, t + 1, 1, cand->log_prob, 0.0f};
+            } else {
+                next_node[next_live] = node;
+                next_log_prob[next_live++] = cand->log_prob;
+            }
+        }
+        live = next_live;
+        memcpy(live_node, next_node, (size_t)live * sizeof(int32_t));
+        memcpy(live_log_prob, next_log_prob, (size_t)live * sizeof(float));
+    }
+    /* still live at the cap: final without </s> */
+    for (int32_t i = 0; i < live; i++)
+        finals[finished++] = (beam_final){live_node[i], steps_run, 0, live_log_prob[i], 0.0f};
+    if (p.last_forced >= steps_run) return AS_ERR_OVERRIDE_STEP;
+
+    /* rank: best normalised score first; ties keep the order they were made in */
+    for (int32_t h = 0; h < finished; h++) {
+        finals[h].score = length_normalised(finals[h].log_prob, finals[h].steps, p.opt.length_penalty);
+        int32_t j = h;
+        while (j > 0 && finals[h].score > finals[ranked[j - 1]].score) {
+            ranked[j] = ranked[j - 1];
+            j--;
+        }
+        ranked[j] = h;
+    }
+
+    /* each final hypothesis's own trace, walked back from its last node */
+    const size_t n = (size_t)p.count, cap = (size_t)p.cap, c_dim = in->context_dim;
+    const size_t hyp_f = tree_row_floats(&p, in) + 1, hyp_i = 6 + AS_TOP_K_MAX;
+    for (int32_t h = 0; h < finished; h++) {
+        const beam_final *f = &finals[ranked[h]];
+        float *ff = b.hyp_floats + (size_t)h * cap * hyp_f;
+        int32_t *ii = b.hyp_ints + (size_t)h * cap * hyp_i;
+        float *scores = ff, *alpha = scores + cap * n, *context = alpha + cap * n, *states = context + cap * c_dim;
+        float *top_probs = states + cap * hd, *step_lp = top_probs + cap * AS_TOP_K_MAX;
+        int32_t *target_ids = ii, *copy_source = ii + cap, *spans = ii + 2 * cap, *words = ii + 4 * cap;
+        int32_t *top_ids = ii + 5 * cap;
+        int32_t node = f->node;
+        for (int32_t t = f->steps - 1; t >= 0; t--, node = b.node_parent[node]) {
+            const step_rows r = beam_rows(&b, &p, in, (size_t)b.node_row[node]);
+            memcpy(scores + t * n, r.scores, n * sizeof(float));
+            memcpy(alpha + t * n, r.alpha, n * sizeof(float));
+            memcpy(context + t * c_dim, r.context, c_dim * sizeof(float));
+            memcpy(states + t * hd, r.state, hd * sizeof(float));
+            memcpy(top_ids + t * AS_TOP_K_MAX, r.top_ids, AS_TOP_K_MAX * sizeof(int32_t));
+            memcpy(top_probs + t * AS_TOP_K_MAX, r.top_probs, AS_TOP_K_MAX * sizeof(float));
+            target_ids[t] = b.node_token[node];
+            step_lp[t] = b.node_log_prob[node];
+        }
+        sequence_arrays a = {target_ids, copy_source, spans, words, scores, alpha, context, states, top_ids,
+                             top_probs, &s->hyp_translation[h], &s->hyp_translation_cap[h]};
+        as_hypothesis *hyp = &s->hypotheses[h];
+        st = finish_trace(s, &p, text, length, &a, f->steps, f->eos, &hyp->trace);
+        if (st != AS_OK) return st;
+        hyp->log_prob = f->log_prob;
+        hyp->score = f->score;
+        hyp->step_log_probs = step_lp;
+    }
+    *hypotheses_out = s->hypotheses;
+    *count_out = finished;
     return AS_OK;
 }
 

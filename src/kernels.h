@@ -122,6 +122,61 @@ float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq);
  * integer sum of q[r][c] * xq[c] (both twins' per-row path, also shared). */
 int32_t as_i8_q32_row_sum(const int8_t *panel, size_t n, size_t i, size_t cols, const int16_t *xq);
 
+/* ---- int8 weights for the 8-bit dot product: the q8c4 layout -------------
+ * The relaxed-SIMD build (src/kernels_wasmrelaxed.c) multiplies int8 weights
+ * with i32x4.relaxed_dot_i8x16_i7x16_add_s: each i32 lane gets the sum of 4
+ * byte products, a[4l..4l+3] (signed i8) times b[4l..4l+3] (i7), plus the
+ * accumulator. The result is the same on every machine only while every b
+ * byte is in [0, 127] (x86 without VNNI reads b as unsigned, ARM as signed),
+ * and then its pair sums (|.| <= 2 * 128 * 127) cannot saturate an i16. So:
+ *  - the weights are the signed operand, unchanged (the file's int8 values,
+ *    FORMAT.md 3.1: no re-quantisation); only their layout changes at load;
+ *  - the input is the i7 operand. It is quantised exactly as for q32
+ *    (as_i8_quantise_input: int16, |xq| <= L) and cut into 7-bit digits of
+ *    its two's complement: d0 = bits 0-6, d1 = bits 7-13, d2 = bits 14-20
+ *    (bit 14 and six copies of the sign), s = the sign bit, so that
+ *      xq = d0 + 2^7 d1 + 2^14 d2 - 2^21 s,   d0, d1, d2 in [0, 127], s in {0, 1}
+ *    and four dot products per weight vector give
+ *      sum_c q xq = sum q d0 + 2^7 sum q d1 + 2^14 sum q d2 - 2^21 sum q s.
+ *    Every step is an integer sum taken modulo 2^32 and the true value fits
+ *    in int32 (the L bound), so the result is exact: the same acc as q32,
+ *    bit for bit the SIMD128 and scalar builds' y. Fewer digits were measured
+ *    against the PyTorch int8 fixtures (models/fixtures; the native CLI with
+ *    the input capped at 7, 14 and 15 bits): 7-bit inputs change the greedy
+ *    tokens of en-fr-dot and move alpha by up to 7.7e-2; 14-bit (two digits
+ *    with an offset and a per-row weight sum) by up to 6.5e-4 and 15-bit
+ *    (three digits, no weight sums) by up to 7.1e-4 on en-fr-general, both
+ *    over the int8 tolerance of 5e-4 (tests/parity.test.mjs); 16-bit, 2.5e-4.
+ * Layout: panels of 8 rows (the last has the n = rows % 8 left, if any);
+ * inside a panel of n rows the 4 values of one row for one column quad are
+ * contiguous (one i32 lane), rows after rows, quad after quad:
+ *   (r, c) with c < 4Q, Q = cols / 4:  panel + (c / 4) * 4n + 4i + c % 4
+ *   (r, c) with c >= 4Q:              panel + 4Q * n + i * (cols - 4Q) + c - 4Q
+ * where panel = q + 8 p * cols, p = r / 8, i = r - 8 p. Same size as
+ * row-major, repacked in place. 8 rows: 2 weight vectors x 4 digits = 8 i32x4
+ * accumulators + 4 broadcast digit quads + 2 loads fit V8's ~15 v128. */
+#define AS_Q8C4_ROWS 8
+/* Repacks q (rows, cols), row-major, into the q8c4 layout in place.
+ * Returns 0, or -1 if the scratch (8 x cols bytes) cannot be allocated. */
+int as_i8_pack_q8c4(size_t rows, size_t cols, int8_t *q);
+/* The q8c4 twins: the same contract as the q32 ones (as_i8_matvec_q32_fn,
+ * as_i8_matvec_q32_batch_fn), on the q8c4 layout. */
+typedef as_i8_matvec_q32_fn as_i8_matvec_q8c4_fn;
+typedef as_i8_matvec_q32_batch_fn as_i8_matvec_q8c4_batch_fn;
+/* Row i of a q8c4 panel of n rows against the quantised input: the exact
+ * integer sum of q[r][c] * xq[c] (the scalar twin, and the relaxed twin's
+ * rows of a short panel). */
+int32_t as_i8_q8c4_row_sum(const int8_t *panel, size_t n, size_t i, size_t cols, const int16_t *xq);
+
+/* ---- f32 products with fused multiply-add ---------------------------------
+ * The relaxed build's p24 twins (same layout, same order) use
+ * f32x4.relaxed_madd, which a machine may compute fused (one rounding) or
+ * not (two, exactly the scalar twin). Each row therefore differs from the
+ * scalar twin by at most the two sums' own error bounds, per row
+ *   |y_relaxed - y_scalar| <= 2 gamma(cols + 1) (|b| + sum_c |w x_c|),
+ *   gamma(n) = n u / (1 - n u), u = 2^-24,
+ * which tests/c/kernels_test.c checks at every panel edge. */
+
 /* ---- scalar twins (kernels_scalar.c) ---------------------------------- */
 void as_f32_matvec__scalar(size_t rows, size_t cols, const float *w,
                            const float *x, const float *b, float *y);
@@ -148,6 +203,12 @@ void as_f32_tanh__scalar(size_t n, const float *x, float *y);
 void as_f32_gru_update__scalar(size_t h_dim, const float *gi, const float *gh, float *h);
 /* exp of each element; only for tests of the shared approximation. */
 void as_f32_exp__scalar(size_t n, const float *x, float *y);
+
+void as_i8_matvec_q8c4__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                               const float *x, const float *b, float *y);
+void as_i8_matvec_q8c4_batch__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                     size_t count, const float *x, size_t x_stride, const float *b,
+                                     float *y, size_t y_stride);
 
 /* ---- SIMD128 twins (kernels_wasmsimd.c) ------------------------------- */
 #if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
@@ -182,17 +243,57 @@ void as_f32_gru_update__wasmsimd(size_t h_dim, const float *gi, const float *gh,
 void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #endif
 
+/* ---- relaxed-SIMD twins (kernels_wasmrelaxed.c) ------------------------
+ * Only the products: the p24 f32 matvec with f32x4.relaxed_madd and the int8
+ * matvec on the q8c4 layout with i32x4.relaxed_dot_i8x16_i7x16_add_s. Every
+ * other kernel of the relaxed build is the SIMD128 twin. Built by clang 19
+ * (-mrelaxed-simd; build.sh explains why not emcc 3.1.6). */
+#if defined(__wasm_relaxed_simd__)
+void as_f32_matvec_p24__wasmrelaxed(size_t rows, size_t cols, const float *w,
+                                    const float *x, const float *b, float *y);
+void as_f32_matvec_p24_batch__wasmrelaxed(size_t rows, size_t cols, const float *w, size_t count,
+                                          const float *x, size_t x_stride, const float *b,
+                                          float *y, size_t y_stride);
+void as_i8_matvec_q8c4__wasmrelaxed(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                    const float *x, const float *b, float *y);
+void as_i8_matvec_q8c4_batch__wasmrelaxed(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                          size_t count, const float *x, size_t x_stride, const float *b,
+                                          float *y, size_t y_stride);
+#endif
+
 /* ---- the selection: the one place a twin is chosen --------------------- */
+/* as_i8_pack_weights, as_i8_matvec_packed(_batch): the int8 layout the
+ * chosen twin reads (q32, or q8c4 in the relaxed build) and its product. */
+#if defined(__wasm_relaxed_simd__)
+#define AS_KERNEL_ISA "wasmrelaxed"
+#define as_f32_matvec_p24 as_f32_matvec_p24__wasmrelaxed
+#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__wasmrelaxed
+#define as_i8_pack_weights as_i8_pack_q8c4
+#define as_i8_matvec_packed as_i8_matvec_q8c4__wasmrelaxed
+#define as_i8_matvec_packed_batch as_i8_matvec_q8c4_batch__wasmrelaxed
+#elif defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
+#define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
+#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__wasmsimd
+#define as_i8_pack_weights as_i8_pack_q32
+#define as_i8_matvec_packed as_i8_matvec_q32__wasmsimd
+#define as_i8_matvec_packed_batch as_i8_matvec_q32_batch__wasmsimd
+#else
+#define as_f32_matvec_p24 as_f32_matvec_p24__scalar
+#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__scalar
+#define as_i8_pack_weights as_i8_pack_q32
+#define as_i8_matvec_packed as_i8_matvec_q32__scalar
+#define as_i8_matvec_packed_batch as_i8_matvec_q32_batch__scalar
+#endif
 #if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
-#if defined(__wasm_simd128__)
+#if defined(__wasm_relaxed_simd__)
+/* AS_KERNEL_ISA above */
+#elif defined(__wasm_simd128__)
 #define AS_KERNEL_ISA "wasmsimd"
 #else /* the same twin, compiled natively through src/native/wasm_simd128.h */
 #define AS_KERNEL_ISA "wasmsimd-native"
 #endif
 #define as_f32_matvec as_f32_matvec__wasmsimd_r4
-#define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
 #define as_i8_matvec_q32 as_i8_matvec_q32__wasmsimd
-#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__wasmsimd
 #define as_i8_matvec_q32_batch as_i8_matvec_q32_batch__wasmsimd
 #define as_f32_additive_scores as_f32_additive_scores__wasmsimd
 #define as_f32_dot_scores as_f32_dot_scores__wasmsimd
@@ -205,9 +306,7 @@ void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #else /* scalar */
 #define AS_KERNEL_ISA "scalar"
 #define as_f32_matvec as_f32_matvec__scalar
-#define as_f32_matvec_p24 as_f32_matvec_p24__scalar
 #define as_i8_matvec_q32 as_i8_matvec_q32__scalar
-#define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__scalar
 #define as_i8_matvec_q32_batch as_i8_matvec_q32_batch__scalar
 #define as_f32_additive_scores as_f32_additive_scores__scalar
 #define as_f32_dot_scores as_f32_dot_scores__scalar

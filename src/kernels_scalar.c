@@ -187,6 +187,72 @@ void as_i8_matvec_q32__scalar(size_t rows, size_t cols, const int8_t *q, const f
     as_i8_matvec_q32_batch__scalar(rows, cols, q, scale, 1, x, 0, b, y, 0);
 }
 
+/* Row-major q (rows, cols) -> the q8c4 layout (kernels.h): each row's four
+ * values of a column quad side by side, rows of a panel one after another,
+ * the cols % 4 last columns row by row after the quads. */
+int as_i8_pack_q8c4(size_t rows, size_t cols, int8_t *q) {
+    if (rows == 0 || cols == 0) return 0;
+    const size_t panel_rows = rows < AS_Q8C4_ROWS ? rows : AS_Q8C4_ROWS;
+    if (cols > (size_t)-1 / panel_rows) return -1;
+    int8_t *scratch = malloc(panel_rows * cols);
+    if (!scratch) return -1;
+    const size_t quads = cols / 4, tail = cols - 4 * quads;
+    for (size_t r0 = 0; r0 < rows; r0 += AS_Q8C4_ROWS) {
+        const size_t n = rows - r0 < AS_Q8C4_ROWS ? rows - r0 : AS_Q8C4_ROWS;
+        int8_t *panel = q + r0 * cols;
+        memcpy(scratch, panel, n * cols);
+        for (size_t k = 0; k < quads; k++)
+            for (size_t i = 0; i < n; i++) memcpy(panel + k * 4 * n + 4 * i, scratch + i * cols + 4 * k, 4);
+        for (size_t i = 0; i < n; i++) memcpy(panel + quads * 4 * n + i * tail, scratch + i * cols + 4 * quads, tail);
+    }
+    free(scratch);
+    return 0;
+}
+
+int32_t as_i8_q8c4_row_sum(const int8_t *panel, size_t n, size_t i, size_t cols, const int16_t *xq) {
+    const size_t quads = cols / 4, tail = cols - 4 * quads;
+    int32_t acc = 0;
+    for (size_t k = 0; k < quads; k++) {
+        const int8_t *p = panel + k * 4 * n + 4 * i;
+        const int16_t *xk = xq + 4 * k;
+        acc += p[0] * xk[0] + p[1] * xk[1] + p[2] * xk[2] + p[3] * xk[3];
+    }
+    const int8_t *p = panel + quads * 4 * n + i * tail;
+    for (size_t c = 0; c < tail; c++) acc += p[c] * xq[4 * quads + c];
+    return acc;
+}
+
+/* The q8c4 twin: the q32 twin's arithmetic (the same quantised input, the
+ * same exact row sums, the same final expression) on the q8c4 layout. */
+void as_i8_matvec_q8c4_batch__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                                     size_t count, const float *x, size_t x_stride, const float *b,
+                                     float *y, size_t y_stride) {
+    const size_t per_block = cols <= AS_Q32_BATCH_COLS ? AS_Q32_BATCH : 1;
+    int16_t xq[per_block * cols];
+    float sx[AS_Q32_BATCH];
+    for (size_t j0 = 0; j0 < count; j0 += per_block) {
+        const size_t block = count - j0 < per_block ? count - j0 : per_block;
+        for (size_t j = 0; j < block; j++) sx[j] = as_i8_quantise_input(cols, x + (j0 + j) * x_stride, xq + j * cols);
+        for (size_t r0 = 0; r0 < rows; r0 += AS_Q8C4_ROWS) {
+            const size_t n = rows - r0 < AS_Q8C4_ROWS ? rows - r0 : AS_Q8C4_ROWS;
+            const int8_t *panel = q + r0 * cols;
+            for (size_t j = 0; j < block; j++) {
+                float *yj = y + (j0 + j) * y_stride;
+                for (size_t i = 0; i < n; i++) {
+                    const size_t r = r0 + i;
+                    const float scaled = (float)as_i8_q8c4_row_sum(panel, n, i, cols, xq + j * cols) * (scale[r] * sx[j]);
+                    yj[r] = b ? scaled + b[r] : scaled;
+                }
+            }
+        }
+    }
+}
+
+void as_i8_matvec_q8c4__scalar(size_t rows, size_t cols, const int8_t *q, const float *scale,
+                               const float *x, const float *b, float *y) {
+    as_i8_matvec_q8c4_batch__scalar(rows, cols, q, scale, 1, x, 0, b, y, 0);
+}
+
 /* keys (S,A), q (A), v (A) -> e (S), e_j = v . tanh(q + k_j). */
 void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
                                     const float *q, const float *v, float *e) {

@@ -20,13 +20,24 @@ const char *as_status_message(as_status status) {
     case AS_ERR_INPUT_TOO_LONG: return "the input has more words than this model accepts";
     case AS_ERR_BAD_OPTION:
         return "an option is out of range (score scale: finite and at most 1e6, 0 = trained value; "
-               "top-k: 0 to 16; max target tokens: 0 or more)";
+               "top-k: 0 to 16; max target tokens: 0 or more; length penalty: 0 to 4)";
     case AS_ERR_UNKNOWN_FEATURE:
         return "this model file uses an architecture feature (an arch_flags bit) this engine does not know; "
                "update alignscope to load it";
     case AS_ERR_BAD_SEGMENTATION:
         return "the model's subword segmentation table is damaged or inconsistent (a merge names a token that "
                "does not exist or does not spell the two tokens it joins)";
+    case AS_ERR_BAD_ATTENTION_OVERRIDE:
+        return "the forced attention weights are invalid: give a decoder step from 0 and one weight per source "
+               "token (the length S of this translation's alpha rows), each finite and at least 0, not all zero, "
+               "and at most one override per step (a model without attention has no weights to force)";
+    case AS_ERR_OVERRIDE_STEP:
+        return "the forced attention names a decoder step the translation does not reach (it ends earlier): "
+               "pick a step below its number of target tokens";
+    case AS_ERR_BAD_BEAM_WIDTH: return "the beam width must be a whole number from 1 to 8";
+    case AS_ERR_BEAM_TOO_LARGE:
+        return "this beam search would need more memory for its traces than the engine allows (64 MB): "
+               "use a smaller beam width or a shorter sentence";
     case AS_STATUS_COUNT: break;
     }
     return "unknown status code";

@@ -5,7 +5,12 @@
  * function returns plain numbers: statuses, pointers into linear memory and
  * lengths; engine.js copies what it needs out before the next call.
  */
+#if defined(__wasi__)
+#include <stddef.h>
+size_t as_wasi_heap_bytes(void); /* wasm_heap_wasi.c: wasi-libc has no mallinfo */
+#else
 #include <malloc.h> /* mallinfo(): emscripten's default allocator is dlmalloc */
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +24,8 @@ static as_model *current_model;
 static void asw_tokenize_reset(void);
 static as_session *current_session;
 static const as_trace *current_trace;
+static const as_hypothesis *current_hypotheses; /* the last beam search's, best first */
+static int32_t current_hypothesis_count;
 
 ASW_EXPORT void *asw_malloc(size_t n) { return malloc(n ? n : 1); }
 ASW_EXPORT void asw_free(void *p) { free(p); }
@@ -26,7 +33,13 @@ ASW_EXPORT void asw_free(void *p) { free(p); }
 /* Heap bytes in use (allocated, not yet freed). The soak test checks that it
  * returns to the same value after thousands of calls: a leak smaller than
  * the 16 MB initial memory would never show in memory.buffer.byteLength. */
-ASW_EXPORT int32_t asw_heap_bytes(void) { return (int32_t)mallinfo().uordblks; }
+ASW_EXPORT int32_t asw_heap_bytes(void) {
+#if defined(__wasi__)
+    return (int32_t)as_wasi_heap_bytes();
+#else
+    return (int32_t)mallinfo().uordblks;
+#endif
+}
 
 ASW_EXPORT const char *asw_status_message(int status) { return as_status_message((as_status)status); }
 
@@ -40,6 +53,8 @@ ASW_EXPORT void asw_unload(void) {
     current_session = NULL;
     current_model = NULL;
     current_trace = NULL;
+    current_hypotheses = NULL;
+    current_hypothesis_count = 0;
 }
 
 /* Loads a model from bytes the caller placed in memory (and frees after).
@@ -109,16 +124,103 @@ ASW_EXPORT const char *asw_token(int side, int32_t id) {
                      : as_model_target_token(current_model, id, NULL);
 }
 
-ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale, int32_t top_k,
-                             int32_t max_target_tokens) {
-    current_trace = NULL;
-    if (!current_session) return AS_ERR_NULL_ARGUMENT;
+/* The overrides of a call, from engine.js's two arrays: meta (count, 2) =
+ * (step, length) per override, weights = their weights back to back. The
+ * list (NULL when count is 0) is freed by the caller. */
+static as_status overrides_from(const int32_t *meta, const float *weights, int32_t count,
+                                as_attention_override **list_out) {
+    *list_out = NULL;
+    if (count <= 0) return AS_OK;
+    if (!meta || !weights) return AS_ERR_NULL_ARGUMENT;
+    as_attention_override *list = malloc((size_t)count * sizeof *list);
+    if (!list) return AS_ERR_OUT_OF_MEMORY;
+    size_t at = 0;
+    for (int32_t i = 0; i < count; i++) {
+        list[i].step = meta[2 * i];
+        list[i].length = meta[2 * i + 1];
+        list[i].weights = weights + at;
+        at += list[i].length > 0 ? (size_t)list[i].length : 0;
+    }
+    *list_out = list;
+    return AS_OK;
+}
+
+static as_options options_from(float score_scale, int32_t top_k, int32_t max_target_tokens,
+                               const as_attention_override *overrides, int32_t override_count) {
     as_options opt;
     as_options_default(&opt);
     opt.score_scale = score_scale;
     opt.top_k = top_k;
     opt.max_target_tokens = max_target_tokens;
-    return as_translate(current_session, text, length, &opt, &current_trace);
+    opt.overrides = overrides;
+    opt.override_count = overrides ? override_count : 0;
+    return opt;
+}
+
+/* Greedy decoding; override_count > 0 forces alpha at those steps. */
+ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale, int32_t top_k,
+                             int32_t max_target_tokens, const int32_t *override_meta,
+                             const float *override_weights, int32_t override_count) {
+    current_trace = NULL;
+    current_hypotheses = NULL;
+    current_hypothesis_count = 0;
+    if (!current_session) return AS_ERR_NULL_ARGUMENT;
+    as_attention_override *overrides;
+    as_status st = overrides_from(override_meta, override_weights, override_count, &overrides);
+    if (st != AS_OK) return st;
+    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count);
+    st = as_translate(current_session, text, length, &opt, &current_trace);
+    free(overrides);
+    return st;
+}
+
+/* Beam search: the hypotheses stay until the next call; asw_select_hypothesis
+ * makes one of them the trace asw_trace reads. */
+ASW_EXPORT int asw_translate_beam(const char *text, size_t length, float score_scale, int32_t top_k,
+                                  int32_t max_target_tokens, const int32_t *override_meta,
+                                  const float *override_weights, int32_t override_count, int32_t beam_width,
+                                  float length_penalty) {
+    current_trace = NULL;
+    current_hypotheses = NULL;
+    current_hypothesis_count = 0;
+    if (!current_session) return AS_ERR_NULL_ARGUMENT;
+    as_attention_override *overrides;
+    as_status st = overrides_from(override_meta, override_weights, override_count, &overrides);
+    if (st != AS_OK) return st;
+    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count);
+    opt.beam_width = beam_width;
+    opt.length_penalty = length_penalty;
+    st = as_translate_beam(current_session, text, length, &opt, &current_hypotheses, &current_hypothesis_count);
+    free(overrides);
+    return st;
+}
+
+/* Hypothesis i's fields by number (as the trace's): (number, web/engine.js
+ * HYPOTHESIS name, value). tests/definitions.test.mjs checks engine.js's
+ * table against this list. */
+#define HYPOTHESIS_FIELDS(X)                \
+    X(0, logProb, h->log_prob)              \
+    X(1, score, h->score)                   \
+    X(2, stepLogProbs, (uintptr_t)h->step_log_probs)
+
+ASW_EXPORT int32_t asw_hypothesis_count(void) { return current_hypothesis_count; }
+
+ASW_EXPORT double asw_hypothesis(int32_t index, int field) {
+    if (!current_hypotheses || index < 0 || index >= current_hypothesis_count) return 0;
+    const as_hypothesis *h = &current_hypotheses[index];
+    switch (field) {
+#define HYPOTHESIS_CASE(number, name, value) case number: return (double)(value);
+    HYPOTHESIS_FIELDS(HYPOTHESIS_CASE)
+#undef HYPOTHESIS_CASE
+    default: return 0;
+    }
+}
+
+/* Makes hypothesis i the trace asw_trace() reads; 0 if there is none such. */
+ASW_EXPORT int asw_select_hypothesis(int32_t index) {
+    if (!current_hypotheses || index < 0 || index >= current_hypothesis_count) return 0;
+    current_trace = &current_hypotheses[index].trace;
+    return 1;
 }
 
 /* Trace fields by number: counts as numbers, arrays as pointers into linear

@@ -63,7 +63,7 @@ static as_status split_context_columns(as_model *m) {
 }
 
 /* Every weight matrix the engine multiplies goes into the layout its kernel
- * reads (kernels.h: p24 for f32, q32 for int8) once, when the model is
+ * reads (kernels.h: p24 for f32, q32 or q8c4 for int8) once, when the model is
  * loaded, after the decoder's context columns are split off
  * (split_context_columns); the row-major originals are not kept (all of it
  * happens in place, in the buffers the model owns). The embeddings stay
@@ -88,7 +88,7 @@ as_status as_model_pack_weights(as_model *m) {
         /* the views are const for the engine; the loader owns the buffers */
         const as_matrix *w = matrices[i].w;
         int failed = 0;
-        if (w->i8) failed = as_i8_pack_q32(matrices[i].rows, matrices[i].cols, (int8_t *)w->i8) != 0;
+        if (w->i8) failed = as_i8_pack_weights(matrices[i].rows, matrices[i].cols, (int8_t *)w->i8) != 0;
         else if (w->f32) failed = as_f32_pack_p24(matrices[i].rows, matrices[i].cols, (float *)w->f32) != 0;
         if (failed) return AS_ERR_OUT_OF_MEMORY;
     }

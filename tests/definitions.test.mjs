@@ -39,8 +39,11 @@ const camel = (s) => s.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCas
 const python = JSON.parse(spawnSync(PYTHON, ['-c', `
 import json, sys
 sys.path.insert(0, 'models/train')
-import export, model, subword
-print(json.dumps({"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
+import export, model, subword, alsc_to_torch, decode
+print(json.dumps({"loader": {k: getattr(alsc_to_torch, k) for k in ("FORMAT_VERSION_OLDEST", "MIN_VOCAB", "MAX_VOCAB",
+    "MAX_DIM", "MAX_TOKENS_LIMIT", "ARCH_KNOWN_FLAGS_V3", "ARCH_KNOWN_FLAGS")}, "magic": alsc_to_torch.MAGIC.decode(),
+  "twins": {"BEAM_MAX_WIDTH": decode.BEAM_MAX_WIDTH, "MAX_LENGTH_PENALTY": decode.MAX_LENGTH_PENALTY,
+    "DEFAULT_LENGTH_PENALTY": decode.DEFAULT_LENGTH_PENALTY},"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
   "version": export.FORMAT_VERSION, "header": export.HEADER_SIZE,
   "arch": {k[len("ARCH_"):]: v for k, v in vars(export).items() if k.startswith("ARCH_") and isinstance(v, int)},
   "specials": model.SPECIALS, "first_byte": subword.FIRST_BYTE_ID, "mark_id": subword.MARK_ID, "mark": subword.MARK,
@@ -87,12 +90,32 @@ test('format version, header size, specials and subword constants: Python agrees
 });
 
 test('asw_info and asw_trace field numbers: engine.js has wasm_api.c\'s lists', () => {
-  for (const [macro, table] of [['INFO_FIELDS', DEFINITIONS.INFO], ['TRACE_FIELDS', DEFINITIONS.TRACE]]) {
+  for (const [macro, table, least] of [['INFO_FIELDS', DEFINITIONS.INFO, 10], ['TRACE_FIELDS', DEFINITIONS.TRACE, 10],
+    ['HYPOTHESIS_FIELDS', DEFINITIONS.HYPOTHESIS, 3]]) {
     const block = wasmApi.match(new RegExp(`#define ${macro}\\(X\\)([\\s\\S]*?)\\n\\n`))[1];
     const fields = [...block.matchAll(/X\((\d+), (\w+),/g)].map((m) => [m[2], Number(m[1])]);
-    assert.ok(fields.length > 10, macro);
+    assert.ok(fields.length >= least, macro);
     assert.deepEqual(table, Object.fromEntries(fields), macro);
   }
+});
+
+test('beam search limits and defaults: engine.js has the C values', () => {
+  assert.equal(DEFINITIONS.BEAM_MAX_WIDTH, Number(cDefine(publicHeader, 'AS_BEAM_MAX_WIDTH')));
+  assert.equal(DEFINITIONS.MAX_LENGTH_PENALTY, Number(cDefine(publicHeader, 'AS_MAX_LENGTH_PENALTY').replace(/f$/, '')));
+  const defaults = read('src/engine.c').match(/void as_options_default\(as_options \*options\) \{([\s\S]*?)\n\}/)[1];
+  assert.equal(DEFINITIONS.DEFAULT_LENGTH_PENALTY, Number(defaults.match(/length_penalty = ([\d.]+)f;/)[1]));
+});
+
+test('the .alsc limits and beam constants of models/train/alsc_to_torch.py and decode.py are C\'s', () => {
+  const num = (v) => Number(v.replace(/u$/, ''));
+  assert.equal(python.magic, JSON.parse(cDefine(formatHeader, 'AS_FORMAT_MAGIC')));
+  const limits = { FORMAT_VERSION_OLDEST: 'AS_FORMAT_VERSION_OLDEST', MIN_VOCAB: 'AS_MIN_VOCAB', MAX_VOCAB: 'AS_MAX_VOCAB',
+    MAX_DIM: 'AS_MAX_DIM', MAX_TOKENS_LIMIT: 'AS_MAX_TOKENS_LIMIT', ARCH_KNOWN_FLAGS_V3: 'AS_ARCH_KNOWN_FLAGS_V3',
+    ARCH_KNOWN_FLAGS: 'AS_ARCH_KNOWN_FLAGS' };
+  for (const [py, c] of Object.entries(limits)) assert.equal(python.loader[py], num(cDefine(formatHeader, c)), py);
+  assert.equal(python.twins.BEAM_MAX_WIDTH, DEFINITIONS.BEAM_MAX_WIDTH);
+  assert.equal(python.twins.MAX_LENGTH_PENALTY, DEFINITIONS.MAX_LENGTH_PENALTY);
+  assert.equal(python.twins.DEFAULT_LENGTH_PENALTY, DEFINITIONS.DEFAULT_LENGTH_PENALTY);
 });
 
 test('the wasm export list in build.sh is every ASW_EXPORT of wasm_api.c', () => {

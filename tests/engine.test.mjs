@@ -248,3 +248,33 @@ async function engineFor(variant, kind) {
   engine.load(modelBytes(kind));
   return engine;
 }
+
+// The relaxed-SIMD build runs only where relaxed SIMD validates and its 8-bit
+// dot product is right (web/engine.js relaxedSimdProblem). Node 20 without
+// the flag has none; with --experimental-wasm-relaxed-simd its V8 11.3
+// validates it but computes the dot product wrongly, and the build is refused
+// with that reason. (Chromium runs it: tests/browser/relaxed.test.mjs.)
+test('relaxed SIMD: feature detection, and a refusal that says why', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { pathToFileURL } = await import('node:url');
+  const { join } = await import('node:path');
+  const { ROOT } = await import('./support/alsc.mjs');
+  const script = `const m = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'web', 'engine.js')).href)});
+    let refusal = null;
+    try { await m.createEngine({ variant: 'relaxed' }); } catch (e) { refusal = e.message; }
+    console.log(JSON.stringify({ problem: m.relaxedSimdProblem(), best: m.bestVariant(), refusal }));`;
+  for (const flags of [[], ['--experimental-wasm-relaxed-simd']]) {
+    const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const got = JSON.parse(r.stdout);
+    console.log(`# node ${flags.join(' ') || '(no flag)'}: ${JSON.stringify(got)}`);
+    if (got.problem === null) {
+      assert.equal(got.best, 'relaxed'); // a runtime that runs it right picks it
+      continue;
+    }
+    assert.equal(got.best, 'simd');
+    assert.ok(got.refusal.includes(got.problem), got.refusal);
+    if (flags.length) assert.match(got.problem, /relaxed_dot_i8x16_i7x16_add_s wrongly|no WebAssembly relaxed SIMD/);
+    else assert.match(got.problem, /no WebAssembly relaxed SIMD/);
+  }
+});

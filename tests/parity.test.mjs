@@ -2,24 +2,14 @@
 // within 1e-4, raw scores within 1e-3 (relative to max(1,|x|)), context within
 // 1e-4 (same), same top-5 candidates with probabilities within 1e-4. Checked
 // on the simd and scalar wasm builds and the native CLI (--json); int8 files
-// within the looser TOLERANCES.int8 below.
+// within the looser TOLERANCES.int8 (tests/support/alsc.mjs, with why).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { beforeEach, describe, test } from 'node:test';
 
-import { VARIANTS, createEngine, fixtureFiles, requireBuilt, runNative } from './support/alsc.mjs';
+import { TOLERANCES, VARIANTS, createEngine, fixtureFiles, requireBuilt, runNative } from './support/alsc.mjs';
 
 requireBuilt();
-// int8 files: the engine also quantises each product's input to int16
-// (src/kernels.h), PyTorch computes with f32 inputs; 16-bit inputs move the
-// real model's probabilities by up to ~3e-4 (alpha ~2e-5 to 2e-4), so int8 files get
-// probabilities within 1e-3, alpha within 5e-4 (worst seen 2.5e-4, en-fr-general), context within 5e-4, raw
-// scores within 5e-3 (a dot score sums 512 such products) (the
-// greedy tokens and the top-5 ids must still match exactly).
-const TOLERANCES = {
-  default: { alpha: 1e-4, scores: 1e-3, context: 1e-4, probs: 1e-4 },
-  int8: { alpha: 5e-4, scores: 5e-3, context: 5e-4, probs: 1e-3 },
-};
 let TOL = TOLERANCES.default;
 const worst = {}; // build -> max |alpha - alpha_torch|
 

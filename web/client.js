@@ -34,13 +34,17 @@ export class EngineClient {
     this.roundTrips = [];
     this.loadId = 0;
     this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
+    this.beamWaiters = new Map(); // id -> { resolve, reject, loadId }
   }
 
   /**
-   * Start the worker and the engine. Resolves with { variant }. wasmUrls:
-   * { simd, scalar } where the catalogue names the wasm by content hash (dist/).
+   * Start the worker and the engine: `variant` ('relaxed', 'simd' or
+   * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
+   * build's module when the page carries it inline, `wasmUrls` { relaxed,
+   * simd, scalar } where the catalogue names the wasm by content hash
+   * (dist/). Resolves with { variant }.
    */
-  start({ wasmBytes, wasmUrls } = {}) {
+  start({ wasmBytes, wasmUrls, variant } = {}) {
     this.stop();
     try {
       this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
@@ -56,8 +60,8 @@ export class EngineClient {
     };
     this.worker.onmessageerror = () => this.#rejectAll(new Error('The engine worker sent an unreadable message.'));
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
-    const msg = { type: 'init' };
-    if (wasmUrls) msg.wasmUrls = { simd: String(wasmUrls.simd), scalar: String(wasmUrls.scalar) };
+    const msg = { type: 'init', variant };
+    if (wasmUrls) msg.wasmUrls = Object.fromEntries(Object.entries(wasmUrls).map(([k, u]) => [k, String(u)]));
     const transfer = [];
     if (wasmBytes) {
       const copy = wasmBytes.slice().buffer;
@@ -109,6 +113,21 @@ export class EngineClient {
     });
   }
 
+  /**
+   * A beam search (engine.beam): resolves to { hypotheses, beamWidth,
+   * lengthPenalty, workerMs }, best hypothesis first; rejects with the
+   * engine's message (err.code) or when a model load overtakes it.
+   */
+  beam({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides }) {
+    if (!this.worker) return Promise.reject(new Error('The engine is not running.'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.beamWaiters.set(id, { resolve, reject, loadId: this.loadId });
+      this.worker.postMessage({ type: 'beam', id, text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty,
+        overrides: overrides ?? [] });
+    });
+  }
+
   get busy() {
     return this.inFlight !== null;
   }
@@ -124,7 +143,8 @@ export class EngineClient {
   #send(params) {
     const id = this.nextId++;
     this.inFlight = { id, params, sentAt: performance.now() };
-    this.worker.postMessage({ type: 'translate', id, text: params.text, scoreScale: params.scoreScale, topK: params.topK ?? CONFIG.topK });
+    this.worker.postMessage({ type: 'translate', id, text: params.text, scoreScale: params.scoreScale, topK: params.topK ?? CONFIG.topK,
+      overrides: params.overrides ?? [] });
   }
 
   #expect(type, timeoutMs) {
@@ -152,9 +172,23 @@ export class EngineClient {
     this.waiters.clear();
     for (const [, w] of this.tokenWaiters) w.reject(err);
     this.tokenWaiters.clear();
+    for (const [, w] of this.beamWaiters) w.reject(err);
+    this.beamWaiters.clear();
   }
 
   #onMessage(msg) {
+    if (msg.type === 'beam-result' || (msg.type === 'error' && msg.stage === 'beam')) {
+      const w = this.beamWaiters.get(msg.id);
+      if (!w) return;
+      this.beamWaiters.delete(msg.id);
+      if (msg.type === 'error' || w.loadId !== this.loadId) {
+        w.reject(Object.assign(new Error(msg.message ?? 'superseded by a model load'), { code: msg.code ?? null }));
+        return;
+      }
+      const { hypotheses, beamWidth, lengthPenalty, workerMs } = msg;
+      w.resolve({ hypotheses, beamWidth, lengthPenalty, workerMs });
+      return;
+    }
     if (msg.type === 'tokens' || (msg.type === 'error' && msg.stage === 'tokenize')) {
       const w = this.tokenWaiters.get(msg.id);
       if (!w) return;

@@ -2,7 +2,7 @@
 // no dependencies, the same code in Node 20, browsers and Web Workers.
 //
 // It instantiates a STANDALONE wasm module built by `./build.sh wasm`
-// (web/gen/alignscope-{simd,scalar}.wasm; no Emscripten JS glue), calls the
+// (web/gen/alignscope-{relaxed,simd,scalar}.wasm; no Emscripten JS glue), calls the
 // flat asw_* functions of src/wasm_api.c, and copies every result out of wasm
 // memory, so what translate() returns stays valid after the next call and can
 // be transferred from a worker.
@@ -16,7 +16,11 @@ export const STATUS_CODES = [
   'AS_ERR_VERSION_UNSUPPORTED', 'AS_ERR_BAD_HEADER', 'AS_ERR_SIZE_MISMATCH', 'AS_ERR_CHECKSUM',
   'AS_ERR_BAD_VOCABULARY', 'AS_ERR_BAD_WEIGHTS', 'AS_ERR_OUT_OF_MEMORY', 'AS_ERR_EMPTY_INPUT',
   'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION', 'AS_ERR_UNKNOWN_FEATURE', 'AS_ERR_BAD_SEGMENTATION',
+  'AS_ERR_BAD_ATTENTION_OVERRIDE', 'AS_ERR_OVERRIDE_STEP', 'AS_ERR_BAD_BEAM_WIDTH', 'AS_ERR_BEAM_TOO_LARGE',
 ];
+export const BEAM_MAX_WIDTH = 8; // AS_BEAM_MAX_WIDTH in src/alignscope.h
+export const MAX_LENGTH_PENALTY = 4; // AS_MAX_LENGTH_PENALTY
+export const DEFAULT_LENGTH_PENALTY = 1; // as_options_default (src/engine.c)
 export const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
 const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
@@ -45,10 +49,13 @@ const TRACE = {
   stoppedAtEos: 16, encoderReused: 17, translation: 18, translationSpans: 19, sourceEos: 20,
   sourceWords: 21, sourceWordCount: 22, targetWords: 23, targetWordCount: 24,
 };
+// Field numbers of asw_hypothesis() (HYPOTHESIS_FIELDS in src/wasm_api.c).
+const HYPOTHESIS = { logProb: 0, score: 1, stepLogProbs: 2 };
 
 /** The copies above, for tests/definitions.test.mjs (read-only). */
 export const DEFINITIONS = Object.freeze({
   STATUS_CODES, ATTENTION_KINDS, WEIGHT_TYPES, TOKEN_TEXT_STRIDE, INFO, ARCH_FLAGS, TRACE, SPECIAL_TOKENS,
+  HYPOTHESIS, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY,
 });
 
 const utf8Decoder = new TextDecoder('utf-8');
@@ -85,13 +92,72 @@ const SIMD_PROBE = new Uint8Array([
   0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11,
 ]);
 
-/** True when this runtime can run the SIMD build. */
-export function simdSupported() {
+// The smallest module that uses a relaxed-SIMD instruction (standard
+// encoding, 0xfd 0x105): (func (result v128) three i8x16.splat of 0, then
+// f32x4.relaxed_madd). Validates in Chromium 114+, in Node 20 only with
+// --experimental-wasm-relaxed-simd.
+const RELAXED_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 19, 1, 17, 0,
+  65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11,
+]);
+
+function validates(probe) {
   try {
-    return WebAssembly.validate(SIMD_PROBE);
+    return WebAssembly.validate(probe);
   } catch {
     return false;
   }
+}
+
+/** True when this runtime can run the SIMD build. */
+export function simdSupported() {
+  return validates(SIMD_PROBE);
+}
+
+// A module whose f() returns lane 0 of
+// i32x4.relaxed_dot_i8x16_i7x16_add_s(splat(-3), splat(5), splat(7)):
+// 4 * (-3 * 5) + 7 = -53 (b's bytes in [0, 127], so one answer everywhere).
+// Node 20 (V8 11.3) with --experimental-wasm-relaxed-simd validates the
+// instruction but returns -120 (twice the dot product, no accumulator), and
+// would turn every int8 product of the relaxed build into noise.
+const RELAXED_DOT_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 127, 3, 2, 1, 0, 7, 5, 1, 1, 102, 0, 0, 10, 22, 1, 20, 0,
+  65, 125, 253, 15, 65, 5, 253, 15, 65, 7, 253, 17, 253, 147, 2, 253, 27, 0, 11,
+]);
+
+/**
+ * Why this runtime cannot run the relaxed-SIMD build, or null when it can:
+ * it must validate relaxed SIMD and compute the 8-bit dot product right.
+ */
+export function relaxedSimdProblem() {
+  if (!simdSupported() || !validates(RELAXED_PROBE)) {
+    return 'this runtime has no WebAssembly relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)';
+  }
+  try {
+    const got = new WebAssembly.Instance(new WebAssembly.Module(RELAXED_DOT_PROBE)).exports.f();
+    if (got !== -53) return `this runtime computes i32x4.relaxed_dot_i8x16_i7x16_add_s wrongly (${got} for -53)`;
+  } catch (err) {
+    return `this runtime cannot run a relaxed-SIMD module (${err.message})`;
+  }
+  return null;
+}
+
+/** True when this runtime can run the relaxed-SIMD build (relaxedSimdProblem() is null). */
+export function relaxedSimdSupported() {
+  return relaxedSimdProblem() === null;
+}
+
+/** The builds, fastest first: web/gen/alignscope-VARIANT.wasm. */
+export const VARIANTS = Object.freeze(['relaxed', 'simd', 'scalar']);
+/** What each build is, in words (the page and the bench say which one runs). */
+export const VARIANT_NAMES = Object.freeze({
+  relaxed: 'relaxed SIMD', simd: 'SIMD128', scalar: 'scalar (no SIMD)',
+});
+
+/** The fastest build this runtime can run: relaxed SIMD, then SIMD128, then scalar. */
+export function bestVariant() {
+  if (relaxedSimdSupported()) return 'relaxed';
+  return simdSupported() ? 'simd' : 'scalar';
 }
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
@@ -107,14 +173,19 @@ async function fetchBytes(url) {
 }
 
 /**
- * Instantiates the engine. variant: 'simd', 'scalar' or 'auto' (simd when
- * supported). wasmBytes / wasmUrl override where the module comes from.
+ * Instantiates the engine. variant: 'relaxed', 'simd', 'scalar' or 'auto'
+ * (bestVariant(): the fastest this runtime validates). wasmBytes / wasmUrl
+ * override where the module comes from.
  */
 export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}) {
-  if (variant === 'auto') variant = simdSupported() ? 'simd' : 'scalar';
-  if (variant !== 'simd' && variant !== 'scalar') throw new TypeError(`alignscope: unknown variant ${variant}`);
+  if (variant === 'auto') variant = bestVariant();
+  if (!VARIANTS.includes(variant)) throw new TypeError(`alignscope: unknown variant ${variant}`);
   if (variant === 'simd' && !wasmBytes && !simdSupported()) {
     throw new Error('alignscope: this runtime has no WebAssembly SIMD; use variant "scalar"');
+  }
+  if (variant === 'relaxed') {
+    const problem = relaxedSimdProblem();
+    if (problem) throw new Error(`alignscope: ${problem}; use variant "simd"`);
   }
   let bytes = wasmBytes;
   if (!bytes) {
@@ -208,6 +279,8 @@ class Engine {
       archFlags, architecture,
       tokenizer: architecture.tutorialTokenizer ? 'tutorial' : architecture.subwords ? 'subwords' : 'alignscope',
       contextDim: f('contextDim') > 0 ? f('contextDim') : 2 * f('encoderHidden'),
+      // which build multiplies: 'relaxed', 'simd' or 'scalar', and its kernels (asw_kernel_isa)
+      build: this.variant, isa: this.isa,
     };
     this.#tgtTokens = new Array(this.#info.tgtVocabSize);
     return { ...this.#info };
@@ -227,22 +300,92 @@ class Engine {
   sourceToken(id) { return this.#string(this.#x.asw_token(0, id)); }
 
   /**
-   * Translates `text`. scoreScale: the multiplier before the softmax (the
-   * page's sqrt(d) slider; omitted/<=0 = the trained value). topK: candidates
-   * per step (0..16). maxTargetTokens: optional extra cap on decoding steps.
+   * Translates `text` greedily. scoreScale: the multiplier before the
+   * softmax (the page's sqrt(d) slider; omitted/<=0 = the trained value).
+   * topK: candidates per step (0..16). maxTargetTokens: optional extra cap
+   * on decoding steps. overrides: [{ step, weights }], alpha at decoder step
+   * `step` forced to `weights` (S numbers, finite, >= 0, not all zero; the
+   * engine divides them by their sum); later steps follow from it.
    */
-  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0 } = {}) {
+  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [] } = {}) {
     this.#alive();
     if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
     if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
     const bytes = utf8Encoder.encode(text);
     const t0 = (globalThis.performance ?? Date).now();
-    const status = this.#withBytes(bytes, (ptr, len) =>
-      this.#x.asw_translate(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0, maxTargetTokens | 0));
+    const status = this.#withOverrides(overrides, (meta, weights, count) => this.#withBytes(bytes, (ptr, len) =>
+      this.#x.asw_translate(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0, maxTargetTokens | 0,
+        meta, weights, count)));
     const elapsedMs = (globalThis.performance ?? Date).now() - t0;
     if (status === INPUT_TOO_LONG) this.#tooLong();
     this.#check(status);
     return this.#readTrace(text, bytes, elapsedMs);
+  }
+
+  /**
+   * Beam search with beamWidth hypotheses (1..8; src/alignscope.h
+   * as_translate_beam). Options as translate(), plus lengthPenalty: the
+   * hypotheses are ranked by logProb / T^lengthPenalty (0..4, default 1,
+   * the mean log-probability per token; T counts </s>). Returns
+   * { hypotheses, beamWidth, lengthPenalty, elapsedMs }: every final
+   * hypothesis, best first, each a translate() result plus logProb (natural
+   * log of p(y | x)), score and stepLogProbs (Float32Array(T)). beamWidth 1
+   * gives translate()'s result.
+   */
+  beam(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [], beamWidth = 4,
+    lengthPenalty = DEFAULT_LENGTH_PENALTY } = {}) {
+    this.#alive();
+    if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
+    if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
+    const bytes = utf8Encoder.encode(text);
+    // A width that is no whole number reaches C as 0: its own message.
+    const width = Number.isInteger(beamWidth) && beamWidth >= 0 && beamWidth <= 0x7fffffff ? beamWidth : 0;
+    const penalty = typeof lengthPenalty === 'number' ? lengthPenalty : NaN;
+    const t0 = (globalThis.performance ?? Date).now();
+    const status = this.#withOverrides(overrides, (meta, weights, count) => this.#withBytes(bytes, (ptr, len) =>
+      this.#x.asw_translate_beam(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0,
+        maxTargetTokens | 0, meta, weights, count, width, penalty)));
+    const elapsedMs = (globalThis.performance ?? Date).now() - t0;
+    if (status === INPUT_TOO_LONG) this.#tooLong();
+    this.#check(status);
+    const hypotheses = [];
+    for (let h = 0; h < this.#x.asw_hypothesis_count(); h++) {
+      this.#x.asw_select_hypothesis(h);
+      const trace = this.#readTrace(text, bytes, elapsedMs);
+      const field = (k) => this.#x.asw_hypothesis(h, HYPOTHESIS[k]);
+      hypotheses.push({
+        ...trace, logProb: field('logProb'), score: field('score'),
+        stepLogProbs: this.#copyF32(field('stepLogProbs') >>> 0, trace.T),
+      });
+    }
+    return { hypotheses, beamWidth: width, lengthPenalty: penalty, elapsedMs };
+  }
+
+  // Packs overrides [{ step, weights }] into wasm memory as asw_translate
+  // reads them (meta: (step, length) pairs; weights back to back), runs
+  // fn(metaPtr, weightsPtr, count), frees them. What C must judge (length,
+  // values) goes to C unchanged; a step that is no whole number becomes -1,
+  // which C refuses with the same message.
+  #withOverrides(overrides, fn) {
+    if (overrides == null) overrides = [];
+    if (!Array.isArray(overrides)) throw new TypeError('alignscope: overrides must be an array of { step, weights }');
+    if (overrides.length === 0) return fn(0, 0, 0);
+    const meta = new Int32Array(2 * overrides.length);
+    const rows = overrides.map((o, i) => {
+      if (!o || typeof o !== 'object' || o.weights == null || typeof o.weights.length !== 'number') {
+        throw new TypeError(`alignscope: override ${i} needs { step, weights } with weights an array of numbers`);
+      }
+      meta[2 * i] = Number.isInteger(o.step) && o.step >= 0 && o.step <= 0x7fffffff ? o.step : -1;
+      meta[2 * i + 1] = o.weights.length;
+      return Float32Array.from(o.weights, Number);
+    });
+    const weights = new Float32Array(rows.reduce((n, r) => n + r.length, 0));
+    let at = 0;
+    for (const r of rows) { weights.set(r, at); at += r.length; }
+    const metaBytes = new Uint8Array(meta.buffer);
+    const weightBytes = new Uint8Array(weights.buffer);
+    return this.#withBytes(metaBytes, (metaPtr) => this.#withBytes(weightBytes, (weightsPtr) =>
+      fn(metaPtr, weightsPtr, overrides.length)));
   }
 
   /**

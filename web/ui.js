@@ -79,7 +79,7 @@ export function mountAlignscope(root, opts = {}) {
     ...defaultShareState(),
     ...initial,
     // runtime state: the engine and models
-    status: 'starting', error: null, progress: null, catalog: null, info: null,
+    status: 'starting', error: null, progress: null, catalog: null, info: null, build: null,
     local: null, localFile: null, modelRequest: { rejected: rejectedModel ?? null, fileModel: fileModel ?? null }, pickerRev: 0,
     // the input and the translation
     draft: null, tokenCount: null, plan: null, part: 0, translated: null, trace: null, matrix: null, timing: null,

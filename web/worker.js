@@ -1,21 +1,27 @@
 // worker.js - runs the engine off the main thread.
 //
 // Protocol (every message is a plain object):
-//   → { type: 'init', variant?: 'simd'|'scalar', wasmBytes?: ArrayBuffer, wasmUrls?: { simd, scalar } }
+//   → { type: 'init', variant?: 'relaxed'|'simd'|'scalar', wasmBytes?: ArrayBuffer, wasmUrls?: { relaxed, simd, scalar } }
+//     (no variant: the worker's own bestVariant(); the page sends the one it detected;
+//     wasmUrls: dist/'s content-hashed file names, from the catalogue)
 //   ← { type: 'ready', variant }
 //   → { type: 'load', modelId, loadId, bytes: ArrayBuffer }
 //   ← { type: 'loaded', modelId, loadId, info }
 //     (a refused file: { type: 'error', stage: 'load', loadId, code, message },
 //     and the engine keeps the model it had)
-//   → { type: 'translate', id, text, scoreScale, topK }
+//   → { type: 'translate', id, text, scoreScale, topK, overrides? }
 //   ← { type: 'result', id, trace, workerMs }
+//     (overrides: [{ step, weights }], engine.translate's pinned attention)
+//   → { type: 'beam', id, text, scoreScale, topK, beamWidth, lengthPenalty, overrides? }
+//   ← { type: 'beam-result', id, hypotheses, beamWidth, lengthPenalty, workerMs }
+//     (engine.beam; a refusal is { type: 'error', stage: 'beam', id, code, message })
 //   → { type: 'tokenize', id, text }            (the page's live token count)
 //   ← { type: 'tokens', id, starts, ends }      (UTF-16 spans of the model's tokens)
 //   ← { type: 'error', id?, loadId?, stage, code?, message }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
 
-import { createEngine, simdSupported } from './engine.js';
+import { bestVariant, createEngine } from './engine.js';
 
 let engine = null;
 let enginePromise = null;
@@ -43,7 +49,7 @@ self.onmessage = async (event) => {
   const msg = event.data || {};
   try {
     if (msg.type === 'init') {
-      const variant = msg.variant || (simdSupported() ? 'simd' : 'scalar');
+      const variant = msg.variant || bestVariant();
       const opts = { variant };
       if (msg.wasmBytes) opts.wasmBytes = new Uint8Array(msg.wasmBytes);
       else if (msg.wasmUrls?.[variant]) opts.wasmUrl = msg.wasmUrls[variant];
@@ -56,9 +62,23 @@ self.onmessage = async (event) => {
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info } });
     } else if (msg.type === 'translate') {
       const t0 = performance.now();
-      const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK });
+      const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [] });
       const { trace, transfer } = copyTrace(tr);
       postMessage({ type: 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
+    } else if (msg.type === 'beam') {
+      const t0 = performance.now();
+      const result = engine.beam(msg.text, {
+        scoreScale: msg.scoreScale, topK: msg.topK, beamWidth: msg.beamWidth, lengthPenalty: msg.lengthPenalty,
+        overrides: msg.overrides ?? [],
+      });
+      const transfer = [];
+      const hypotheses = result.hypotheses.map((h) => {
+        const copied = copyTrace(h);
+        transfer.push(...copied.transfer);
+        return copied.trace;
+      });
+      postMessage({ type: 'beam-result', id: msg.id, hypotheses, beamWidth: result.beamWidth,
+        lengthPenalty: result.lengthPenalty, workerMs: performance.now() - t0 }, transfer);
     } else if (msg.type === 'tokenize') {
       const tokens = engine.tokenize(msg.text);
       const starts = Int32Array.from(tokens, (t) => t.start);

@@ -110,22 +110,27 @@ class Seq2SeqAttention(nn.Module):
             return torch.tanh(query + keys) @ self.attn_v
         return torch.bmm(keys, state.unsqueeze(2)).squeeze(2)
 
-    def attend(self, state, annotations, keys, src_mask, score_scale):
-        """-> context (B,2He), alpha (B,S), raw scores (B,S)."""
+    def attend(self, state, annotations, keys, src_mask, score_scale, forced_alpha=None):
+        """-> context (B,2He), alpha (B,S), raw scores (B,S). forced_alpha (B,S): the
+        weights to use instead of the softmax (the engine's attention override)."""
         scores = self.attention_scores(state, keys)
-        scaled = (scores * score_scale).masked_fill(~src_mask, float("-inf"))
-        alpha = F.softmax(scaled, dim=1)
+        if forced_alpha is not None:
+            alpha = forced_alpha
+        else:
+            scaled = (scores * score_scale).masked_fill(~src_mask, float("-inf"))
+            alpha = F.softmax(scaled, dim=1)
         context = torch.bmm(alpha.unsqueeze(1), annotations).squeeze(1)
         return context, alpha, scores
 
     # -- decoder -------------------------------------------------------------
-    def decoder_step(self, prev_token, state, annotations, keys, src_mask, summary, score_scale):
-        """One step: y_{t-1} (B,), s_{t-1} (B,Hd) -> features (B,O), s_t, alpha, scores."""
+    def decoder_step(self, prev_token, state, annotations, keys, src_mask, summary, score_scale, forced_alpha=None):
+        """One step: y_{t-1} (B,), s_{t-1} (B,Hd) -> features (B,O), s_t, alpha, scores.
+        forced_alpha (B,S) or None: alpha_t given instead of the softmax."""
         embedded = self.dropout(self.tgt_embedding(prev_token))
         if self.config.attention == "none":
             context, alpha, scores = summary, None, None
         else:
-            context, alpha, scores = self.attend(state, annotations, keys, src_mask, score_scale)
+            context, alpha, scores = self.attend(state, annotations, keys, src_mask, score_scale, forced_alpha)
         new_state = self.decoder_cell(torch.cat([embedded, context], dim=1), state)
         features = torch.tanh(self.deep_output(torch.cat([new_state, context, embedded], dim=1)))
         return self.dropout(features), new_state, alpha, scores, context

@@ -646,6 +646,131 @@ static void test_twins(void) {
 #endif
 }
 
+/* ---- the q8c4 layout and the relaxed-SIMD twins ------------------------ */
+
+/* Row counts around the q8c4 panel (8) and its 4-row vectors, around the p24
+ * panel (24) and its 4-row vectors; column counts are every entry of
+ * `lengths` (around the 4-column quad, 8, 16, 32, ...). */
+static const size_t q8c4_rows[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 23, 24, 25, 31, 32, 33, 64, 65, 100, 257};
+#define N_Q8C4_ROWS (sizeof q8c4_rows / sizeof q8c4_rows[0])
+
+/* A copy of m.q (row-major) packed into the q8c4 layout. */
+static int8_t *q8c4_copy(const i8_matrix *m, size_t rows, size_t cols) {
+    int8_t *p = malloc(rows * cols > 0 ? rows * cols : 1);
+    if (!p || (memcpy(p, m->q, rows * cols), as_i8_pack_q8c4(rows, cols, p)) != 0) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+typedef void (*i8_batch_fn)(size_t, size_t, const int8_t *, const float *, size_t, const float *, size_t,
+                            const float *, float *, size_t);
+
+/* y of the q8c4 product `got` (its layout) against the q32 scalar twin on
+ * the same weights: the same quantised input and exact integer sums, so the
+ * same bits; single and batched (19 inputs, crossing AS_Q32_BATCH), with and
+ * without bias, canaries after every output. Error = differing values. */
+static void check_q8c4(report *r, i8_batch_fn got) {
+    for (size_t ri = 0; ri < N_Q8C4_ROWS; ri++) {
+        for (size_t ci = 0; ci < N_LENGTHS; ci++) {
+            const size_t rows = q8c4_rows[ri], cols = lengths[ci], count = (ri + ci) % 3 ? 1 : 19;
+            i8_matrix m = i8_random(rows, cols);
+            int8_t *packed = q8c4_copy(&m, rows, cols);
+            float *x = malloc(count * cols * sizeof(float)), *b = malloc(rows * sizeof(float));
+            float *want = out_buffer(count * rows), *y = out_buffer(count * rows);
+            fill(x, count * cols, -2, 2);
+            fill(b, rows, -1, 1);
+            if ((ri + ci) % 5 == 0) x[0] = 0.0f; /* a zero digit quad */
+            const float *bias = (ri + ci) % 2 ? b : NULL;
+            as_i8_matvec_q32_batch__scalar(rows, cols, m.packed, m.scale, count, x, cols, bias, want, rows);
+            got(rows, cols, packed, m.scale, count, x, cols, bias, y, rows);
+            for (size_t i = 0; i < count * rows; i++) note(r, memcmp(&want[i], &y[i], 4) == 0 ? 0.0 : 1.0);
+            note_canary(r, y, count * rows);
+            free(packed); free(x); free(b); free(want); free(y);
+            i8_free(&m);
+        }
+    }
+}
+
+/* All-zero x gives exactly b; a non-finite x gives NaN rows (as q32). */
+static void check_q8c4_edges(report *r, i8_batch_fn got) {
+    const size_t rows = 21, cols = 19;
+    i8_matrix m = i8_random(rows, cols);
+    int8_t *packed = q8c4_copy(&m, rows, cols);
+    float x[19], b[21];
+    float *y = out_buffer(rows);
+    fill(b, rows, -1, 1);
+    for (size_t c = 0; c < cols; c++) x[c] = 0.0f;
+    got(rows, cols, packed, m.scale, 1, x, 0, b, y, 0);
+    for (size_t i = 0; i < rows; i++) note(r, y[i] == b[i] ? 0.0 : 1.0);
+    x[18] = NAN;
+    got(rows, cols, packed, m.scale, 1, x, 0, b, y, 0);
+    for (size_t i = 0; i < rows; i++) note(r, isnan(y[i]) ? 0.0 : 1.0);
+    note_canary(r, y, rows);
+    free(packed); free(y);
+    i8_free(&m);
+}
+
+static void test_q8c4_scalar(void) {
+    report r = {"i8_matvec_q8c4", "scalar", 0, 0.0, 0, 0};
+    check_q8c4(&r, as_i8_matvec_q8c4_batch__scalar);
+    check_q8c4_edges(&r, as_i8_matvec_q8c4_batch__scalar);
+    finish(&r);
+}
+
+#if defined(__wasm_relaxed_simd__)
+static void test_relaxed(void) {
+    /* int8: bit for bit the scalar twins (kernels.h: exact integer sums) */
+    report q = {"twin:i8_matvec_q8c4", "relx-scal", 0, 0.0, 0, 0};
+    check_q8c4(&q, as_i8_matvec_q8c4_batch__wasmrelaxed);
+    check_q8c4_edges(&q, as_i8_matvec_q8c4_batch__wasmrelaxed);
+    finish(&q);
+
+    /* f32 p24 with relaxed_madd against the scalar twin: error / the bound
+     * of kernels.h, 2 gamma(cols + 1) (|b| + sum |w x|); tol 1. Single and
+     * batched (the batch must equal the single product bit for bit). */
+    report p = {"twin:matvec_p24", "relx-scal", 0, 1.0, 0, 0};
+    report pb = {"matvec_p24_batch", "relaxed", 0, 0.0, 0, 0};
+    double worst_ratio = 0.0;
+    for (size_t ri = 0; ri < N_P24_ROWS; ri++) {
+        for (size_t ci = 0; ci < N_LENGTHS; ci++) {
+            const size_t rows = p24_rows[ri], cols = lengths[ci], count = 3;
+            float *w = malloc(rows * cols * sizeof(float)), *x = malloc(count * cols * sizeof(float));
+            float *b = malloc(rows * sizeof(float));
+            float *want = out_buffer(rows), *y = out_buffer(rows), *z = out_buffer(count * rows);
+            fill(w, rows * cols, -1, 1);
+            fill(x, count * cols, -2, 2);
+            fill(b, rows, -1, 1);
+            const float *bias = (ri + ci) % 2 ? b : NULL;
+            float *packed = packed_copy(w, rows, cols);
+            as_f32_matvec_p24__scalar(rows, cols, packed, x, bias, want);
+            as_f32_matvec_p24__wasmrelaxed(rows, cols, packed, x, bias, y);
+            note_canary(&p, y, rows);
+            const double u = 1.0 / 16777216.0, n = (double)cols + 1.0, gamma = n * u / (1.0 - n * u);
+            for (size_t i = 0; i < rows; i++) {
+                double mag = bias ? fabs(bias[i]) : 0.0;
+                for (size_t c = 0; c < cols; c++) mag += fabs((double)w[i * cols + c] * x[c]);
+                const double bound = 2.0 * gamma * mag, err = fabs((double)y[i] - want[i]);
+                note(&p, err / (bound + 1e-30));
+                if (err / (bound + 1e-30) > worst_ratio) worst_ratio = err / (bound + 1e-30);
+            }
+            as_f32_matvec_p24_batch__wasmrelaxed(rows, cols, packed, count, x, cols, bias, z, rows);
+            for (size_t j = 0; j < count; j++) {
+                as_f32_matvec_p24__wasmrelaxed(rows, cols, packed, x + j * cols, bias, y);
+                for (size_t i = 0; i < rows; i++) note(&pb, memcmp(&y[i], &z[j * rows + i], 4) == 0 ? 0.0 : 1.0);
+            }
+            note_canary(&pb, z, count * rows);
+            free(w); free(x); free(b); free(want); free(y); free(z); free(packed);
+        }
+    }
+    finish(&p);
+    finish(&pb);
+    /* 0 where this machine computes relaxed_madd unfused (then the twins agree bit for bit) */
+    printf("relaxed_madd: worst |relaxed - scalar| / bound = %.3e\n", worst_ratio);
+}
+#endif
+
 int main(int argc, char **argv) {
     /* --tolerance-scale K multiplies every tolerance (0 makes the run fail,
      * which the JS test uses to prove the checks can fail). */
@@ -668,6 +793,10 @@ int main(int argc, char **argv) {
         test_gru(&variants[i]);
     }
     test_twins();
+    test_q8c4_scalar();
+#if defined(__wasm_relaxed_simd__)
+    test_relaxed();
+#endif
     printf("RESULT %s\n", failures ? "FAIL" : "PASS");
     return failures ? 1 : 0;
 }

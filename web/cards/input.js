@@ -10,6 +10,7 @@ import { fmt } from '../lib/math.js';
 import { excerpt } from '../lib/sentences.js';
 import { sentenceLabel } from '../lib/catalog.js';
 import { noticePatch } from '../state.js';
+import { VARIANT_NAMES } from '../engine.js';
 
 const BUSY = new Set(['starting', 'loading', 'checking']);
 
@@ -147,7 +148,10 @@ export function mount(store, { ids, frame = null, actions }) {
     }
     const t = st.timing;
     // The time belongs to the translation on screen: none without one.
-    perf.textContent = t && st.trace ? `Decoded in ${fmt(t.elapsedMs, 1)} ms in the worker · ${fmt(t.roundTripMs, 1)} ms round trip${t.encoderReused ? ' · encoder reused' : ''}` : '';
+    // …and which build of the engine made it (picked by feature detection, models.js).
+    const build = st.build ? ` (${VARIANT_NAMES[st.build] ?? st.build} build)` : '';
+    perf.textContent = t && st.trace ? `Decoded in ${fmt(t.elapsedMs, 1)} ms in the worker${build} · ${fmt(t.roundTripMs, 1)} ms round trip${t.encoderReused ? ' · encoder reused' : ''}` : '';
+    if (st.build) perf.dataset.build = st.build;
     // The count of results drawn (tests wait on it): set in the same animation
     // frame as the table, the step view and the heatmap of this result.
     const count = () => {
@@ -168,7 +172,7 @@ export function mount(store, { ids, frame = null, actions }) {
         const source = st.info?.sourceLanguage ?? (st.local ? null : st.catalog?.models.find((m) => m.id === st.model)?.source);
         if (source) label.textContent = sentenceLabel(source);
       }
-      if (['trace', 'error', 'timing', 'info'].some((k) => changed.has(k))) renderTranslation(st);
+      if (['trace', 'error', 'timing', 'info', 'build'].some((k) => changed.has(k))) renderTranslation(st);
       if (['model', 'local', 'catalog'].some((k) => changed.has(k))) renderModelNotes(st);
       if (['plan', 'part', 'translated', 'sentence'].some((k) => changed.has(k))) renderLong(st);
       if (['tokenCount', 'draft', 'sentence', 'info'].some((k) => changed.has(k))) renderHint(st);

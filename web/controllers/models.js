@@ -12,26 +12,33 @@ import { CONFIG } from '../config.js';
 import { resolveModel, noticePatch } from '../state.js';
 import { fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
+import { bestVariant } from '../engine.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
 export const LOCAL = 'file:';
 
-// A tiny module with one SIMD instruction: validates only where wasm SIMD exists.
-const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
-function simdInBrowser() {
-  try { return WebAssembly.validate(SIMD_PROBE); } catch { return false; }
-}
 
 /**
- * What EngineClient.start() needs: the single-file build's packed wasm (SIMD
- * where it runs); else the wasm files the catalogue names by content hash
- * (dist/); else nothing (the worker fetches web/gen/ itself).
+ * What EngineClient.start() needs: the build, picked here on the page's
+ * thread by feature detection (relaxed SIMD, then SIMD128, then scalar;
+ * engine.js bestVariant()), so the worker runs that one; and its module:
+ * the single-file build's packed bytes, or the files the catalogue names by
+ * content hash (dist/), or nothing (the worker fetches web/gen/ itself).
+ * A build the page does not carry falls back to the next one down.
  */
 export function engineStartOptions(inline, catalog = null, base = null) {
-  if (inline?.wasm) return { wasmBytes: fromBase64(inline.wasm[inline.wasm.simd && simdInBrowser() ? 'simd' : 'scalar']) };
-  if (catalog?.wasm && base) return { wasmUrls: { simd: new URL(catalog.wasm.simd, base), scalar: new URL(catalog.wasm.scalar, base) } };
-  return {};
+  let variant = bestVariant();
+  const fallback = (have) => { if (!have[variant]) variant = have.simd && variant !== 'scalar' ? 'simd' : 'scalar'; };
+  if (inline?.wasm) {
+    fallback(inline.wasm);
+    return { variant, wasmBytes: fromBase64(inline.wasm[variant]) };
+  }
+  if (catalog?.wasm && base) {
+    fallback(catalog.wasm);
+    return { variant, wasmUrls: Object.fromEntries(Object.entries(catalog.wasm).map(([k, f]) => [k, new URL(f, base)])) };
+  }
+  return { variant };
 }
 
 /** What the reader can do about a refused file, by the engine's code. */
@@ -74,12 +81,14 @@ export function createModels(store, { client, inline, base, localFiles }) {
     try {
       // The catalogue first: in dist/ it names the wasm by its content hash.
       const catalog = store.get().catalog ?? await loadCatalog();
-      const started = client.start(engineStartOptions(inline, catalog, base));
+      const startOptions = engineStartOptions(inline, catalog, base);
+      const started = client.start(startOptions);
       store.set({ catalog });
       const req = store.get().modelRequest ?? {};
       check(store.get().model, req.rejected, req.fileModel);
       store.set({ modelRequest: null });
-      await started;
+      const ready = await started;
+      store.set({ build: ready?.variant ?? startOptions.variant });
       await load();
     } catch (err) {
       store.set({ status: 'failed', error: { stage: 'init', message: err.message } });

@@ -155,7 +155,7 @@ function hashNames(out) {
     return hashed;
   };
   for (const m of index.models) m.file = path.posix.basename(rename(`models/${m.file}`));
-  index.wasm = { simd: rename('gen/alignscope-simd.wasm'), scalar: rename('gen/alignscope-scalar.wasm') };
+  index.wasm = Object.fromEntries(['relaxed', 'simd', 'scalar'].map((v) => [v, rename(`gen/alignscope-${v}.wasm`)]));
   fs.writeFileSync(indexPath, `${JSON.stringify(index, null, 2)}\n`);
 }
 
@@ -172,7 +172,7 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, shareB
   const base = checkShareBase(shareBase);
   const log = quiet ? () => {} : (m) => console.log(m);
   const index = assemble({ quiet });
-  for (const f of ['engine.js', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
+  for (const f of ['engine.js', 'gen/alignscope-relaxed.wasm', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
     if (!fs.existsSync(path.join(WEB, f))) throw new Error(`dist: web/${f} is missing (run ./build.sh wasm)`);
   }
   fs.rmSync(out, { recursive: true, force: true });
@@ -190,7 +190,7 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, shareB
   const data = {
     index: { default: def.id, models: [def] },
     models: { [def.id]: b64(path.join(WEB, 'models', def.file)) },
-    wasm: { simd: b64(path.join(WEB, 'gen/alignscope-simd.wasm')), scalar: b64(path.join(WEB, 'gen/alignscope-scalar.wasm')) },
+    wasm: Object.fromEntries(['relaxed', 'simd', 'scalar'].map((v) => [v, b64(path.join(WEB, `gen/alignscope-${v}.wasm`))])),
     shareBase: base,
   };
   const css = `${fs.readFileSync(path.join(WEB, 'alignscope.css'), 'utf8')}\n${fs.readFileSync(path.join(WEB, 'page.css'), 'utf8')}`;
