@@ -4,7 +4,7 @@
 // micro-benchmarks must produce well-formed JSON. Skipped when the bench
 // artefacts have not been built (`./build.sh bench --build-only`).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -50,12 +50,35 @@ test('kernels_bench.mjs --quick reports every kernel', { skip, timeout: 120_000 
   assert.ok(k.attention.length >= 3 && k.attention.every((a) => a.simdUs > 0 && a.scalarUs > 0));
 });
 
-test('render_budget.mjs --quick measures the page in Chromium and reports every figure', { skip: existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm')) ? false : 'web/gen not built: run ./build.sh wasm', timeout: 170_000 }, () => {
+/**
+ * Run a node script in its own process group; past `timeoutMs` the whole
+ * group (the script and the Chromium it started) is killed. spawnSync's
+ * timeout kills only the script, and a browser left holding its pipes kept
+ * spawnSync waiting for ever.
+ */
+function runGroup(args, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+    child.on('exit', (status) => {
+      clearTimeout(timer);
+      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* the group is gone */ }
+      resolve({ status, stdout, stderr: timedOut ? `timed out after ${timeoutMs} ms\n${stderr}` : stderr });
+    });
+  });
+}
+
+test('render_budget.mjs --quick measures the page in Chromium and reports every figure', { skip: existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm')) ? false : 'web/gen not built: run ./build.sh wasm', timeout: 170_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'alignscope-budget-'));
   try {
     const out = join(dir, 'budget.json');
-    const r = spawnSync(process.execPath, [join(ROOT, 'tests', 'bench', 'render_budget.mjs'), '--quick', '--json', out], { cwd: ROOT, encoding: 'utf8', timeout: 160_000 });
-    assert.equal(r.status, 0, r.stderr);
+    const r = await runGroup([join(ROOT, 'tests', 'bench', 'render_budget.mjs'), '--quick', '--json', out], 160_000);
+    assert.equal(r.status, 0, `${r.stderr}\n${r.stdout.slice(-2000)}`);
     const b = JSON.parse(readFileSync(out, 'utf8'));
     assert.equal(b.words, 30);
     for (const name of ['desktop', 'throttled4x']) {
