@@ -439,11 +439,11 @@ mode_zoo_one() {
 # ---- bench -----------------------------------------------------------------
 # tests/bench/: our wasm (SIMD, scalar) and native builds against
 # onnxruntime-web and PyTorch eager on the same weights (build/bench/: the
-# trained checkpoint when present, else random weights of the same shape),
+# shipped models/en-fr.alsc and en-fr-int8.alsc; tests/bench/make_models.py
+# --random only on request),
 # interleaved in one process tree; kernel micro-benchmarks; Chromium timings.
 # Arguments go to tests/bench/bench.mjs (--quick, --no-browser, --out FILE);
 # --build-only stops after building.
-BENCH_CHECKPOINT=models/train/runs/en-fr-additive/checkpoint.pt
 mode_bench() {
     mode_deps
     bench_build
@@ -468,12 +468,11 @@ bench_build() {
             -sEXPORTED_FUNCTIONS=_kb_setup,_kb_attention,_kb_attention_part,_kb_matvec,_kb_matvec_i8,_kb_softmax,_kb_peak8,_kb_peak12,_kb_peak_dot8,_kb_stream \
             -o build/bench/kernels_bench.wasm build/bench/kb/kernels_scalar.o build/bench/kb/kernels_wasmsimd.o build/bench/kb/kernels_bench.o
     fi
-    local random=()
-    [[ -e $BENCH_CHECKPOINT ]] || random=(--random)
+    # The shipped default model (its f16 and int8 files), for every backend.
     if STALE_SELF=0 stale build/bench/models.json tests/bench/make_models.py tests/bench/sentences.txt \
-        models/train/model.py models/train/export.py "$BENCH_CHECKPOINT"; then
-        log "bench: build/bench/ model.alsc, model.pt, encoder.onnx, decoder_step.onnx (${random[*]:-checkpoint})"
-        OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/bench/make_models.py build/bench "${random[@]}"
+        models/train/model.py models/train/export.py models/train/alsc_to_torch.py models/en-fr.alsc models/en-fr-int8.alsc; then
+        log "bench: build/bench/ model.alsc, model-int8.alsc (the shipped en-fr files), model.pt, encoder.onnx, decoder_step.onnx"
+        OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/bench/make_models.py build/bench
     fi
 }
 

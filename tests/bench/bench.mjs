@@ -479,6 +479,10 @@ function markdown(r) {
   const lines = [];
   lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32 unless marked int8; ${r.machine.cpu}, 1 thread)`, '');
   lines.push('ms per whole translation (encoder + greedy decoding) and per decoder step, min / median over all timed samples; ×ORT = how many times faster than onnxruntime-web, paired by round (median over rounds).', '');
+  // Which file each backend ran (tests/bench/make_models.py: the shipped model unless --random).
+  if (r.model.backend_weights) {
+    lines.push(`Weights: ${Object.entries(r.model.backend_weights).map(([who, what]) => `${who}: ${what}`).join('; ')}.`, '');
+  }
   const busy = r.machine.otherCpuBusyBefore;
   if (busy != null && busy > 0.25) {
     lines.push(`**Contended run:** other processes used ${(100 * busy).toFixed(0)} % of the ${r.machine.cores} cores in the second before the bench started; absolute times are pessimistic and memory-bound kernels suffer most. Re-run \`./build.sh bench\` on an idle machine.`, '');

@@ -1,22 +1,27 @@
-"""Bench artefacts: one model, the same weights for every backend.
+"""Bench artefacts: the shipped model, the same weights for every backend.
 
-  OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tests/bench/make_models.py OUT_DIR [--random] [--checkpoint PATH]
+  OPENBLAS_NUM_THREADS=1 /usr/bin/python3 tests/bench/make_models.py OUT_DIR
+        [--model models/en-fr.alsc] [--int8-model models/en-fr-int8.alsc] [--random | --checkpoint PATH]
 
-Writes into OUT_DIR (build/bench/ by default from bench.mjs):
-  model.alsc          the weights as f32 (.alsc, models/FORMAT.md), for wasm and native
-  model-int8.alsc     the same weights as int8 matrices + per-row scales (FORMAT.md 3.1),
+By default the bench runs what users run: the committed files of the
+default English -> French model. Writes into OUT_DIR (build/bench/ from
+bench.mjs):
+  model.alsc          the shipped f16 file (--model), byte for byte: the engine
+                      widens f16 to f32 at load, so its products are f32
+  model-int8.alsc     the shipped int8 file of the same checkpoint (--int8-model),
                       for the simd-int8 backend
-  model.pt            the same module (config, vocabularies, state dict), for torch_bench.py
+  model.pt            the PyTorch model rebuilt from model.alsc by
+                      models/train/alsc_to_torch.py (f16 widened to f32 exactly as
+                      the engine does) with the bench sentences' source ids, for
+                      torch_bench.py
   encoder.onnx        src ids (1,S) int64 -> annotations (1,S,2He), keys (1,S,A), s0 (1,Hd)
   decoder_step.onnx   prev (1,) int64, state (1,Hd), annotations, keys, mask (1,S) bool
                       -> logits (1,Vt), new_state (1,Hd), alpha (1,S)
-  models.json         what was made and from where
+  models.json         what was made and from which files (their SHA-256), and
+                      which weights each backend runs
 
-The trained checkpoint (models/train/runs/en-fr-additive/checkpoint.pt) is used
-when it exists; otherwise (a clean clone, or --random) a randomly initialised
-model of the same dimensions (Vs = Vt = 8000, E 128, He 256, Hd 256, A 256,
-O 256) whose source vocabulary holds the words of the bench sentences, so the
-encoder sees real ids and not only <unk>.
+Random weights only on request (--random: a model of the old word model's
+dimensions, PyTorch's default init), or a training checkpoint (--checkpoint).
 """
 import argparse
 import json
@@ -32,7 +37,6 @@ from export import load_checkpoint, model_file_bytes  # noqa: E402
 from model import SPECIALS, ModelConfig, Seq2SeqAttention  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
 
-CHECKPOINT = os.path.join(ROOT, "models", "train", "runs", "en-fr-additive", "checkpoint.pt")
 
 
 def random_model(sentences, seed=1234):
@@ -100,35 +104,66 @@ def export_onnx(model, out_dir):
                           opset_version=14)
 
 
+def sha256(path):
+    import hashlib
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--sentences", default=os.path.join(HERE, "sentences.txt"))
-    ap.add_argument("--checkpoint", default=CHECKPOINT)
-    ap.add_argument("--random", action="store_true", help="ignore the checkpoint")
+    ap.add_argument("--model", default=os.path.join(ROOT, "models", "en-fr.alsc"), help="a shipped f16 (or f32) .alsc")
+    ap.add_argument("--int8-model", default=os.path.join(ROOT, "models", "en-fr-int8.alsc"),
+                    help="the shipped int8 file of the same checkpoint")
+    ap.add_argument("--checkpoint", help="a training checkpoint instead of the shipped files")
+    ap.add_argument("--random", action="store_true", help="random weights instead of the shipped files")
     args = ap.parse_args()
     torch.set_num_threads(1)
     os.makedirs(args.out, exist_ok=True)
     with open(args.sentences, encoding="utf-8") as f:
         sentences = [line.rstrip("\n") for line in f if line.strip()]
 
-    if not args.random and os.path.exists(args.checkpoint):
-        model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
-        source = os.path.relpath(args.checkpoint, ROOT)
+    source_ids = None
+    if args.random or args.checkpoint:
+        if args.random:
+            model, src_vocab, tgt_vocab = random_model(sentences)
+            source = "random init (seed 1234)"
+        else:
+            model, src_vocab, tgt_vocab = load_checkpoint(args.checkpoint)
+            source = os.path.relpath(args.checkpoint, ROOT)
+        model.eval()
+        with open(os.path.join(args.out, "model.alsc"), "wb") as f:
+            f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="f32"))
+        with open(os.path.join(args.out, "model-int8.alsc"), "wb") as f:  # the simd-int8 backend
+            f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="int8"))
+        files = {"model.alsc": f"{source}, exported f32", "model-int8.alsc": f"{source}, exported int8"}
+        weights = {"f32 rows": "f32", "simd-int8": "int8 (per-row scales)", "ort, torch": "f32"}
     else:
-        model, src_vocab, tgt_vocab = random_model(sentences)
-        source = "random init (seed 1234)"
+        import shutil
+        import alsc_to_torch
+        loaded = alsc_to_torch.load(args.model)
+        int8 = alsc_to_torch.load(args.int8_model)
+        if int8.weights != "int8" or int8.src_vocab != loaded.src_vocab:
+            raise SystemExit(f"make_models: {args.int8_model} is not the int8 file of {args.model}'s model")
+        model, src_vocab, tgt_vocab = loaded.model, loaded.src_vocab, loaded.tgt_vocab
+        shutil.copyfile(args.model, os.path.join(args.out, "model.alsc"))
+        shutil.copyfile(args.int8_model, os.path.join(args.out, "model-int8.alsc"))
+        source = os.path.relpath(args.model, ROOT)
+        source_ids = [loaded.source_ids(s) for s in sentences]
+        files = {"model.alsc": {"from": source, "sha256": sha256(args.model), "weights": loaded.weights},
+                 "model-int8.alsc": {"from": os.path.relpath(args.int8_model, ROOT), "sha256": sha256(args.int8_model),
+                                     "weights": int8.weights}}
+        weights = {"simd, scalar, simd-page, native": f"{source} ({loaded.weights}, widened to f32 at load)",
+                   "simd-int8": f"{os.path.relpath(args.int8_model, ROOT)} (int8 matrices, per-row scales)",
+                   "ort, torch": f"{source} rebuilt in PyTorch by alsc_to_torch.py ({loaded.weights} widened to f32)"}
     model.eval()
-    with open(os.path.join(args.out, "model.alsc"), "wb") as f:
-        f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="f32"))
-    with open(os.path.join(args.out, "model-int8.alsc"), "wb") as f:  # the simd-int8 backend
-        f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="int8"))
     torch.save({"config": vars(model.config), "src_vocab": src_vocab, "tgt_vocab": tgt_vocab,
-                "state_dict": model.state_dict()}, os.path.join(args.out, "model.pt"))
+                "state_dict": model.state_dict(), "source_ids": source_ids}, os.path.join(args.out, "model.pt"))
     export_onnx(model, args.out)
-    info = {"source": source, "config": vars(model.config),
-            "parameters": sum(p.numel() for p in model.parameters()), "weights": "f32",
-            "torch": torch.__version__}
+    info = {"source": source, "files": files, "backend_weights": weights, "config": vars(model.config),
+            "parameters": sum(p.numel() for p in model.parameters()), "torch": torch.__version__}
     with open(os.path.join(args.out, "models.json"), "w") as f:
         json.dump(info, f, indent=1)
     print(json.dumps(info))

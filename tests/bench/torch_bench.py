@@ -27,11 +27,13 @@ from tokenize_text import tokenize  # noqa: E402
 
 
 def load(path):
+    """-> (model, source vocabulary, the bench sentences' source ids when make_models.py
+    took them from the shipped file's own segmentation, else None)."""
     checkpoint = torch.load(path, map_location="cpu")
     model = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
     model.load_state_dict(checkpoint["state_dict"])
     model.eval()
-    return model, checkpoint["src_vocab"]
+    return model, checkpoint["src_vocab"], checkpoint.get("source_ids")
 
 
 def greedy(model, ids):
@@ -57,11 +59,13 @@ def greedy(model, ids):
 
 def main():
     torch.set_num_threads(1)
-    model, src_vocab = load(sys.argv[1])
+    model, src_vocab, source_ids = load(sys.argv[1])
     with open(sys.argv[2], encoding="utf-8") as f:
         sentences = [line.rstrip("\n") for line in f if line.strip()]
-    index = {w: i for i, w in enumerate(src_vocab)}
-    source_ids = [[index.get(t, 1) for t, _, _ in tokenize(s)][:MAX_SOURCE_TOKENS] for s in sentences]
+    if source_ids is None:  # a word model from --random or --checkpoint
+        index = {w: i for i, w in enumerate(src_vocab)}
+        source_ids = [[index.get(t, 1) for t, _, _ in tokenize(s)][:MAX_SOURCE_TOKENS] for s in sentences]
+    source_ids = [ids[:MAX_SOURCE_TOKENS] for ids in source_ids]
     with torch.inference_mode():
         for line in sys.stdin:
             cmd = line.split()
