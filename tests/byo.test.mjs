@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { DEFINITIONS } from '../web/engine.js';
 
 import {
   AlignscopeError, OFF, PYTHON, ROOT, TEST_MODELS, VARIANTS, createEngine, fixCrc, modelBytes, readU32, requireBuilt,
@@ -27,6 +28,7 @@ const tutorial = modelBytes('tutorial');
 const meta = JSON.parse(readFileSync(join(TEST_MODELS, 'tutorial.meta.json'), 'utf8'));
 const FLAGS = { unidirectional: 1, initFromEncoder: 2, attentionBias: 4, directOutput: 8, sourceEos: 16, tutorialTokenizer: 32 };
 const ALL_FLAGS = 63;
+const FLAGS_SUBWORDS = DEFINITIONS.ARCH_FLAGS.subwords; // AS_ARCH_SUBWORDS, engine.js's checked copy
 
 function refused(engine, bytes, code, fragment, label) {
   assert.throws(() => engine.load(bytes), (err) => {
@@ -152,7 +154,9 @@ for (const variant of VARIANTS) {
         const bytes = new Uint8Array(readFileSync(committed));
         const info = engine.load(bytes);
         assert.equal(info.formatVersion, readU32(bytes, OFF.version));
-        assert.equal(info.archFlags, 0);
+        // our own architecture: no tutorial flags; a subword model has the subwords bit alone
+        assert.equal(info.archFlags & ~FLAGS_SUBWORDS, 0);
+        assert.equal(info.architecture.subwords, readU32(bytes, OFF.version) >= 4 && (readU32(bytes, OFF.archFlags) & FLAGS_SUBWORDS) !== 0);
       }
     });
   });

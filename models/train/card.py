@@ -139,8 +139,18 @@ def everyday_table(path):
     return "\n".join(rows)
 
 
+def trained_on_short(m):
+    """The page's line beside the translation: what the model was trained on and what to
+    expect, short enough for two or three lines on a 360 px phone (the card has the long one)."""
+    if m.get("segmentation") != "subwords" or not m.get("train_pairs_by_domain"):
+        return trained_on(m)
+    pairs = sum(m["train_pairs_by_domain"].values())
+    return (f"Trained on {pairs:,} sentence pairs from Debian (interfaces, games, manuals): short sentences "
+            "come out best, long or rare ones often wrong.")
+
+
 def trained_on(m):
-    """One line for the page: what the model was trained on and what to expect."""
+    """One line for the card: what the model was trained on and what to expect."""
     by_domain = m.get("train_pairs_by_domain") or {}
     weights = m.get("domain_weights") or {}
     if m.get("segmentation") != "subwords" or not by_domain:

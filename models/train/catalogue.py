@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from card import trained_on  # noqa: E402
+from card import trained_on_short  # noqa: E402
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
 ATTENTION_NAMES = {"additive": "Bahdanau additive", "dot": "Luong dot", "general": "Luong general",
@@ -77,7 +77,7 @@ def main():
             "bytes": os.path.getsize(path), "parameters": m["parameters"], "bleu": m["test_bleu"],
             "card": f"{model_id}.md",
             # what the page says under the model, and the budget it was trained with
-            "trainedOn": trained_on(m), "segmentation": m.get("segmentation", "words"),
+            "trainedOn": trained_on_short(m), "segmentation": m.get("segmentation", "words"),
             "updates": m.get("updates"), "trainSeconds": m.get("train_seconds"),
         })
         general = (m.get("tests") or {}).get("general_test")

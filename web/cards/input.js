@@ -37,8 +37,11 @@ export function mount(store, { ids, frame = null, actions }) {
   const trainedOn = h('p', { class: 'as-trained-on as-small as-muted' });
   // Sentences picked from the held-out test sets by models/train/examples.py
   // (the served catalogue has them where ./build.sh model made them).
+  // Folded by default: open, they would push the figure off a phone's first screen.
   const examplesLabelId = `${ids.input}-examples`;
-  const examples = h('div', { class: 'as-examples', role: 'group', 'aria-labelledby': examplesLabelId, hidden: true });
+  const examplesSummary = h('summary', { id: examplesLabelId, class: 'as-small' });
+  const examplesList = h('div', { class: 'as-examples-list', role: 'group', 'aria-labelledby': examplesLabelId });
+  const examples = h('details', { class: 'as-examples', hidden: true }, examplesSummary, examplesList);
 
   const element = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
     h('div', { class: 'as-input-grid' },
@@ -129,13 +132,12 @@ export function mount(store, { ids, frame = null, actions }) {
     examples.hidden = !list.length;
     if (examples.dataset.model === (entry?.id ?? '')) return;
     examples.dataset.model = entry?.id ?? '';
-    examples.replaceChildren(...(list.length ? [
-      h('span', { id: examplesLabelId, class: 'as-small as-muted' }, 'Examples from the held-out test sets (never trained on):'),
-      ...list.map((e) => {
-        const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-example', title: e.shows.length ? `Shows ${e.shows.join(', ')} (${e.set})` : e.set }, e.text);
-        b.addEventListener('click', () => { sentence.value = e.text; store.set({ draft: e.text, sentence: e.text, part: 0, step: 0 }); });
-        return b;
-      })] : []));
+    examplesSummary.textContent = `${list.length} example sentences from the held-out test sets (never trained on)`;
+    examplesList.replaceChildren(...list.map((e) => {
+      const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-example', title: e.shows.length ? `Shows ${e.shows.join(', ')} (${e.set})` : e.set }, e.text);
+      b.addEventListener('click', () => { sentence.value = e.text; store.set({ draft: e.text, sentence: e.text, part: 0, step: 0 }); });
+      return b;
+    }));
   }
 
   function renderTranslation(st) {
