@@ -17,6 +17,10 @@ const SECONDS = Math.max(1, Number(process.env.FUZZ_TEST_SECONDS ?? 12) || 12); 
 const HARNESSES = ['model_load', 'tokenize'];
 
 test(`fuzz: regressions replayed, then ${SECONDS} s of libFuzzer per harness, no crashes`, () => {
+  // The harnesses are built first, with their own time: compiling the library
+  // with sanitizers takes longer than the fuzzing on a busy 2-core machine.
+  const built = spawnSync(join(ROOT, 'build.sh'), ['fuzz-build'], { encoding: 'utf8', timeout: 400_000 });
+  assert.ok(!built.error && built.status === 0, `./build.sh fuzz-build failed: ${built.error ?? ''}${built.stdout}${built.stderr}`);
   const r = spawnSync(join(ROOT, 'build.sh'), ['fuzz'], {
     encoding: 'utf8', env: { ...process.env, FUZZ_SECONDS: String(SECONDS) }, timeout: (60 + 4 * SECONDS) * 1000,
   });

@@ -50,7 +50,7 @@ def report_budget(models_dir, entries):
         zoo, page = updates["en-fr-additive-zoo"], picker_additive[0]["updates"]
         if zoo != page:
             out["additiveNote"] = (f"Its additive line is a separate {zoo:,}-update run, not the picker's additive "
-                                   f"model ({page:,} updates), so the picker's BLEU is higher than the line.")
+                                   f"model ({page:,} updates).")
     return out
 
 
