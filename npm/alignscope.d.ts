@@ -13,6 +13,8 @@ export interface AlignScopeAttributes {
   view?: 'heatmap' | 'steps' | 'full';
   colour?: 'absolute' | 'row';
   pieces?: '0' | '1';
+  /** Up to 3 model ids shown beside this one, comma-separated (view="full" only). */
+  compare?: string;
   theme?: 'light' | 'dark';
 }
 

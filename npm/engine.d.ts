@@ -14,10 +14,27 @@ export declare class AlignscopeError extends Error {
 
 /** Whether this JavaScript engine validates WebAssembly SIMD128. */
 export declare function simdSupported(): boolean;
+/** Why this runtime cannot run the relaxed-SIMD build (no relaxed SIMD, or a wrong 8-bit dot product), or null when it can. */
+export declare function relaxedSimdProblem(): string | null;
+/** relaxedSimdProblem() === null. */
+export declare function relaxedSimdSupported(): boolean;
+/** The builds, fastest first: web/gen/alignscope-VARIANT.wasm. */
+export declare const VARIANTS: readonly ['relaxed', 'simd', 'scalar'];
+export type Variant = (typeof VARIANTS)[number];
+/** What each build is, in words. */
+export declare const VARIANT_NAMES: Readonly<Record<Variant, string>>;
+/** The fastest build this runtime can run: relaxed SIMD, then SIMD128, then scalar. */
+export declare function bestVariant(): Variant;
+/** Beam widths 1 … BEAM_MAX_WIDTH (src/alignscope.h AS_BEAM_MAX_WIDTH). */
+export declare const BEAM_MAX_WIDTH: number;
+/** Length penalties 0 … MAX_LENGTH_PENALTY. */
+export declare const MAX_LENGTH_PENALTY: number;
+/** The length penalty when none is given (1: mean log-probability per token). */
+export declare const DEFAULT_LENGTH_PENALTY: number;
 
 export interface CreateEngineOptions {
-  /** 'simd' (default), 'scalar', or 'auto' (SIMD where supported). */
-  variant?: 'simd' | 'scalar' | 'auto';
+  /** 'simd' (default), 'relaxed', 'scalar', or 'auto' (bestVariant()). */
+  variant?: Variant | 'auto';
   /** The .wasm module's bytes (instead of fetching or reading it). */
   wasmBytes?: Uint8Array;
   /** Where the .wasm module is, relative to engine.js. */
@@ -62,6 +79,29 @@ export interface TranslateOptions {
   topK?: number;
   /** Stop after this many target tokens (0 = the engine's limit). */
   maxTargetTokens?: number;
+  /** Pin the finger: at decoder step `step`, α is replaced by `weights` (S numbers, finite, ≥ 0, not all zero; renormalised). */
+  overrides?: { step: number; weights: ArrayLike<number> }[];
+}
+
+export interface BeamOptions extends TranslateOptions {
+  /** 1 … BEAM_MAX_WIDTH (default 4). */
+  beamWidth?: number;
+  /** Hypotheses ranked by logProb / T^lengthPenalty (0 … MAX_LENGTH_PENALTY, default 1). */
+  lengthPenalty?: number;
+}
+
+export interface Hypothesis extends Translation {
+  /** Natural log of p(y | x). */
+  logProb: number;
+  score: number;
+  stepLogProbs: Float32Array;
+}
+
+export interface BeamResult {
+  hypotheses: Hypothesis[];
+  beamWidth: number;
+  lengthPenalty: number;
+  elapsedMs: number;
 }
 
 export interface Translation {
@@ -83,13 +123,15 @@ export interface Translation {
 }
 
 export declare class Engine {
-  readonly variant: 'simd' | 'scalar';
+  readonly variant: Variant;
   readonly isa: string;
   /** Checks the file (magic, version, sizes, CRC-32) and loads it; throws AlignscopeError if refused. */
   load(modelBytes: Uint8Array): ModelInfo;
   readonly info: ModelInfo | null;
   targetToken(id: number): string;
   translate(text: string, options?: TranslateOptions): Translation;
+  /** Beam search: every final hypothesis, best first; beamWidth 1 is translate()'s result bit for bit. */
+  beam(text: string, options?: BeamOptions): BeamResult;
   tokenize(input: string | Uint8Array): Token[];
   memoryBytes(): number;
   heapBytes(): number;

@@ -34,7 +34,8 @@ export function buildPackage({ out = path.join(REPO, 'build', 'npm'), tarballDir
   const put = (rel, data) => { fs.mkdirSync(path.dirname(path.join(out, rel)), { recursive: true }); fs.writeFileSync(path.join(out, rel), data); };
   const modules = collectModules(['alignscope.js', 'worker.js', 'engine.js']);
   for (const [rel, src] of Object.entries(modules)) put(rel, src);
-  for (const rel of ['alignscope.css', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
+  // All three builds: the element picks one by feature detection (engine.js bestVariant).
+  for (const rel of ['alignscope.css', 'gen/alignscope-relaxed.wasm', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
     if (!fs.existsSync(path.join(WEB, rel))) throw new Error(`pack: web/${rel} is missing (run ./build.sh wasm)`);
     put(rel, fs.readFileSync(path.join(WEB, rel)));
   }
