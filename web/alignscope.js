@@ -5,18 +5,20 @@
 //
 // Each element has a shadow root (scoped CSS), its own worker and its own
 // state, so several can live on one page. Attributes are validated exactly
-// like a shared link; invalid values are ignored.
+// like a shared link; invalid values are ignored. ui-lang="de" sets the
+// UI language (en, fr, de, es; else the browser's): one per document, so
+// elements on one page share it.
 
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
-const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'theme'];
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'theme', 'ui-lang'];
 
 function attrsToState(el) {
   const p = new URLSearchParams();
-  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces' };
+  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', 'ui-lang': 'uilang' };
   for (const [attr, key] of Object.entries(map)) {
     const v = el.getAttribute(attr);
     if (v !== null) p.set(key, v);

@@ -25,6 +25,7 @@ import { createModels, LOCAL } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
+import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
 import * as heatmapCard from './cards/heatmap.js';
@@ -66,7 +67,8 @@ function derive(st, changed) {
  *   syncUrl: keep location.hash in step with the state (the page and embed.html);
  *   shareBase: URL that shared links point to; inline: the single-file build's packed bytes;
  *   localFiles: offer "Open a model file…" and take a .alsc file dropped anywhere on the page;
- *   theme: 'light'|'dark' to force one.
+ *   theme: 'light'|'dark' to force one;
+ *   uiLang: the UI language when the state names none ('fr'; else the browser's, else English).
  */
 export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
@@ -109,18 +111,33 @@ export function mountAlignscope(root, opts = {}) {
   // One animation frame for what a result changes in the table, the step view and the timing line.
   const frame = frameQueue();
   const add = (area, card) => { card.element.dataset.area = area; cards.push(card); return card; };
-  add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
-  const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, actions: { copyLink: () => share.copy(), modelTag } })) : null;
-  if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }));
-  const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp'), frame })) : null;
-  add('model', modelCard.mount(store, {
-    ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
-    modelsUrl: (f) => new URL(`models/${f}`, base).href,
-    actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
-  }));
-  if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
-  if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh') }));
-  wrapper.append(h('div', { class: 'as-grid' }, cards.map((c) => c.element)));
+  const grid = h('div', { class: 'as-grid' });
+  // What the reader set inside a card that the store does not hold (the by-hand numbers).
+  const memo = { byhand: {} };
+  let heat = null;
+  // The cards take their words from the UI language as they are built: a new
+  // language builds them again from the store (translation, step, model and
+  // all stay; nothing is asked of the engine again).
+  function buildCards() {
+    frame.cancel();
+    for (const c of cards.splice(0)) c.destroy?.();
+    add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
+    heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, actions: { copyLink: () => share.copy(), modelTag } })) : null;
+    if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }));
+    if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }));
+    add('model', modelCard.mount(store, {
+      ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
+      modelsUrl: (f) => new URL(`models/${f}`, base).href,
+      actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
+    }));
+    if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
+    if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
+    grid.replaceChildren(...cards.map((c) => c.element));
+  }
+  const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
+  applyUiLanguage(store.get());
+  buildCards();
+  wrapper.append(grid);
   root.append(wrapper);
 
   // The step-only layout has no heatmap box to say why there is no picture: the notice does.
@@ -128,6 +145,15 @@ export function mountAlignscope(root, opts = {}) {
     if (view === 'steps' && (changed.has('trace') || changed.has('error'))) store.set(noticePatch(st, 'translate', !st.trace && st.error?.stage === 'translate' ? st.error.message : null));
   };
   function render(st, changed) {
+    if (changed.has('uiLang')) {
+      const before = wrapper.lang;
+      applyUiLanguage(st);
+      if (wrapper.lang !== before) {
+        buildCards();
+        changed = new Set(Object.keys(st));
+        wrapper.dispatchEvent(new CustomEvent('as-ui-language', { detail: wrapper.lang }));
+      }
+    }
     for (const c of cards) c.update(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
     if (st.trace && st.info) wrapper.dataset.ready = 'true';
@@ -163,7 +189,7 @@ export function mountAlignscope(root, opts = {}) {
       // (unless the reader has a file of their own open right now).
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
       const next = {};
-      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (!Object.keys(next).length) return;
       if (next.sentence !== undefined) Object.assign(next, { draft: null, part: 0 });
       store.set(next);

@@ -3,11 +3,12 @@
 // applied back when the hash changes (a pasted link, the back button).
 
 import { serializeShareState, parseShareString, noticePatch } from '../state.js';
+import { t } from '../i18n/index.js';
 
-const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour'];
+const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'uiLang'];
 
 /** Why there is no link while a model file from the reader's disk is in use. */
-export const shareWhyText = (st) => `Links cannot carry a model file from your device: anyone opening a link would see a model from this site’s list, not “${st.local.name}”. “Copy link” is off while it is in use; pick a model from the list to share a link.`;
+export const shareWhyText = (st) => t('share.why', { name: st.local.name });
 
 /**
  * @param opts { syncUrl, shareBase, apply(patch) — how a parsed hash is applied (the widget's setState) }

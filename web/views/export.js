@@ -1,6 +1,7 @@
 // export.js - the heatmap as PNG and SVG, the matrix as CSV and JSON.
 // The text builders are pure (tested in Node); the PNG one needs a canvas.
 
+import { t as tr } from '../i18n/index.js';
 import { CONFIG } from '../config.js';
 import { viridis, hex, textOn } from '../lib/colormap.js';
 import { paletteColors, legendStops, colourMeaning, colourValue } from '../theme.js';
@@ -63,7 +64,7 @@ export function heatmapSVG(vm, measure, { colors = paletteColors(false), title =
   const H = Lp.height + legendH;
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="13">`);
-  out.push(`<title>${xmlEscape(title || 'Attention alignment heatmap')}</title>`);
+  out.push(`<title>${xmlEscape(title || tr('heat.svgTitle'))}</title>`);
   out.push(`<rect width="${W}" height="${H}" fill="${bg}"/>`);
   const { cell, gridX, gridY } = Lp;
   const deg = (Lp.theta * 180) / Math.PI;

@@ -8,6 +8,7 @@
 // canvases, stuck to the top and left edges of the scroll box, repaint just
 // the labels over the cells. Two fingers (or Ctrl + wheel) zoom.
 
+import { t as tr, num } from '../i18n/index.js';
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { viridisCSS, textOnViridis } from '../lib/colormap.js';
@@ -176,20 +177,20 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     if (cur.kind === 'row' || (t != null && j == null)) {
       const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
       const best = row.indexOf(Math.max(...row));
-      return `Row ${t + 1} “${vm.rowLabels[t]}”: looks most at “${vm.colLabels[best]}” (α = ${fmt(row[best])}); entropy ${fmt(vm.entropies[t], 2)} bits.`;
+      return tr('heat.readRow', { t: num(t + 1), row: vm.rowLabels[t], col: vm.colLabels[best], a: fmt(row[best]), h: fmt(vm.entropies[t], 2) });
     }
     if (cur.kind === 'col') {
       let best = 0;
       for (let tt = 1; tt < vm.T; tt++) if (vm.alpha[tt * vm.S + j] > vm.alpha[best * vm.S + j]) best = tt;
-      return `Column ${j + 1} “${vm.colLabels[j]}”: attended most by “${vm.rowLabels[best]}” (α = ${fmt(vm.alpha[best * vm.S + j])}).`;
+      return tr('heat.readCol', { j: num(j + 1), col: vm.colLabels[j], row: vm.rowLabels[best], a: fmt(vm.alpha[best * vm.S + j]) });
     }
     const a = vm.alpha[t * vm.S + j];
-    const rel = opts.colour === 'row' ? ` (${fmt(colourValue(a, vm.rowMax[t], 'row'), 2)} of the row’s largest)` : '';
-    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(a)}${rel}   ·   target step ${t + 1}, source word ${j + 1}`;
+    const rel = opts.colour === 'row' ? tr('heat.readCellRel', { r: fmt(colourValue(a, vm.rowMax[t], 'row'), 2) }) : '';
+    return tr('heat.readCell', { row: vm.rowLabels[t], col: vm.colLabels[j], a: fmt(a), rel, t: num(t + 1), j: num(j + 1) });
   }
   const setReadout = (cur) => { readout.textContent = describe(cur); };
   const describeCanvas = () => {
-    canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells (Enter moves the step view there; + and − zoom), or open the table view.`);
+    canvas.setAttribute('aria-label', tr('heat.canvasLabel', { T: num(vm.T), S: num(vm.S), row: opts.colour === 'row' ? tr('heat.canvasRow') : '' }));
   };
 
   // Two pointers on the map: pinch to zoom (one pointer scrolls as usual).
