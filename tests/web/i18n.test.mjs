@@ -27,11 +27,12 @@ const SAME_EVERYWHERE = new Set([
 // Words that are the same in some of the languages, by key: checked to be few.
 // ('Pause' is the French and German word; 'Additive' the French adjective;
 // 'divisor' the German and Spanish mathematical term; 'token' the Spanish
-// loanword of the field; 'General' the Spanish adjective.)
+// loanword of the field; 'General' the Spanish adjective; 'H bits', the
+// entropy column's head, is French and Spanish too.)
 const SAME_IN = {
   de: new Set(['steps.pause', 'byhand.divisor']),
-  fr: new Set(['theory.kind.additive', 'steps.pause']),
-  es: new Set(['input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp']),
+  fr: new Set(['theory.kind.additive', 'steps.pause', 'heat.entropyHead']),
+  es: new Set(['heat.entropyHead', 'input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp']),
 };
 const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

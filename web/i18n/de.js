@@ -332,4 +332,5 @@ export default Object.freeze({
   'models.figureAlt': 'Test-BLEU nach Länge des Quellsatzes für jede Art der Aufmerksamkeit und die Vergleichsbasis ohne Aufmerksamkeit, alle gleich viele Updates trainiert (Einzelheiten im Modellbericht).',
   'models.figureCaption': 'Bahdanau et al. 2015, Abbildung 2, mit den Daten dieser Seite: BLEU nach Quelllänge, gleiches Trainingsbudget.',
   'models.report': 'Der Modellbericht (Tabellen, Intervalle, Einschränkungen)',
+  'heat.entropyHead': 'H Bit',
 });

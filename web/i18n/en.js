@@ -331,4 +331,5 @@ export default Object.freeze({
   'models.figureAlt': 'Test BLEU by source sentence length for each attention kind and the no-attention baseline, trained for the same number of updates (details in the model report).',
   'models.figureCaption': 'Bahdanau et al. 2015, Figure 2, on this site’s data: BLEU by source length, equal training budget.',
   'models.report': 'The model report (tables, intervals, caveats)',
+  'heat.entropyHead': 'H bits',
 });

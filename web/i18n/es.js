@@ -331,4 +331,5 @@ export default Object.freeze({
   'models.figureAlt': 'BLEU de prueba según la longitud de la frase fuente para cada tipo de atención y para el modelo de referencia sin atención, entrenados durante el mismo número de actualizaciones (detalles en el informe de los modelos).',
   'models.figureCaption': 'Bahdanau et al. 2015, figura 2, con los datos de este sitio: BLEU según la longitud de la fuente, con el mismo presupuesto de entrenamiento.',
   'models.report': 'El informe de los modelos (tablas, intervalos, salvedades)',
+  'heat.entropyHead': 'H bits',
 });

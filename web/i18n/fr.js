@@ -331,4 +331,5 @@ export default Object.freeze({
   'models.figureAlt': 'BLEU de test selon la longueur de la phrase source pour chaque type d’attention et pour le modèle de référence sans attention, entraînés pendant le même nombre de mises à jour (détails dans le rapport sur les modèles).',
   'models.figureCaption': 'Bahdanau et al. 2015, figure 2, sur les données de ce site : BLEU selon la longueur de la source, à budget d’entraînement égal.',
   'models.report': 'Le rapport sur les modèles (tableaux, intervalles, réserves)',
+  'heat.entropyHead': 'H bits',
 });

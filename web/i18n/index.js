@@ -125,3 +125,8 @@ export function tParts(key, nodes = {}) {
   if (last < text.length) out.push(text.slice(last));
   return out;
 }
+
+/** The UI language's decimal mark ('.' or ','), for hot loops that use toFixed (canvas cells). */
+export function decimalMark() {
+  return fixed(0.5, 1).includes(',') ? ',' : '.';
+}

@@ -8,7 +8,7 @@
 // canvases, stuck to the top and left edges of the scroll box, repaint just
 // the labels over the cells. Two fingers (or Ctrl + wheel) zoom.
 
-import { t as tr, num } from '../i18n/index.js';
+import { t as tr, num, decimalMark } from '../i18n/index.js';
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { viridisCSS, textOnViridis } from '../lib/colormap.js';
@@ -429,7 +429,7 @@ function paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked }) {
   }
   ctx.font = fonts.value;
   ctx.fillStyle = colors.muted;
-  ctx.fillText('H bits', gridX + L.gridW + 8, gridY - 10);
+  ctx.fillText(tr('heat.entropyHead'), gridX + L.gridW + 8, gridY - 10);
 }
 
 function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour }) {
@@ -438,6 +438,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const values = cell >= CONFIG.cellValueMin;
+  const dec = decimalMark();
   for (let t = 0; t < T; t++) {
     const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
@@ -447,7 +448,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
       ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
       if (values) {
         ctx.fillStyle = textOnViridis(v);
-        ctx.fillText(a.toFixed(2), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
+        ctx.fillText(dec === '.' ? a.toFixed(2) : a.toFixed(2).replace('.', dec), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
       }
     }
   }
@@ -471,7 +472,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
     ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * Math.min(1, vm.entropies[t] / maxH), 2);
     ctx.globalAlpha = 1;
     ctx.fillStyle = t === hiRow ? colors.fg : colors.muted;
-    ctx.fillText(vm.entropies[t].toFixed(2), gridX + L.gridW + 8, y + cell / 2);
+    ctx.fillText(vm.entropies[t].toFixed(2).replace('.', decimalMark()), gridX + L.gridW + 8, y + cell / 2);
   }
 
   // Current step: an outline around its row.
