@@ -997,7 +997,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
       assert.ok(await page.locator('#app .as-slider p', { hasText: 'd = ' }).isHidden(), 'no meaningless d = 0 line');
       // Step-through: still steps through the words, but says there is no finger.
       const steps = page.locator('#app .as-steps-card');
-      assert.match(await steps.locator('h4').first().textContent(), /No finger: this model has no attention/);
+      assert.match(await steps.locator('h3.as-step-head').first().textContent(), /No finger: this model has no attention/);
       assert.match(await steps.textContent(), /sees only a fixed summary of the source: c = \[→h_S ; ←h_1\].*no weights α and no finger/);
       assert.equal(await steps.locator('.as-bar').count(), 0, 'no weight bars');
       assert.equal(await textOf(page, '#app .as-step-count'), `step 2 / ${none.translate(sentence).T}`);

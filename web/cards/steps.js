@@ -33,15 +33,16 @@ export function mount(store, { headingId, frame = null }) {
   const emittedNote = h('span', { class: 'as-small as-muted' });
   const stepWord = h('p', { class: 'as-small as-step-word' });
   const pointer = h('span', { class: 'as-finger-mark as-finger-pointer', 'aria-hidden': 'true' }, '▼');
-  const finger = h('div', { class: 'as-finger', role: 'list', 'aria-label': tr('steps.fingerLabel') });
+  // tabindex 0: on a phone the row scrolls sideways, and the keyboard must reach it (axe: scrollable-region-focusable).
+  const finger = h('div', { class: 'as-finger', role: 'list', tabindex: '0', 'aria-label': tr('steps.fingerLabel') });
   const fingerBox = h('div', { class: 'as-finger-box' }, pointer, finger);
   const fingerNote = h('p', { class: 'as-small as-muted' });
-  const fingerHead = h('h4');
+  const fingerHead = h('h3', { class: 'as-step-head' });
   // One canvas for the context vector's numbers (hundreds of them: as
   // elements, their colours alone cost a style pass per step).
   const ctxStrip = h('canvas', { class: 'as-ctx-strip', role: 'img' });
   const ctxNote = h('p', { class: 'as-small as-muted' });
-  const ctxHead = h('h4');
+  const ctxHead = h('h3', { class: 'as-step-head' });
   const cands = h('ol', { class: 'as-cands' });
   const candNote = h('p', { class: 'as-small as-muted' });
 
@@ -52,8 +53,8 @@ export function mount(store, { headingId, frame = null }) {
       scrub, counter),
     h('div', { class: 'as-step-grid' },
       h('section', { class: 'as-step-block as-step-wide' }, fingerHead, fingerBox, fingerNote),
-      h('section', { class: 'as-step-block as-step-wide' }, h('h4', null, tr('steps.soFar')), emitted, stepWord),
-      h('section', { class: 'as-step-block' }, h('h4', null, tr('steps.nextWord')), cands, candNote),
+      h('section', { class: 'as-step-block as-step-wide' }, h('h3', { class: 'as-step-head' }, tr('steps.soFar')), emitted, stepWord),
+      h('section', { class: 'as-step-block' }, h('h3', { class: 'as-step-head' }, tr('steps.nextWord')), cands, candNote),
       h('section', { class: 'as-step-block' }, ctxHead, ctxStrip, ctxNote)));
   const element = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, tr('steps.heading')), panel);
