@@ -9,6 +9,7 @@ import { CONFIG } from '../config.js';
 import { h, download } from '../lib/dom.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { scaleFor } from '../state.js';
+import { fmtDivisor } from '../lib/math.js';
 import { legendGradientCSS, colourMeaning, themeColors } from '../theme.js';
 import { fontsFor } from '../views/heatmap-layout.js';
 import * as heatmapView from '../views/heatmap.js';
@@ -42,13 +43,16 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
   const piecesNote = h('p', { class: 'as-small as-muted as-pieces-note' });
   const heatBox = h('div', { class: 'as-heat-box' });
   const tableBox = h('div', { class: 'as-table-box as-visually-hidden' });
+  // What a printout says under the figure (shown only in print, alignscope.css):
+  // the sentence, the model and the scale, so a sheet on a wall stands alone.
+  const printCaption = h('p', { class: 'as-print-caption', 'aria-hidden': 'true' });
   const viewTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': t('heat.viewTools') },
     tableBtn, rowBtn, piecesBtn, h('span', { class: 'as-sep', 'aria-hidden': 'true' }), zoomOut, zoomOut$, zoomIn, zoomFit);
   const shareTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': t('heat.shareTools') },
     h('span', { class: 'as-small as-muted' }, t('heat.export')), exportButtons, copyBtn);
   const element = h('section', { class: 'as-card as-heat-card', 'aria-labelledby': headingId },
     h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('heat.heading')), legend),
-    heatBox,
+    heatBox, printCaption,
     h('div', { class: 'as-heat-tools' }, viewTools, shareTools),
     shareWhy, linkField, intro, piecesNote, tableBox);
 
@@ -163,6 +167,18 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
     intro.textContent = t('heat.intro', { colour: st.colour === 'row' ? t('heat.introRow') : t('heat.introAbsolute') });
   }
 
+  function renderPrintCaption(st) {
+    const vm = st.matrix;
+    if (!vm?.alpha || !st.info) { printCaption.textContent = ''; return; }
+    const entry = st.catalog?.models.find((m) => m.id === st.model);
+    printCaption.textContent = t('page.printCaption', {
+      sentence: vm.trace.text, translation: vm.trace.translation,
+      model: st.local ? st.local.name : entry?.label || st.model,
+      divisor: fmtDivisor(scaleFor(st.info, st.scale).divisor), scale: fmtDivisor(st.scale),
+      colour: colourMeaning(st.colour).text,
+    });
+  }
+
   renderLegend(store.get());
   return {
     element,
@@ -181,6 +197,7 @@ export function mount(store, { ids, headingId, frame = null, actions }) {
       }
       if (changed.has('pieces')) piecesBtn.setAttribute('aria-pressed', String(!!st.pieces));
       if (['matrix', 'error', 'info', 'status'].some((k) => changed.has(k))) renderMatrix(st);
+      if (['matrix', 'info', 'colour', 'scale', 'model', 'local', 'catalog'].some((k) => changed.has(k))) renderPrintCaption(st);
       if (changed.has('step') || changed.has('matrix')) {
         const row = st.matrix ? rowOfStep(st.matrix, st.step) : st.step;
         heatmap.setMarkedRow(row);
