@@ -5,9 +5,13 @@ import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
 
 const initial = parseShareString(location.hash);
-mountAlignscope(document.getElementById('app'), {
+const app = mountAlignscope(document.getElementById('app'), {
   view: initial.view ?? 'heatmap',
   initial,
   syncUrl: true,
   shareBase: new URL('index.html', location.href).href,
 });
+// The document's language is the widget's UI language (uilang, else the browser's).
+const setLang = () => { document.documentElement.lang = app.element.lang; };
+app.element.addEventListener('as-ui-language', setLang);
+setLang();

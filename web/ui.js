@@ -120,6 +120,7 @@ export function mountAlignscope(root, opts = {}) {
   // all stay; nothing is asked of the engine again).
   function buildCards() {
     frame.cancel();
+    for (const c of cards) c.flush?.();
     for (const c of cards.splice(0)) c.destroy?.();
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
     heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, actions: { copyLink: () => share.copy(), modelTag } })) : null;

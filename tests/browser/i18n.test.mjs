@@ -66,6 +66,16 @@ test('the switcher changes every card’s words, keeps the translation, the step
     assert.equal(await page.locator('#app .as-byhand-card input[type=number]').first().inputValue(), '2.5', 'the reader’s numbers stay');
     assert.match(await page.locator('#app .as-byhand-card .as-byhand-result').textContent(), /0,\d{3}/, 'Spanish decimal comma');
     await page.waitForFunction(() => location.hash.includes('uilang=es'));
+    // Typing not yet translated (the pause before translating) survives a switch, and is translated.
+    const before = Number(await page.locator('#app .as-perf').getAttribute('data-count'));
+    await page.locator('#app .as-input').fill('Open the new file');
+    await page.selectOption('#ui-lang', 'fr');
+    await page.waitForFunction(() => document.documentElement.lang === 'fr');
+    assert.equal(await page.locator('#app .as-input').inputValue(), 'Open the new file');
+    await page.waitForFunction((n) => Number(document.querySelector('#app .as-perf').dataset.count) > n, before);
+    await page.waitForFunction(() => location.hash.includes('s=Open+the+new+file'));
+    await page.selectOption('#ui-lang', 'es');
+    await page.waitForFunction(() => location.hash.includes('uilang=es'));
     // A reload keeps the choice (it is in the link).
     await gotoReady(page, page.url());
     assert.equal(await page.getAttribute('html', 'lang'), 'es');

@@ -51,7 +51,8 @@ export function mount(store, { ids, frame = null, actions }) {
 
   // ---------- inputs ----------
   let typingTimer = null;
-  sentence.value = store.get().sentence;
+  // What the box showed (a card built again for a new UI language keeps the typing).
+  sentence.value = store.get().draft ?? store.get().sentence;
   const cutNotice = t('input.cut', { chars: num(CONFIG.maxSentenceChars), tokens: num(CONFIG.maxSourceTokens) });
   const setNotice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
   // maxlength cuts a long paste silently: say so.
@@ -165,7 +166,7 @@ export function mount(store, { ids, frame = null, actions }) {
     update(st, changed) {
       if (changed.has('status') || changed.has('error') || changed.has('progress')) renderStatus(st);
       if (changed.has('notices')) notice.replaceChildren(...Object.entries(st.notices).map(([k, v]) => h('p', { class: 'as-note', dataset: { topic: k } }, v)));
-      if (changed.has('sentence') && sentence.value !== st.sentence) sentence.value = st.sentence;
+      if (changed.has('sentence') && sentence.value !== st.sentence && !(st.draft != null && sentence.value === st.draft)) sentence.value = st.sentence;
       if (['info', 'local', 'model', 'catalog'].some((k) => changed.has(k))) {
         const source = st.info?.sourceLanguage ?? (st.local ? null : st.catalog?.models.find((m) => m.id === st.model)?.source);
         if (source) label.textContent = sentenceLabel(source);
@@ -178,6 +179,13 @@ export function mount(store, { ids, frame = null, actions }) {
         presenterBtn.setAttribute('aria-pressed', String(!!st.presenter));
         presenterBtn.textContent = st.presenter ? t('input.presenterLeave') : t('input.presenter');
       }
+    },
+    /** Commit typing that waits for its pause now (the card is about to be built again). */
+    flush() {
+      if (!typingTimer) return;
+      clearTimeout(typingTimer);
+      typingTimer = null;
+      if (sentence.value !== store.get().sentence) store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars), part: 0 });
     },
     destroy() { clearTimeout(typingTimer); },
   };
