@@ -507,7 +507,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.waitForFunction(() => /Your text has 400 tokens .*this model reads at most 100 at a time, so this shows its beginning, cut after its first 100 tokens\./.test(document.querySelector('#app .as-translation-box .as-long-note:not([hidden])')?.textContent ?? ''));
     assert.ok(Date.now() - t0 < 8000, 'the message comes quickly');
     assert.equal((await box.inputValue()).length, 2000);
-    assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2000 characters.*at most 100 words and punctuation marks/);
+    assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2,000 characters.*at most 100 words and punctuation marks/);
     assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2000 \/ 2000 characters/);
     assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
     assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
@@ -631,7 +631,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       assert.equal(await page.locator('#app .as-heat-rowhead').isVisible(), scrolls.across, `${name}: the target words stay on the left while it scrolls across`);
       await page.waitForTimeout(100);
       await page.locator('#app .as-heat-card').screenshot({ path: path.join(ARTIFACTS, `heatmap-long-${name}-${scheme}.png`) });
-      assert.match(await page.locator('#app .as-steps-card').textContent(), /Dashed: “zorglub” is not among the \d+ words the model knows/);
+      assert.match(await page.locator('#app .as-steps-card').textContent(), /Dashed: “zorglub” is not among the [\d,]+ words the model knows/);
       await page.locator('#app .as-steps-card').screenshot({ path: path.join(ARTIFACTS, `steps-long-${name}-${scheme}.png`) });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${name}/${scheme} long sentence: page scrolls sideways by ${overflow}px`);
