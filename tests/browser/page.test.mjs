@@ -508,7 +508,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     assert.ok(Date.now() - t0 < 8000, 'the message comes quickly');
     assert.equal((await box.inputValue()).length, 2000);
     assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2,000 characters.*at most 100 words and punctuation marks/);
-    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2000 \/ 2000 characters/);
+    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2,000 \/ 2,000 characters/);
     assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
     assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
     assert.ok((await page.locator('#app .as-translation').textContent()).length > 1);
@@ -1230,7 +1230,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     const box = page.locator('#app textarea');
     await box.fill('');
     await box.pressSequentially('Open the new', { delay: 10 });
-    await page.waitForFunction(() => /^3 \/ 100 tokens · 12 \/ 2000 characters$/.test(document.querySelector('#app .as-hint').textContent));
+    await page.waitForFunction(() => /^3 \/ 100 tokens · 12 \/ 2,000 characters$/.test(document.querySelector('#app .as-hint').textContent));
     await box.fill(paragraph);
     const counts = sentences.map((s) => nodeEngine.tokenize(s).length);
     const total = nodeEngine.tokenize(paragraph).length;
