@@ -712,7 +712,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.locator('#app details.as-models summary').click();
     const rows = await page.locator('#app .as-models-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.equal(rows.length, testCatalog.models.length);
-    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '1.3', 'Trained for seconds on a made-up corpus: for tests only.', '—']);
+    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '—', '1.3', 'Trained for seconds on a made-up corpus: for tests only.', '—']);
     assert.ok(rows.find((r) => r[0] === `${real.label} (default)`), 'the default is marked');
     // The real model's card is linked and served as text.
     const cardHref = await page.locator(`#app .as-models-table tr[data-model="${real.id}"] a`).getAttribute('href');
