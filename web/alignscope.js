@@ -5,7 +5,9 @@
 //
 // Each element has a shadow root (scoped CSS), its own worker and its own
 // state, so several can live on one page. Attributes are validated exactly
-// like a shared link; invalid values are ignored.
+// like a shared link; invalid values are ignored. ui-lang="de" sets the
+// UI language (en, fr, de, es; else the browser's): one per document, so
+// elements on one page share it.
 //
 // Events (bubbling, composed; typed in npm/alignscope.d.ts):
 //   alignscope-result  detail { sentence, translation, model }   a new translation is shown
@@ -16,11 +18,11 @@ import { parseShareString } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
-const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme'];
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme', 'ui-lang'];
 
 function attrsToState(el) {
   const p = new URLSearchParams();
-  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs' };
+  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang' };
   for (const [attr, key] of Object.entries(map)) {
     const v = el.getAttribute(attr);
     if (v !== null) p.set(key, v);

@@ -4,6 +4,7 @@
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
 import { registerServiceWorker } from './controllers/offline.js';
+import { t, tParts, uiLanguage, UI_LANGUAGES } from './i18n/index.js';
 
 const app = mountAlignscope(document.getElementById('app'), {
   view: 'full',
@@ -27,7 +28,7 @@ function applyTheme(theme) {
     if (theme) el.dataset.theme = theme; else delete el.dataset.theme;
   }
   toggle.setAttribute('aria-pressed', String(dark));
-  toggle.textContent = dark ? 'Light theme' : 'Dark theme';
+  toggle.textContent = dark ? t('page.themeLight') : t('page.themeDark');
   requestAnimationFrame(() => app.element.dispatchEvent(new Event('as-theme')));
 }
 let saved = null;
@@ -39,6 +40,33 @@ toggle.addEventListener('click', () => {
   applyTheme(next);
 });
 systemDark.addEventListener('change', () => { if (!document.documentElement.dataset.theme) applyTheme(null); });
+
+// The UI language: the widget picked it (the link's uilang, else the
+// browser's languages, else English); the page's own words, <html lang> and
+// the switcher follow it. Choosing another sets `uilang` in the store, so
+// the link carries it and a reload keeps it.
+const langSelect = document.getElementById('ui-lang');
+langSelect.replaceChildren(...UI_LANGUAGES.map((l) => {
+  const o = document.createElement('option');
+  o.value = l.code;
+  o.lang = l.code;
+  o.textContent = l.name;
+  return o;
+}));
+function applyPageLanguage() {
+  const lang = uiLanguage();
+  document.documentElement.lang = lang;
+  document.title = t('page.title');
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  const kbd = (text) => { const k = document.createElement('kbd'); k.textContent = text; return k; };
+  document.getElementById('page-keys').replaceChildren(...tParts('page.keys', { left: kbd('←'), right: kbd('→'), space: kbd(t('page.keySpace')), p: kbd('P'), esc: kbd(t('page.keyEsc')) }));
+  langSelect.value = lang;
+  applyTheme(currentTheme());
+}
+const currentTheme = () => (document.documentElement.dataset.theme || null);
+langSelect.addEventListener('change', () => app.store.set({ uiLang: langSelect.value }));
+app.element.addEventListener('as-ui-language', applyPageLanguage);
+applyPageLanguage();
 
 // Page-wide keys for the step view, unless the user is typing or on a control.
 document.addEventListener('keydown', (e) => {

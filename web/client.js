@@ -5,6 +5,7 @@
 // slider dragged at 120 events/s costs one decode per worker round trip and
 // the picture always ends on the latest value.
 
+import { t, num, fixed } from './i18n/index.js';
 import { CONFIG } from './config.js';
 import { STATUS_CODES } from './engine.js';
 
@@ -49,16 +50,16 @@ export class EngineClient {
     try {
       this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
     } catch (err) {
-      return Promise.reject(new Error(`Could not start the engine worker: ${err.message}`));
+      return Promise.reject(new Error(t('engine.cannotStart', { why: err.message })));
     }
     this.worker.onmessage = (e) => this.#onMessage(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
-      const err = new Error(`The engine worker failed to start${e.message ? `: ${e.message}` : ''}.`);
+      const err = new Error(e.message ? t('engine.failedWhy', { why: e.message }) : t('engine.failed'));
       this.#rejectAll(err);
       this.onError?.(err, 'worker');
     };
-    this.worker.onmessageerror = () => this.#rejectAll(new Error('The engine worker sent an unreadable message.'));
+    this.worker.onmessageerror = () => this.#rejectAll(new Error(t('engine.unreadable')));
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
     const msg = { type: 'init', variant };
     if (wasmUrls) msg.wasmUrls = Object.fromEntries(Object.entries(wasmUrls).map(([k, u]) => [k, String(u)]));
@@ -105,7 +106,7 @@ export class EngineClient {
    * model load overtakes it (its answer would be about the old model).
    */
   tokenize(text) {
-    if (!this.worker) return Promise.reject(new Error('The engine is not running.'));
+    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.tokenWaiters.set(id, { resolve, reject, loadId: this.loadId });
@@ -119,7 +120,7 @@ export class EngineClient {
    * engine's message (err.code) or when a model load overtakes it.
    */
   beam({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides }) {
-    if (!this.worker) return Promise.reject(new Error('The engine is not running.'));
+    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.beamWaiters.set(id, { resolve, reject, loadId: this.loadId });
@@ -153,7 +154,7 @@ export class EngineClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(type);
-        reject(new Error(`The engine did not answer within ${Math.round(timeoutMs / 1000)} s.`));
+        reject(new Error(t('engine.timeout', { s: num(Math.round(timeoutMs / 1000)) })));
       }, timeoutMs);
       this.waiters.set(type, { resolve, reject, timer });
     });
@@ -256,8 +257,8 @@ export class DownloadError extends Error {
 /** "3.2 MB" (decimal megabytes, as download sizes are usually given). */
 export function formatBytes(n) {
   if (!(n >= 0)) return '?';
-  if (n < 1e6) return `${Math.round(n / 1e3)} kB`;
-  return `${(n / 1e6).toFixed(1)} MB`;
+  if (n < 1e6) return t('bytes.kB', { n: num(Math.round(n / 1e3)) });
+  return t('bytes.MB', { n: fixed(n / 1e6, 1) });
 }
 
 /**
@@ -280,7 +281,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
   let loaded = 0;
   let total = 0;
   const stallError = () => new DownloadError('stalled',
-    `the download stalled: no data for ${Math.round(stallMs / 1000)} s${total ? ` after ${formatBytes(loaded)} of ${formatBytes(total)}` : ''}`, { loaded, total });
+    total ? t('download.stalledAfter', { s: num(Math.round(stallMs / 1000)), loaded: formatBytes(loaded), total: formatBytes(total) }) : t('download.stalled', { s: num(Math.round(stallMs / 1000)) }), { loaded, total });
   try {
     arm();
     let res;
@@ -288,9 +289,9 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
       res = await fetch(url, { signal: ctrl.signal, cache });
     } catch (err) {
       if (stalled) throw stallError();
-      throw new DownloadError('network', `the network request failed (${err.message}); you may be offline, or the server went away`);
+      throw new DownloadError('network', t('download.network', { why: err.message }));
     }
-    if (!res.ok) throw new DownloadError('http', `the server answered ${res.status} ${res.statusText || 'error'} for ${new URL(url, globalThis.location?.href).pathname}`, { status: res.status });
+    if (!res.ok) throw new DownloadError('http', t('download.http', { status: `${res.status} ${res.statusText || 'error'}`, path: new URL(url, globalThis.location?.href).pathname }), { status: res.status });
     // With a content encoding (gzip), Content-Length counts compressed bytes.
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
     total = encoded ? 0 : Number(res.headers.get('content-length')) || 0;
@@ -308,7 +309,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
           step = await reader.read();
         } catch (err) {
           if (stalled) throw stallError();
-          throw new DownloadError('network', `the connection broke after ${formatBytes(loaded)}${total ? ` of ${formatBytes(total)}` : ''} (${err.message})`, { loaded, total });
+          throw new DownloadError('network', total ? t('download.brokeOf', { loaded: formatBytes(loaded), total: formatBytes(total), why: err.message }) : t('download.broke', { loaded: formatBytes(loaded), why: err.message }), { loaded, total });
         }
         if (step.done) break;
         arm();
@@ -318,7 +319,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
       }
     }
     if (total && loaded !== total) {
-      throw new DownloadError('truncated', `the download was cut short: ${loaded} of ${total} bytes arrived`, { loaded, total });
+      throw new DownloadError('truncated', t('download.truncated', { loaded: num(loaded), n: total }), { loaded, total });
     }
     const out = new Uint8Array(loaded);
     let off = 0;

@@ -11,7 +11,7 @@ import { postContentHeight } from './lib/embed-protocol.js';
 import { registerServiceWorker } from './controllers/offline.js';
 
 const initial = parseShareString(location.hash);
-mountAlignscope(document.getElementById('app'), {
+const app = mountAlignscope(document.getElementById('app'), {
   view: initial.view ?? 'heatmap',
   initial,
   syncUrl: true,
@@ -20,3 +20,7 @@ mountAlignscope(document.getElementById('app'), {
 });
 postContentHeight(window);
 registerServiceWorker(import.meta.url);
+// The document's language is the widget's UI language (uilang, else the browser's).
+const setLang = () => { document.documentElement.lang = app.element.lang; };
+app.element.addEventListener('as-ui-language', setLang);
+setLang();

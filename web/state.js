@@ -1,9 +1,10 @@
 // state.js - the one place the page's state lives, and its URL form.
 //
-// Shareable state (sentence, model, scale, step, view, pieces, colour, compare)
+// Shareable state (sentence, model, scale, step, view, pieces, colour, compare, UI language)
 // round-trips through the URL hash:
-// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none`. `scale` is
-// the divisor as a multiple of the model's trained divisor (1 = as trained).
+// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de`. `scale` is
+// the divisor as a multiple of the model's trained divisor (1 = as trained);
+// `uilang` the UI language (en, fr, de, es), written only once one was chosen.
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
@@ -11,6 +12,7 @@
 
 import { CONFIG, VIEWS, COLOUR_MODES } from './config.js';
 import { parseCompareList } from './lib/compare.js';
+import { t, uiLanguageOf } from './i18n/index.js';
 
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
@@ -19,7 +21,7 @@ const FILE_NAME_MAX = 120;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [] };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null };
 }
 
 /**
@@ -61,6 +63,11 @@ export function parseShareString(str) {
   // vs=ID,ID: the models shown beside the main one (cards/compare.js).
   const vs = params.get('vs');
   if (vs !== null) out.compare = parseCompareList(vs);
+  // uilang=de: the language of the page's own words (not the model's pair,
+  // which `m` picks). Unknown values are left out: the browser's language,
+  // then English, apply.
+  const uiLang = uiLanguageOf(params.get('uilang'));
+  if (uiLang) out.uiLang = uiLang;
   return out;
 }
 
@@ -93,6 +100,7 @@ export function serializeShareState(st) {
   if (st.pieces) p.set('pieces', '1');
   if (st.colour && st.colour !== 'absolute') p.set('colour', st.colour);
   if (st.compare?.length) p.set('vs', st.compare.join(','));
+  if (st.uiLang) p.set('uilang', st.uiLang);
   return p.toString();
 }
 
@@ -111,16 +119,16 @@ export function resolveModel(catalog, requested, { rejected = null, fileModel = 
   const label = (id) => models.find((m) => m.id === id)?.label || id;
   const use = requested != null && listed(requested) ? requested : fallback;
   if (rejected != null) {
-    return { model: use, notice: `The model “${clip(rejected)}” was not loaded: alignscope loads models only by their id from this site’s own list (models/index.json), never from a URL or a path. Showing “${label(use)}”.` };
+    return { model: use, notice: t('model.rejected', { asked: clip(rejected), shown: label(use) }) };
   }
   if (fileModel != null) {
     return {
       model: use,
-      notice: `This link was made with a model file from someone’s disk (“${clip(fileModel)}”). A link cannot carry a file, so this shows “${label(use)}” from this site’s list instead${canOpenFiles ? '; to see what the link showed, open that file with “Open a model file…”' : ''}.`,
+      notice: t(canOpenFiles ? 'model.fromFileOpen' : 'model.fromFile', { file: clip(fileModel), shown: label(use) }),
     };
   }
   if (requested != null && !listed(requested)) {
-    return { model: use, notice: `There is no model “${clip(requested)}” in this site’s list; showing “${label(use)}” instead.` };
+    return { model: use, notice: t('model.unknown', { asked: clip(requested), shown: label(use) }) };
   }
   return { model: use, notice: null };
 }

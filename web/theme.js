@@ -5,6 +5,7 @@
 // tests/web/theme.test.mjs proves that the stylesheet and PALETTE agree.
 
 import { viridis, diverging, hex } from './lib/colormap.js';
+import { t } from './i18n/index.js';
 
 /** The theme colours the figure uses, by CSS custom property (without `--as-`). */
 export const PALETTE = Object.freeze({
@@ -55,8 +56,8 @@ export function divergingGradientCSS(n = 11) {
 /** What the colour of a cell means, for the legend and the exports. */
 export function colourMeaning(mode) {
   return mode === 'row'
-    ? { low: '0', high: 'row max', text: 'per row: each row is scaled to its own largest α (compare within a row, not across rows)' }
-    : { low: 'α = 0', high: '1', text: 'each row sums to 1 over the source words' };
+    ? { low: t('heat.legendRowLow'), high: t('heat.legendRowHigh'), text: t('heat.legendRowText') }
+    : { low: t('heat.legendLow'), high: t('heat.legendHigh'), text: t('heat.legendText') };
 }
 
 /** The value a cell's colour shows: α, or α ÷ its row's maximum. */

@@ -25,6 +25,7 @@ import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
+import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
 import * as heatmapCard from './cards/heatmap.js';
@@ -64,7 +65,8 @@ function derive(st, changed) {
  *   shareBase: URL that shared links point to; inline: the single-file build's packed bytes;
  *   localFiles: offer "Open a model file…" and take a .alsc file dropped anywhere on the page;
  *   theme: 'light'|'dark' to force one;
- *   heatBoxPx: a fixed height for the heatmap's box (embed.html: the iframe grows to its content, so nothing may follow its height).
+ *   heatBoxPx: a fixed height for the heatmap's box (embed.html: the iframe grows to its content, so nothing may follow its height);
+ *   uiLang: the UI language when the state names none ('fr'; else the browser's, else English).
  */
 export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
@@ -121,22 +123,40 @@ export function mountAlignscope(root, opts = {}) {
     cards.push(card);
     return card;
   };
-  add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
-  const heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, actions: { copyLink: () => share.copy(), modelTag } })) : null;
-  if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
-  const steps = has.steps ? add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true }) : null;
-  add('model', modelCard.mount(store, {
-    ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
-    modelsUrl: (f) => new URL(`models/${f}`, base).href,
-    actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
-  }));
-  const compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
-  if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
-  if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh') }));
+  const grid = h('div', { class: 'as-grid' });
+  // What the reader set inside a card that the store does not hold (the by-hand numbers).
+  const memo = { byhand: {} };
+  let heat = null;
+  let compared = null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
-  if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
-  wrapper.append(h('div', { class: 'as-grid' }, areas));
+  // The cards take their words from the UI language as they are built: a new
+  // language builds them again from the store (translation, step, model,
+  // compared models and all stay; nothing is asked of the engine again).
+  function buildCards() {
+    frame.cancel();
+    for (const c of cards) c.flush?.();
+    for (const c of cards.splice(0)) c.destroy?.();
+    areas.length = 0;
+    add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
+    heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, actions: { copyLink: () => share.copy(), modelTag } })) : null;
+    if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
+    if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true });
+    add('model', modelCard.mount(store, {
+      ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
+      modelsUrl: (f) => new URL(`models/${f}`, base).href,
+      actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
+    }));
+    compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
+    if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
+    if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
+    if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
+    grid.replaceChildren(...areas);
+  }
+  const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
+  applyUiLanguage(store.get());
+  buildCards();
+  wrapper.append(grid);
   root.append(wrapper);
 
   // The step-only layout has no heatmap box to say why there is no picture: the notice does.
@@ -144,6 +164,15 @@ export function mountAlignscope(root, opts = {}) {
     if (view === 'steps' && (changed.has('trace') || changed.has('error'))) store.set(noticePatch(st, 'translate', !st.trace && st.error?.stage === 'translate' ? st.error.message : null));
   };
   function render(st, changed) {
+    if (changed.has('uiLang')) {
+      const before = wrapper.lang;
+      applyUiLanguage(st);
+      if (wrapper.lang !== before) {
+        buildCards();
+        changed = new Set(Object.keys(st));
+        wrapper.dispatchEvent(new CustomEvent('as-ui-language', { detail: wrapper.lang }));
+      }
+    }
     for (const c of cards) c.update(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
     if (st.trace && st.info) wrapper.dataset.ready = 'true';
@@ -179,7 +208,7 @@ export function mountAlignscope(root, opts = {}) {
       // (unless the reader has a file of their own open right now).
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
       const next = {};
-      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
       if (!Object.keys(next).length) return;
       if (next.sentence !== undefined) Object.assign(next, { draft: null, part: 0 });

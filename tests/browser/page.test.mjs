@@ -510,8 +510,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.waitForFunction(() => /Your text has 400 tokens .*this model reads at most 100 at a time, so this shows its beginning, cut after its first 100 tokens\./.test(document.querySelector('#app .as-translation-box .as-long-note:not([hidden])')?.textContent ?? ''));
     assert.ok(Date.now() - t0 < 8000, 'the message comes quickly');
     assert.equal((await box.inputValue()).length, 2000);
-    assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2000 characters.*at most 100 words and punctuation marks/);
-    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2000 \/ 2000 characters/);
+    assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2,000 characters.*at most 100 words and punctuation marks/);
+    assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2,000 \/ 2,000 characters/);
     assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
     assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
     assert.ok((await page.locator('#app .as-translation').textContent()).length > 1);
@@ -636,7 +636,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       await page.locator('#app .as-heat-card').screenshot({ path: path.join(ARTIFACTS, `heatmap-long-${name}-${scheme}.png`) });
       // A word model says the made-up word is not in its vocabulary; a subword model reads it as pieces and names the word.
       const subwords = catalog.models.find((m) => m.id === catalog.default)?.segmentation === 'subwords';
-      assert.match(await page.locator('#app .as-steps-card').textContent(), subwords ? /piece \d+ of \d+ of the word “[^”]+”|writes the word/ : /Dashed: “zorglub” is not among the \d+ words the model knows/);
+      assert.match(await page.locator('#app .as-steps-card').textContent(), subwords ? /piece \d+ of \d+ of the word “[^”]+”|writes the word/ : /Dashed: “zorglub” is not among the [\d,]+ words the model knows/);
       await page.locator('#app .as-steps-card').screenshot({ path: path.join(ARTIFACTS, `steps-long-${name}-${scheme}.png`) });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${name}/${scheme} long sentence: page scrolls sideways by ${overflow}px`);
@@ -1002,7 +1002,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
       assert.ok(await page.locator('#app .as-slider p', { hasText: 'd = ' }).isHidden(), 'no meaningless d = 0 line');
       // Step-through: still steps through the words, but says there is no finger.
       const steps = page.locator('#app .as-steps-card');
-      assert.match(await steps.locator('h4').first().textContent(), /No finger: this model has no attention/);
+      assert.match(await steps.locator('h3.as-step-head').first().textContent(), /No finger: this model has no attention/);
       assert.match(await steps.textContent(), /sees only a fixed summary of the source: c = \[→h_S ; ←h_1\].*no weights α and no finger/);
       assert.equal(await steps.locator('.as-bar').count(), 0, 'no weight bars');
       assert.equal(await textOf(page, '#app .as-step-count'), `step 2 / ${none.translate(sentence).T}`);
@@ -1235,7 +1235,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     const box = page.locator('#app textarea');
     await box.fill('');
     await box.pressSequentially('Open the new', { delay: 10 });
-    await page.waitForFunction(() => /^3 \/ 100 tokens · 12 \/ 2000 characters$/.test(document.querySelector('#app .as-hint').textContent));
+    await page.waitForFunction(() => /^3 \/ 100 tokens · 12 \/ 2,000 characters$/.test(document.querySelector('#app .as-hint').textContent));
     await box.fill(paragraph);
     const counts = sentences.map((s) => nodeEngine.tokenize(s).length);
     const total = nodeEngine.tokenize(paragraph).length;

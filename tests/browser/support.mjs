@@ -1,13 +1,25 @@
-// support.mjs - what the Chromium tests share: the browser, its flags (the
-// same as page.test.mjs), the served page's CSP and a server that counts
-// requests per path.
+// support.mjs - what the Chromium tests beside page.test.mjs share: Debian's
+// Chromium with the flags page.test.mjs uses, the served page's CSP, a server
+// that counts requests per path, the page served from web/ (the catalogue as
+// ./build.sh serve has it), a page that records console errors, and waiting
+// for the first result.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/tools/serve.mjs';
+import { assemble } from '../../web/tools/assemble.mjs';
 
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const WEB = path.join(REPO, 'web');
+export const ARTIFACTS = path.join(REPO, 'tests', 'artifacts');
 export const CHROMIUM = '/usr/bin/chromium';
 export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; connect-src 'self' data: blob:";
+// A widget with its first result, anywhere (the page's #app, an iframe, an element's shadow root).
 export const READY = '.as-root[data-ready="true"]';
+export const PHONE = { width: 360, height: 740 };
+export const DESKTOP = { width: 1280, height: 800 };
 
 export const launch = () => chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 
@@ -25,4 +37,34 @@ export async function countingServer(opts) {
   s.hits = hits;
   Object.defineProperty(s, 'fault', { set(fn) { holder.fault = fn; }, get() { return holder.fault; } });
   return s;
+}
+
+/** The server and the browser: { url(path), browser, close() }. */
+export async function startBrowser() {
+  assemble({ quiet: true });
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const server = await startServer({ root: WEB, port: 0, headers: () => ({ 'Content-Security-Policy': CSP }) });
+  const browser = await launch();
+  return {
+    browser,
+    url: (p) => new URL(p, server.url).href,
+    async close() { await browser.close(); await server.close(); },
+  };
+}
+
+/** A fresh page in its own context; errors collects console errors and uncaught exceptions. */
+export async function openPage(browser, { viewport = DESKTOP, colorScheme = 'light', locale = 'en-US', reducedMotion = 'reduce', isMobile = false } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, locale, reducedMotion, isMobile, hasTouch: isMobile });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return { page, context, errors };
+}
+
+/** Open the page at `url` and wait for its first heatmap. */
+export async function gotoReady(page, url, { ready = `#app ${READY}` } = {}) {
+  await page.goto(url);
+  await page.waitForSelector(ready, { timeout: 60_000 });
+  await page.waitForFunction(() => Number(document.querySelector('#app .as-perf')?.dataset.count ?? 0) > 0, null, { timeout: 60_000 });
 }

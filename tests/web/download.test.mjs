@@ -88,7 +88,7 @@ test('a body shorter than its Content-Length that ends cleanly: truncated', asyn
   try {
     const err = await failure(fetchWithProgress('http://x.invalid/m.alsc'));
     assert.equal(err.kind, 'truncated');
-    assert.match(err.message, /1000 of 300000 bytes/);
+    assert.match(err.message, /1,000 of 300,000 bytes/);
   } finally {
     globalThis.fetch = realFetch;
   }

@@ -5,6 +5,7 @@
 import { h, uid } from '../lib/dom.js';
 import { softmaxSteps, weightedSum, entropyBits, fmt } from '../lib/math.js';
 import { formula } from '../lib/formula.js';
+import { t, num } from '../i18n/index.js';
 
 export const EXERCISE = Object.freeze({
   scores: [3, 1, 0, 1],
@@ -18,34 +19,42 @@ export function computeByHand(scores, values, divisor) {
   return { ...st, context: weightedSum(st.weights, values), entropy: entropyBits(st.weights) };
 }
 
-export function mount(store, { headingId }) {
+/** (0.757, 0.102): a vector as the reader writes it; `;` between numbers where the comma is the decimal mark. */
+function list(xs, digits = 3) {
+  const parts = xs.map((x) => fmt(x, digits));
+  return `(${parts.join(fmt(0.5, 1).includes(',') ? '; ' : ', ')})`;
+}
+
+export function mount(store, { headingId, memo = {} }) {
   const container = h('div');
   const element = h('section', { class: 'as-card as-byhand-card', 'aria-labelledby': headingId },
-    h('h2', { id: headingId }, 'Attention by hand'), container);
-  let keys = EXERCISE.scores.map((s, i) => ({ score: s, v: [...EXERCISE.values[i]] }));
-  let divisor = 1;
+    h('h2', { id: headingId }, t('byhand.heading')), container);
+  // memo: the widget keeps the reader's numbers here, so a new UI language
+  // (which builds the cards again) does not reset them.
+  let keys = memo.keys ?? EXERCISE.scores.map((s, i) => ({ score: s, v: [...EXERCISE.values[i]] }));
+  let divisor = memo.divisor ?? 1;
+  const remember = () => { memo.keys = keys; memo.divisor = divisor; };
   const d = EXERCISE.d;
 
   const divId = uid('div');
-  const divInput = h('input', { id: divId, type: 'number', step: 'any', min: '0.01', value: '1', class: 'as-num' });
-  const btn1 = h('button', { type: 'button', class: 'as-btn as-btn-small' }, 'no scaling (÷ 1)');
-  const btnSqrt = h('button', { type: 'button', class: 'as-btn as-btn-small' }, `÷ √d = √${d}`);
-  const addBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, '+ key');
-  const delBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, '− key');
-  const resetBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, 'Reset to the exercise');
+  const divInput = h('input', { id: divId, type: 'number', step: 'any', min: '0.01', value: String(divisor), class: 'as-num' });
+  const btn1 = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('byhand.noScaling'));
+  const btnSqrt = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('byhand.sqrt', { d: num(d) }));
+  const addBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('byhand.addKey'));
+  const delBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('byhand.removeKey'));
+  const resetBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('byhand.reset'));
   const table = h('table', { class: 'as-table as-byhand-table' });
   const result = h('div', { class: 'as-byhand-result', 'aria-live': 'polite' });
   const compare = h('p', { class: 'as-small' });
 
   container.append(
-    h('p', null, 'A query was scored against four keys (dot products). Edit any number: the weights and the context update as you type. Values are 2-d so you can check the context vector by hand.'),
+    h('p', null, t('byhand.intro')),
     h('div', { class: 'as-row as-wrap' },
-      h('label', { for: divId }, 'Divisor '), divInput, btn1, btnSqrt, addBtn, delBtn, resetBtn),
-    h('div', { class: 'as-table-wrap' }, table),
+      h('label', { for: divId }, `${t('byhand.divisor')} `), divInput, btn1, btnSqrt, addBtn, delBtn, resetBtn),
+    h('div', { class: 'as-table-wrap', tabindex: '0', role: 'region', 'aria-label': t('byhand.caption') }, table),
     result, compare,
     h('p', { class: 'as-small as-note' },
-      'About the printed answer: the exercise text gives weights ≈ (0.787, 0.106, 0.039, 0.106), which add up to 1.038, and context ≈ (0.748, 0). ',
-      'The exact weights are (0.7573, 0.1025, 0.0377, 0.1025), which do sum to 1, and the context is (0.7196, 0); divided by √2 the context is (0.5481, 0), close to the printed 0.56.'),
+      t('byhand.printed', { w: list([0.787, 0.106, 0.039, 0.106], 3), sum: fmt(1.038), c: list([0.748, 0], 3), exact: list([0.7573, 0.1025, 0.0377, 0.1025], 4), ctx: list([0.7196, 0], 4), ctx2: list([0.5481, 0], 4), printed: fmt(0.56, 2) })),
   );
 
   function numberInput(value, label, onInput) {
@@ -60,23 +69,23 @@ export function mount(store, { headingId }) {
 
   function build() {
     const head = h('tr', null,
-      h('th', { scope: 'col' }, 'key j'),
-      h('th', { scope: 'col' }, formula('score e_j')),
-      h('th', { scope: 'col' }, formula('e_j ÷ divisor')),
-      h('th', { scope: 'col' }, formula('exp(e_j ÷ divisor)')),
+      h('th', { scope: 'col' }, t('byhand.keyJ')),
+      h('th', { scope: 'col' }, formula(t('byhand.score'))),
+      h('th', { scope: 'col' }, formula(t('byhand.scaled'))),
+      h('th', { scope: 'col' }, formula(t('byhand.exp'))),
       h('th', { scope: 'col' }, formula('α_j = exp ÷ Σ')),
-      h('th', { scope: 'col' }, formula('value v_j')),
+      h('th', { scope: 'col' }, formula(t('byhand.value'))),
       h('th', { scope: 'col' }, formula('α_j v_j')));
     const body = h('tbody');
     keys.forEach((k, j) => {
       body.append(h('tr', null,
-        h('th', { scope: 'row' }, String(j + 1)),
-        h('td', null, numberInput(k.score, `score of key ${j + 1}`, (x) => { k.score = x; })),
+        h('th', { scope: 'row' }, num(j + 1)),
+        h('td', null, numberInput(k.score, t('byhand.scoreOf', { j: num(j + 1) }), (x) => { k.score = x; })),
         h('td', { class: 'as-calc', dataset: { f: 'scaled' } }),
         h('td', { class: 'as-calc', dataset: { f: 'exp' } }),
         h('td', { class: 'as-calc as-strong', dataset: { f: 'w' } }),
-        h('td', { class: 'as-vec' }, '(', numberInput(k.v[0], `value ${j + 1}, first number`, (x) => { k.v[0] = x; }), ', ',
-          numberInput(k.v[1], `value ${j + 1}, second number`, (x) => { k.v[1] = x; }), ')'),
+        h('td', { class: 'as-vec' }, '(', numberInput(k.v[0], t('byhand.valueFirst', { j: num(j + 1) }), (x) => { k.v[0] = x; }), ', ',
+          numberInput(k.v[1], t('byhand.valueSecond', { j: num(j + 1) }), (x) => { k.v[1] = x; }), ')'),
         h('td', { class: 'as-calc', dataset: { f: 'wv' } })));
     });
     const foot = h('tfoot', null, h('tr', null,
@@ -85,7 +94,7 @@ export function mount(store, { headingId }) {
       h('td', { class: 'as-calc', dataset: { f: 'wsum' } }),
       h('td'),
       h('td', { class: 'as-calc as-strong', dataset: { f: 'ctx' } })));
-    table.replaceChildren(h('caption', null, 'Softmax over the keys, then the weighted sum of the values'), h('thead', null, head), body, foot);
+    table.replaceChildren(h('caption', null, t('byhand.caption')), h('thead', null, head), body, foot);
     addBtn.disabled = keys.length >= 6;
     delBtn.disabled = keys.length <= 2;
     compute();
@@ -99,20 +108,21 @@ export function mount(store, { headingId }) {
     keys.forEach((k, j) => {
       const cell = (f) => rows[j].querySelector(`[data-f="${f}"]`);
       cell('scaled').textContent = fmt(r.scaled[j]);
-      cell('exp').textContent = r.shifted ? `${fmt(r.exps[j], 4)} (× e^max)` : fmt(r.exps[j], 3);
+      cell('exp').textContent = r.shifted ? t('byhand.shifted', { x: fmt(r.exps[j], 4) }) : fmt(r.exps[j], 3);
       cell('w').textContent = fmt(r.weights[j]);
-      cell('wv').textContent = `(${fmt(r.weights[j] * k.v[0])}, ${fmt(r.weights[j] * k.v[1])})`;
+      cell('wv').textContent = list([r.weights[j] * k.v[0], r.weights[j] * k.v[1]]);
     });
     const foot = table.tFoot;
     foot.querySelector('[data-f="sum"]').textContent = fmt(r.sum, 3);
     foot.querySelector('[data-f="wsum"]').textContent = fmt(r.weights.reduce((a, b) => a + b, 0));
-    foot.querySelector('[data-f="ctx"]').textContent = `(${fmt(r.context[0])}, ${fmt(r.context[1])})`;
+    foot.querySelector('[data-f="ctx"]').textContent = list(r.context);
     result.replaceChildren(
-      h('p', null, h('strong', null, 'Weights α = '), `(${r.weights.map((w) => fmt(w)).join(', ')})`, h('span', { class: 'as-muted' }, `  — ${fmt(r.entropy, 2)} bits of entropy`)),
-      h('p', null, h('strong', null, 'Context ', formula('c = Σ_j α_j v_j', 'as-formula-inline'), ' = '), `(${fmt(r.context[0])}, ${fmt(r.context[1])})`));
+      h('p', null, h('strong', null, t('byhand.weights')), list(r.weights), h('span', { class: 'as-muted' }, t('byhand.entropy', { h: fmt(r.entropy, 2) }))),
+      h('p', null, h('strong', null, t('byhand.context'), formula('c = Σ_j α_j v_j', 'as-formula-inline'), ' = '), list(r.context)));
     const a = computeByHand(scores, values, 1);
     const b = computeByHand(scores, values, Math.sqrt(d));
-    compare.textContent = `Compare: ÷ 1 gives α₁ = ${fmt(a.weights[0])} and c = (${fmt(a.context[0])}, ${fmt(a.context[1])}); ÷ √${d} gives α₁ = ${fmt(b.weights[0])} and c = (${fmt(b.context[0])}, ${fmt(b.context[1])}). A bigger divisor makes the weights flatter (entropy ${fmt(a.entropy, 2)} → ${fmt(b.entropy, 2)} bits).`;
+    compare.textContent = t('byhand.compare', { d: num(d), a1: fmt(a.weights[0]), ca: list(a.context), b1: fmt(b.weights[0]), cb: list(b.context), ha: fmt(a.entropy, 2), hb: fmt(b.entropy, 2) });
+    remember();
   }
 
   divInput.addEventListener('input', () => {

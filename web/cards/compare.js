@@ -15,6 +15,7 @@ import { h, replaceChildren } from '../lib/dom.js';
 import { attentionName, bleuWithBudget, fixedSummary, weightsName } from '../lib/catalog.js';
 import { COMPARE_MAX, comparedIds, differenceMatrix, mean } from '../lib/compare.js';
 import { fmt } from '../lib/math.js';
+import { t, tParts, num } from '../i18n/index.js';
 import { legendGradientCSS, divergingGradientCSS } from '../theme.js';
 import * as heatmapView from '../views/heatmap.js';
 
@@ -31,7 +32,7 @@ export function mount(store, { headingId, frame = null, actions }) {
   const legendSlot = h('div', { class: 'as-compare-legend-slot' });
   const ensureLegend = () => {
     if (legendSlot.firstChild) return;
-    legendSlot.append(h('div', { class: 'as-legend as-small' }, h('span', null, 'α = 0'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, '1')));
+    legendSlot.append(h('div', { class: 'as-legend as-small' }, h('span', null, t('heat.legendLow')), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, t('heat.legendHigh'))));
   };
   const status = h('p', { class: 'as-visually-hidden', 'aria-live': 'polite' });
   // The difference heatmap is built the first time there is something to compare.
@@ -41,15 +42,15 @@ export function mount(store, { headingId, frame = null, actions }) {
   let diffNote = null;
   let diffHeat = null;
   function buildDifference() {
-    diffSelect = h('select', { class: 'as-select as-compare-diff-with', 'aria-label': 'Subtract the weights of' });
+    diffSelect = h('select', { class: 'as-select as-compare-diff-with', 'aria-label': t('compare.diffWith') });
     diffNote = h('p', { class: 'as-small as-muted as-compare-diff-note' });
     const diffBox = h('div', { class: 'as-heat-box as-compare-diff-box' });
     const diffLegend = h('div', { class: 'as-legend as-small' },
       h('span', null, '−1'), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': divergingGradientCSS() } }), h('span', null, '+1'),
-      h('span', { class: 'as-muted as-legend-text' }, 'purple: B looks more · grey: the same · orange: A looks more'));
+      h('span', { class: 'as-muted as-legend-text' }, t('compare.diffLegend')));
     diff = h('div', { class: 'as-compare-diff', hidden: true },
-      h('div', { class: 'as-card-head' }, h('h3', null, 'Difference α_A − α_B'), diffLegend),
-      h('p', { class: 'as-small' }, h('label', null, 'A is the main model; B is ', diffSelect)),
+      h('div', { class: 'as-card-head' }, h('h3', null, t('compare.diffHead')), diffLegend),
+      h('p', { class: 'as-small' }, h('label', null, ...tParts('compare.diffPick', { select: diffSelect }))),
       diffBox, diffNote);
     diffSlot.append(diff);
     diffHeat = heatmapView.render(diffBox, { frame });
@@ -57,8 +58,8 @@ export function mount(store, { headingId, frame = null, actions }) {
     diffSelect.addEventListener('change', () => renderDifference(store.get()));
   }
   const element = h('section', { class: 'as-card as-compare-card', 'aria-labelledby': headingId },
-    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, 'Compare models side by side'), legendSlot),
-    h('p', { class: 'as-small as-muted' }, `Add up to ${COMPARE_MAX} models to see them translate the same sentence at the same √d scale (the slider's). Every heatmap here uses the same colour scale, α from 0 to 1; beside each row is its entropy in bits (0: all the weight on one word). The current step of the step-through is marked in every column, so Play there steps them all together. A link keeps the models you add.`),
+    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('compare.heading')), legendSlot),
+    h('p', { class: 'as-small as-muted' }, t('compare.intro', { max: num(COMPARE_MAX) })),
     picker, status, grid, diffSlot);
 
   const columns = new Map(); // id -> { element, title, meta, translation, line, box, heat, heatShown }
@@ -78,9 +79,9 @@ export function mount(store, { headingId, frame = null, actions }) {
         const now = comparedIds(store.get().compare, store.get().model);
         store.set({ compare: input.checked ? [...now, m.id].slice(0, COMPARE_MAX) : now.filter((x) => x !== m.id) });
       });
-      return h('label', { class: 'as-compare-option' }, input, ` ${m.label || m.id}`, h('span', { class: 'as-muted' }, ` · ${m.attention === 'none' ? 'no attention' : (m.attention ?? '').replace('_', ' ')}`));
+      return h('label', { class: 'as-compare-option' }, input, ` ${m.label || m.id}`, h('span', { class: 'as-muted' }, ` · ${m.attention === 'none' ? t('attention.noneShort') : (m.attention ?? '').replace('_', ' ')}`));
     });
-    replaceChildren(picker, h('legend', { class: 'as-small' }, `Show beside the main model (up to ${COMPARE_MAX}${full ? '; remove one to add another' : ''})`), boxes);
+    replaceChildren(picker, h('legend', { class: 'as-small' }, t(full ? 'compare.pickFull' : 'compare.pick', { max: num(COMPARE_MAX) })), boxes);
   }
 
   function column(id) {
@@ -94,7 +95,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     const message = h('p', { class: 'as-small as-compare-message', hidden: true });
     const box = h('div', { class: 'as-heat-box' });
     const main = id === null;
-    const remove = main ? null : h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-label': `Remove ${id} from the comparison` }, 'Remove');
+    const remove = main ? null : h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-label': t('compare.removeLabel', { id }) }, t('compare.remove'));
     remove?.addEventListener('click', () => store.set({ compare: comparedIds(store.get().compare, store.get().model).filter((x) => x !== id) }));
     const heat = heatmapView.render(box, {
       frame,
@@ -121,7 +122,8 @@ export function mount(store, { headingId, frame = null, actions }) {
     const entry = st.catalog?.models.find((m) => m.id === (id ?? st.model));
     const slot = id === null ? { status: st.status, info: st.info, error: st.error?.message, progress: st.progress } : st.compared?.[id] ?? { status: 'loading' };
     const info = slot.info;
-    c.title.textContent = `${id === null ? 'Main: ' : ''}${entry?.label || id || st.local?.name || 'model'}`;
+    const name = entry?.label || id || st.local?.name || t('compare.modelFallback');
+    c.title.textContent = id === null ? t('compare.main', { name }) : name;
     c.meta.textContent = [attentionName(info?.attention ?? entry?.attention), weightsName(entry?.weights ?? info?.weightType, { short: true }), bleuWithBudget(entry)].filter(Boolean).join(' · ');
     const m = matrixOf(st, id);
     const trace = m?.trace;
@@ -131,13 +133,13 @@ export function mount(store, { headingId, frame = null, actions }) {
     c.progress.hidden = !p;
     if (p?.max) { c.progress.max = p.max; c.progress.value = p.value ?? 0; } else c.progress.removeAttribute('value');
     let message = null;
-    if (slot.status === 'failed') message = slot.error ?? 'This model could not be loaded.';
+    if (slot.status === 'failed') message = slot.error ?? t('compare.failed');
     else if (p) message = p.text;
     else if (slot.error && id !== null) message = slot.error;
-    else if (!trace) message = 'Translating…';
+    else if (!trace) message = t('compare.translating');
     else if (!m.alpha) {
       const fixed = fixedSummary(info);
-      message = `No heatmap: this model has no attention. Its decoder sees one fixed summary of the source, ${fixed.formula} (${fixed.words}), the same vector at every step, so there are no weights α to show. Compare its translation with the others, on long sentences especially.`;
+      message = t('compare.none', { formula: fixed.formula, words: fixed.words });
     }
     c.message.hidden = !message;
     c.message.textContent = message ?? '';
@@ -148,9 +150,9 @@ export function mount(store, { headingId, frame = null, actions }) {
       c.heat.setMarkedRow(row);
       const alphaRow = Array.from(m.alpha.subarray(row * m.S, (row + 1) * m.S));
       const best = alphaRow.indexOf(Math.max(...alphaRow));
-      c.line.textContent = `Mean row entropy ${fmt(mean(m.entropies), 2)} bits. Step ${step + 1}: writes “${m.rowLabels[row]}”, looks most at “${m.colLabels[best]}” (α = ${fmt(alphaRow[best])}).`;
+      c.line.textContent = t('compare.line', { h: fmt(mean(m.entropies), 2), step: num(step + 1), row: m.rowLabels[row], col: m.colLabels[best], a: fmt(alphaRow[best]) });
     } else {
-      c.line.textContent = trace && !m.alpha ? `Step ${Math.min(st.step, trace.T - 1) + 1}: writes “${trace.target[Math.min(st.step, trace.T - 1)]?.text ?? ''}”.` : '';
+      c.line.textContent = trace && !m.alpha ? t('compare.lineNone', { step: num(Math.min(st.step, trace.T - 1) + 1), word: trace.target[Math.min(st.step, trace.T - 1)]?.text ?? '' }) : '';
     }
     c.box.hidden = !m?.alpha;
   }
@@ -171,16 +173,16 @@ export function mount(store, { headingId, frame = null, actions }) {
     const A = st.matrix;
     const B = b ? matrixOf(st, b) : null;
     if (!b) {
-      diffHeat.update({ message: 'The difference needs a second model with attention.' });
+      diffHeat.update({ message: t('compare.diffNeedsTwo') });
       diffNote.textContent = '';
       return;
     }
     if (!A?.alpha || !B) {
-      diffHeat.update({ message: 'Waiting for both translations…' });
+      diffHeat.update({ message: t('compare.diffWaiting') });
       diffNote.textContent = '';
       return;
     }
-    const d = differenceMatrix(A, B, { labelA: 'The main model', labelB: `“${b}”` });
+    const d = differenceMatrix(A, B, { labelA: t('compare.mainModel'), labelB: `“${b}”` });
     if (d.reason) {
       diffHeat.update({ message: d.reason });
       diffNote.textContent = '';
@@ -188,7 +190,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     }
     diffHeat.update(d);
     diffHeat.setMarkedRow(Math.min(rowOfStep(A, st.step), d.T - 1));
-    diffNote.textContent = `Row t pairs the main model's t-th ${A.level === 'pieces' ? 'piece' : 'word'} with B's t-th (a row label “x | y” means they wrote different words there). Beside each row: its total variation, ½ Σ |α_A − α_B|, from 0 (the same weights) to 1 (no overlap). Mean over rows: ${fmt(mean(d.entropies), 2)}.${d.dropped ? ` The ${d.dropped} row${d.dropped > 1 ? 's' : ''} past the shorter translation ${d.dropped > 1 ? 'are' : 'is'} left out.` : ''}`;
+    diffNote.textContent = `${t(A.level === 'pieces' ? 'compare.diffNotePieces' : 'compare.diffNoteWords', { tv: fmt(mean(d.entropies), 2) })}${d.dropped ? t('compare.diffDropped', { n: d.dropped }) : ''}`;
   }
 
   function render(st) {
@@ -216,7 +218,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     });
     renderDifference(st);
     const ready = ids.filter((id) => matrixOf(st, id)).length;
-    status.textContent = `${ready} of ${ids.length} models translated this sentence.`;
+    status.textContent = t('compare.status', { ready: num(ready), n: ids.length });
   }
 
   const KEYS = ['compare', 'compared', 'compareMatrices', 'matrix', 'step', 'catalog', 'model', 'info', 'status', 'progress', 'trace', 'error'];

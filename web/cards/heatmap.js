@@ -9,45 +9,50 @@ import { CONFIG } from '../config.js';
 import { h, download } from '../lib/dom.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { scaleFor } from '../state.js';
+import { fmtDivisor } from '../lib/math.js';
 import { legendGradientCSS, colourMeaning, themeColors } from '../theme.js';
 import { fontsFor } from '../views/heatmap-layout.js';
 import * as heatmapView from '../views/heatmap.js';
 import * as tableView from '../views/table.js';
 import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from '../views/export.js';
 import { shareWhyText } from '../controllers/share.js';
+import { t, num } from '../i18n/index.js';
 
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
 /** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), boxPx (a fixed heatmap box height, or none), actions: { copyLink() → Promise, modelTag() } } */
 export function mount(store, { ids, headingId, frame = null, boxPx = null, actions }) {
-  const legendLow = h('span', null, 'α = 0');
-  const legendHigh = h('span', null, '1');
+  const legendLow = h('span', null, '');
+  const legendHigh = h('span', null, '');
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
   const legend = h('div', { class: 'as-legend' },
     legendLow, h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), legendHigh, legendText);
-  const tableBtn = toggle('Numbers table');
-  const rowBtn = toggle('Colour per row', { title: 'Scale each row to its own largest weight: diffuse rows (long sentences) show their shape' });
-  const piecesBtn = toggle('Show subword pieces');
-  const zoomOut = h('button', { type: 'button', class: 'as-btn as-btn-small as-icon-small', 'aria-label': 'Zoom out' }, '−');
-  const zoomIn = h('button', { type: 'button', class: 'as-btn as-btn-small as-icon-small', 'aria-label': 'Zoom in' }, '+');
-  const zoomFit = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-label': 'Zoom to fit the box' }, 'Fit');
-  const zoomOut$ = h('output', { class: 'as-small as-zoom', 'aria-live': 'polite' }, '100 %');
+  const tableBtn = toggle(t('heat.table'));
+  const rowBtn = toggle(t('heat.rowColour'), { title: t('heat.rowColourTitle') });
+  const piecesBtn = toggle(t('heat.pieces'));
+  const zoomOut = h('button', { type: 'button', class: 'as-btn as-btn-small as-icon-small', 'aria-label': t('heat.zoomOut') }, '−');
+  const zoomIn = h('button', { type: 'button', class: 'as-btn as-btn-small as-icon-small', 'aria-label': t('heat.zoomIn') }, '+');
+  const zoomFit = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-label': t('heat.zoomFitLabel') }, t('heat.zoomFit'));
+  const zoomOut$ = h('output', { class: 'as-small as-zoom', 'aria-live': 'polite' }, t('heat.zoomPercent', { p: num(100) }));
   const exportButtons = ['PNG', 'SVG', 'CSV', 'JSON'].map((name) => h('button', { type: 'button', class: 'as-btn as-btn-small', dataset: { export: name.toLowerCase() } }, name));
-  const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-btn-primary', 'aria-describedby': ids.shareWhy }, 'Copy link');
+  const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-btn-primary', 'aria-describedby': ids.shareWhy }, t('heat.copy'));
   // Why there is no link while a file from disk is in use (a link cannot carry it).
   const shareWhy = h('p', { id: ids.shareWhy, class: 'as-small as-note as-share-why', hidden: true });
-  const linkField = h('input', { id: ids.link, class: 'as-link', type: 'text', readonly: true, hidden: true, 'aria-label': 'Link to this view' });
+  const linkField = h('input', { id: ids.link, class: 'as-link', type: 'text', readonly: true, hidden: true, 'aria-label': t('heat.linkLabel') });
   const intro = h('p', { class: 'as-small as-muted as-heat-intro' });
   const piecesNote = h('p', { class: 'as-small as-muted as-pieces-note' });
   const heatBox = h('div', { class: 'as-heat-box' });
   const tableBox = h('div', { class: 'as-table-box as-visually-hidden' });
-  const viewTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': 'Heatmap view' },
+  // What a printout says under the figure (shown only in print, alignscope.css):
+  // the sentence, the model and the scale, so a sheet on a wall stands alone.
+  const printCaption = h('p', { class: 'as-print-caption', 'aria-hidden': 'true' });
+  const viewTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': t('heat.viewTools') },
     tableBtn, rowBtn, piecesBtn, h('span', { class: 'as-sep', 'aria-hidden': 'true' }), zoomOut, zoomOut$, zoomIn, zoomFit);
-  const shareTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': 'Export and share' },
-    h('span', { class: 'as-small as-muted' }, 'Export'), exportButtons, copyBtn);
+  const shareTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': t('heat.shareTools') },
+    h('span', { class: 'as-small as-muted' }, t('heat.export')), exportButtons, copyBtn);
   const element = h('section', { class: 'as-card as-heat-card', 'aria-labelledby': headingId },
-    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, 'Alignment heatmap'), legend),
-    heatBox,
+    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('heat.heading')), legend),
+    heatBox, printCaption,
     h('div', { class: 'as-heat-tools' }, viewTools, shareTools),
     shareWhy, linkField, intro, piecesNote, tableBox);
 
@@ -65,6 +70,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
   tableBtn.addEventListener('click', () => {
     const on = tableBox.classList.toggle('as-visually-hidden') === false;
     tableBtn.setAttribute('aria-pressed', String(on));
+    table.setShown(on);
   });
   rowBtn.addEventListener('click', () => store.set({ colour: store.get().colour === 'row' ? 'absolute' : 'row' }));
   piecesBtn.addEventListener('click', () => store.set({ pieces: !store.get().pieces }));
@@ -104,8 +110,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
     if (!r) return;
     linkField.focus();
     linkField.select();
-    copyBtn.textContent = r.copied ? 'Copied ✓' : 'Select & copy ↓';
-    setTimeout(() => { copyBtn.textContent = 'Copy link'; }, 1800);
+    copyBtn.textContent = r.copied ? t('heat.copied') : t('heat.selectCopy');
+    setTimeout(() => { copyBtn.textContent = t('heat.copy'); }, 1800);
   });
 
   function renderShare(st) {
@@ -127,8 +133,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
     } else {
       const fixed = fixedSummary(st.info);
       const msg = st.trace && none
-        ? `This model has no attention (the no-attention baseline): the decoder sees only a fixed summary of the source, ${fixed.formula} (${fixed.words}), the same vector at every step. So there is no alignment to show: no weights α, no heatmap. Switch to an attention model to compare.`
-        : st.error?.stage === 'translate' ? st.error.message : st.status === 'failed' ? 'The heatmap appears once the model has loaded.' : 'Loading…';
+        ? t('heat.none', { formula: fixed.formula, words: fixed.words })
+        : st.error?.stage === 'translate' ? st.error.message : st.status === 'failed' ? t('heat.afterLoad') : t('heat.loading');
       heatmap.update({ message: msg });
       table.update(null);
     }
@@ -141,15 +147,13 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
     intro.hidden = none;
     piecesNote.hidden = none || !vm;
     if (vm) {
-      const pieceWords = vm.identity
-        ? 'This model’s vocabulary is whole words, so every word is one piece and both views are the same matrix.'
-        : vm.level === 'pieces' ? 'Shown: the model’s own subword pieces, one row per decoder step.' : 'Shown: whole words (press “Show subword pieces” for the model’s own pieces, one row per decoder step).';
-      piecesNote.textContent = `A model with a subword vocabulary reads and writes pieces of words (“un” + “saved”). The heatmap shows words: a source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows, so every row still sums to 1. The step-through stays one decoder step, one piece, at a time and names the word each piece belongs to. ${pieceWords}`;
+      const pieceWords = vm.identity ? t('heat.piecesSame') : vm.level === 'pieces' ? t('heat.piecesShown') : t('heat.wordsShown');
+      piecesNote.textContent = `${t('heat.piecesNote')} ${pieceWords}`;
     }
   }
 
   function renderZoom(st) {
-    zoomOut$.textContent = `${Math.round(st.zoom * 100)} %`;
+    zoomOut$.textContent = t('heat.zoomPercent', { p: num(Math.round(st.zoom * 100)) });
     zoomIn.disabled = !st.matrix?.alpha || st.zoom >= CONFIG.zoomMax;
     zoomOut.disabled = !st.matrix?.alpha || st.zoom <= CONFIG.zoomMin;
   }
@@ -160,7 +164,19 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
     legendHigh.textContent = m.high;
     legendText.textContent = m.text;
     rowBtn.setAttribute('aria-pressed', String(st.colour === 'row'));
-    intro.textContent = `Rows: the translation, one decoder step each. Columns: your words. Colour: ${st.colour === 'row' ? 'the weight as a share of the largest weight in its row' : 'how much of the step’s attention went to that word'}. Tap or click a cell to read its value and move the step view to its row; two fingers or Ctrl + wheel zoom.`;
+    intro.textContent = t('heat.intro', { colour: st.colour === 'row' ? t('heat.introRow') : t('heat.introAbsolute') });
+  }
+
+  function renderPrintCaption(st) {
+    const vm = st.matrix;
+    if (!vm?.alpha || !st.info) { printCaption.textContent = ''; return; }
+    const entry = st.catalog?.models.find((m) => m.id === st.model);
+    printCaption.textContent = t('page.printCaption', {
+      sentence: vm.trace.text, translation: vm.trace.translation,
+      model: st.local ? st.local.name : entry?.label || st.model,
+      divisor: fmtDivisor(scaleFor(st.info, st.scale).divisor), scale: fmtDivisor(st.scale),
+      colour: colourMeaning(st.colour).text,
+    });
   }
 
   renderLegend(store.get());
@@ -182,6 +198,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
       }
       if (changed.has('pieces')) piecesBtn.setAttribute('aria-pressed', String(!!st.pieces));
       if (['matrix', 'error', 'info', 'status'].some((k) => changed.has(k))) renderMatrix(st);
+      if (['matrix', 'info', 'colour', 'scale', 'model', 'local', 'catalog'].some((k) => changed.has(k))) renderPrintCaption(st);
       if (changed.has('step') || changed.has('matrix')) {
         const row = st.matrix ? rowOfStep(st.matrix, st.step) : st.step;
         heatmap.setMarkedRow(row);

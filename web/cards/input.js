@@ -11,6 +11,7 @@ import { excerpt } from '../lib/sentences.js';
 import { sentenceLabel } from '../lib/catalog.js';
 import { noticePatch } from '../state.js';
 import { VARIANT_NAMES } from '../engine.js';
+import { t, num } from '../i18n/index.js';
 
 const BUSY = new Set(['starting', 'loading', 'checking']);
 
@@ -18,19 +19,19 @@ const BUSY = new Set(['starting', 'loading', 'checking']);
 export function mount(store, { ids, frame = null, actions }) {
   const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', dir: 'auto', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': `${ids.hint} ${ids.notice}`, autocomplete: 'off' });
   // Named after the model's source language (a converted tutorial model reads French).
-  const label = h('label', { for: ids.input }, 'English sentence');
-  const presenterBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-presenter-btn', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P', title: 'Full screen, large type, for a projector (key: P; Escape leaves)' }, 'Presenter mode');
+  const label = h('label', { for: ids.input }, t('input.sentenceLabel'));
+  const presenterBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-presenter-btn', 'aria-pressed': 'false', 'aria-keyshortcuts': 'P', title: t('input.presenterTitle') }, t('input.presenter'));
   const hint = h('p', { id: ids.hint, class: 'as-small as-muted as-hint' });
   // Messages about the input (too long, cut, a refused model): one line each, by topic.
   const notice = h('div', { id: ids.notice, class: 'as-notice as-small', role: 'status', 'aria-live': 'polite' });
   const progress = h('progress', { class: 'as-progress', max: '1' });
   const statusText = h('span', { class: 'as-status-text' });
-  const retry = h('button', { type: 'button', class: 'as-btn as-btn-small', hidden: true }, 'Retry');
+  const retry = h('button', { type: 'button', class: 'as-btn as-btn-small', hidden: true }, t('input.retry'));
   const status = h('div', { class: 'as-status', role: 'status' }, progress, statusText, retry);
   const translation = h('p', { class: 'as-translation', 'aria-live': 'polite', 'aria-atomic': 'true' });
   // Over the token limit: what is shown instead, and the sentences to choose from.
   const longNote = h('p', { class: 'as-long-note as-small', hidden: true, 'aria-live': 'polite' });
-  const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': 'Sentences of your text: pick the one to translate', hidden: true });
+  const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': t('input.partsLabel'), hidden: true });
   const perf = h('p', { class: 'as-perf as-small as-muted', 'aria-hidden': 'true' });
   // What the model was trained on and what to expect of it (the catalogue's
   // trainedOn, from its metrics), beside every translation it makes.
@@ -43,19 +44,20 @@ export function mount(store, { ids, frame = null, actions }) {
   const examplesList = h('div', { class: 'as-examples-list', role: 'group', 'aria-labelledby': examplesLabelId });
   const examples = h('details', { class: 'as-examples', hidden: true }, examplesSummary, examplesList);
 
-  const element = h('section', { class: 'as-card as-input-card', 'aria-label': 'Sentence and translation' },
+  const element = h('section', { class: 'as-card as-input-card', 'aria-label': t('input.cardLabel') },
     h('div', { class: 'as-input-grid' },
       h('div', { class: 'as-field as-sentence-field' },
         h('div', { class: 'as-label-row' }, label, presenterBtn),
         sentence, hint, examples),
       h('div', { class: 'as-translation-box' },
-        h('span', { class: 'as-small as-muted as-label' }, 'Translation'), translation, longNote, parts, perf, trainedOn)),
+        h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), translation, longNote, parts, perf, trainedOn)),
     notice, status);
 
   // ---------- inputs ----------
   let typingTimer = null;
-  sentence.value = store.get().sentence;
-  const cutNotice = `The text was cut at ${CONFIG.maxSentenceChars} characters, the most alignscope takes; the model itself reads at most ${CONFIG.maxSourceTokens} words and punctuation marks at a time.`;
+  // What the box showed (a card built again for a new UI language keeps the typing).
+  sentence.value = store.get().draft ?? store.get().sentence;
+  const cutNotice = t('input.cut', { chars: num(CONFIG.maxSentenceChars), tokens: num(CONFIG.maxSourceTokens) });
   const setNotice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
   // maxlength cuts a long paste silently: say so.
   sentence.addEventListener('beforeinput', (e) => {
@@ -83,7 +85,7 @@ export function mount(store, { ids, frame = null, actions }) {
     retry.hidden = !failed;
     status.classList.toggle('as-error', failed);
     status.hidden = !busy && !failed;
-    if (failed) statusText.textContent = st.error?.message ?? 'Something went wrong.';
+    if (failed) statusText.textContent = st.error?.message ?? t('input.wrong');
     else if (busy && st.progress) {
       statusText.textContent = st.progress.text;
       if (st.progress.max) { progress.max = st.progress.max; progress.value = st.progress.value ?? 0; } else progress.removeAttribute('value');
@@ -94,13 +96,13 @@ export function mount(store, { ids, frame = null, actions }) {
 
   function renderHint(st) {
     const max = st.info?.maxSourceTokens;
-    const chars = `${(st.draft ?? st.sentence).length} / ${CONFIG.maxSentenceChars} characters`;
+    const chars = t('input.chars', { n: (st.draft ?? st.sentence).length, max: num(CONFIG.maxSentenceChars) });
     const c = st.tokenCount;
     const current = c && c.text === (st.draft ?? st.sentence);
     hint.classList.toggle('as-over', !!(current && c.count > c.max));
     hint.textContent = max
-      ? `${current ? `${c.count} / ${c.max} tokens${c.count > c.max ? ' (more than the model reads at once)' : ''}` : `limit ${max} tokens`} · ${chars}`
-      : `Up to ${CONFIG.maxSentenceChars} characters.`;
+      ? `${current ? `${t('input.tokens', { n: c.count, max: num(c.max) })}${c.count > c.max ? t('input.tokensOver') : ''}` : t('input.tokenLimit', { n: max })} · ${chars}`
+      : t('input.upTo', { n: CONFIG.maxSentenceChars });
   }
 
   function renderLong(st) {
@@ -110,16 +112,17 @@ export function mount(store, { ids, frame = null, actions }) {
     parts.hidden = !over || p.parts.length < 2;
     if (!over) { parts.replaceChildren(); return; }
     const part = p.parts[st.part] ?? p.parts[0];
-    const which = p.parts.length > 1 ? `sentence ${st.part + 1} of the ${p.parts.length} in it` : 'its beginning';
-    longNote.textContent = `Your text has ${p.count} tokens (words and punctuation marks); this model reads at most ${p.max} at a time, so this shows ${which}${part.cut ? `, cut after its first ${p.max} tokens` : ''}.${p.parts.length > 1 ? ' Pick another sentence:' : ''}`;
+    const max = num(p.max);
+    const which = p.parts.length > 1 ? t('input.long.sentence', { i: num(st.part + 1), n: p.parts.length }) : t('input.long.beginning');
+    longNote.textContent = t('input.long', { n: p.count, max, which, cut: part.cut ? t('input.long.cut', { max }) : '', pick: p.parts.length > 1 ? t('input.long.pick') : '' });
     const key = JSON.stringify([st.sentence.length, p.parts]);
     if (parts.dataset.key !== key) {
       parts.dataset.key = key;
       parts.replaceChildren(...p.parts.slice(0, CONFIG.maxSentenceChoices).map((q, i) => {
-        const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-part', dataset: { part: String(i) } }, `${i + 1}. ${excerpt(st.sentence, q)}`);
+        const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-part', dataset: { part: String(i) } }, `${num(i + 1)}. ${excerpt(st.sentence, q)}`);
         b.addEventListener('click', () => store.set({ part: i, step: 0 }));
         return b;
-      }), p.parts.length > CONFIG.maxSentenceChoices ? h('span', { class: 'as-small as-muted' }, `(the first ${CONFIG.maxSentenceChoices} of ${p.parts.length} sentences)`) : null);
+      }), p.parts.length > CONFIG.maxSentenceChoices ? h('span', { class: 'as-small as-muted' }, t('input.firstParts', { first: num(CONFIG.maxSentenceChoices), n: p.parts.length })) : null);
     }
     for (const b of parts.querySelectorAll('button')) b.setAttribute('aria-pressed', String(Number(b.dataset.part) === st.part));
   }
@@ -132,9 +135,9 @@ export function mount(store, { ids, frame = null, actions }) {
     examples.hidden = !list.length;
     if (examples.dataset.model === (entry?.id ?? '')) return;
     examples.dataset.model = entry?.id ?? '';
-    examplesSummary.textContent = `${list.length} example sentences from the held-out test sets (never trained on)`;
+    examplesSummary.textContent = t('input.examples');
     examplesList.replaceChildren(...list.map((e) => {
-      const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-example', title: e.shows.length ? `Shows ${e.shows.join(', ')} (${e.set})` : e.set }, e.text);
+      const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-example', title: e.shows.length ? t('input.exampleShows', { what: e.shows.join(', '), set: e.set }) : e.set }, e.text);
       b.addEventListener('click', () => { sentence.value = e.text; store.set({ draft: e.text, sentence: e.text, part: 0, step: 0 }); });
       return b;
     }));
@@ -142,26 +145,26 @@ export function mount(store, { ids, frame = null, actions }) {
 
   function renderTranslation(st) {
     if (st.trace && st.info) {
-      translation.textContent = st.trace.translation || '(empty translation)';
+      translation.textContent = st.trace.translation || t('input.emptyTranslation');
       translation.classList.remove('as-muted');
     } else if (st.error?.stage === 'translate') {
       translation.textContent = '—';
       translation.classList.add('as-muted');
     }
-    const t = st.timing;
+    const tm = st.timing;
     // The time belongs to the translation on screen: none without one.
     // …and which build of the engine made it (picked by feature detection, models.js).
-    const build = st.build ? ` (${VARIANT_NAMES[st.build] ?? st.build} build)` : '';
-    perf.textContent = t && st.trace ? `Decoded in ${fmt(t.elapsedMs, 1)} ms in the worker${build} · ${fmt(t.roundTripMs, 1)} ms round trip${t.encoderReused ? ' · encoder reused' : ''}` : '';
+    const build = st.build ? t('input.build', { name: VARIANT_NAMES[st.build] ? t(`input.variant.${st.build}`) : st.build }) : '';
+    perf.textContent = tm && st.trace ? `${t('input.perf', { worker: fmt(tm.elapsedMs, 1), trip: fmt(tm.roundTripMs, 1), build })}${tm.encoderReused ? t('input.perfReused') : ''}` : '';
     if (st.build) perf.dataset.build = st.build;
     // The count of results drawn (tests wait on it): set in the same animation
     // frame as the table, the step view and the heatmap of this result.
     const count = () => {
-      perf.dataset.roundTripMs = String(t.roundTripMs);
-      perf.dataset.workerMs = String(t.workerMs);
-      perf.dataset.count = String(t.count);
+      perf.dataset.roundTripMs = String(tm.roundTripMs);
+      perf.dataset.workerMs = String(tm.workerMs);
+      perf.dataset.count = String(tm.count);
     };
-    if (t) { if (frame) frame.add('count', count); else count(); }
+    if (tm) { if (frame) frame.add('count', count); else count(); }
   }
 
   return {
@@ -169,7 +172,7 @@ export function mount(store, { ids, frame = null, actions }) {
     update(st, changed) {
       if (changed.has('status') || changed.has('error') || changed.has('progress')) renderStatus(st);
       if (changed.has('notices')) notice.replaceChildren(...Object.entries(st.notices).map(([k, v]) => h('p', { class: 'as-note', dataset: { topic: k } }, v)));
-      if (changed.has('sentence') && sentence.value !== st.sentence) sentence.value = st.sentence;
+      if (changed.has('sentence') && sentence.value !== st.sentence && !(st.draft != null && sentence.value === st.draft)) sentence.value = st.sentence;
       if (['info', 'local', 'model', 'catalog'].some((k) => changed.has(k))) {
         const source = st.info?.sourceLanguage ?? (st.local ? null : st.catalog?.models.find((m) => m.id === st.model)?.source);
         if (source) label.textContent = sentenceLabel(source);
@@ -180,8 +183,15 @@ export function mount(store, { ids, frame = null, actions }) {
       if (['tokenCount', 'draft', 'sentence', 'info'].some((k) => changed.has(k))) renderHint(st);
       if (changed.has('presenter')) {
         presenterBtn.setAttribute('aria-pressed', String(!!st.presenter));
-        presenterBtn.textContent = st.presenter ? 'Leave presenter mode' : 'Presenter mode';
+        presenterBtn.textContent = st.presenter ? t('input.presenterLeave') : t('input.presenter');
       }
+    },
+    /** Commit typing that waits for its pause now (the card is about to be built again). */
+    flush() {
+      if (!typingTimer) return;
+      clearTimeout(typingTimer);
+      typingTimer = null;
+      if (sentence.value !== store.get().sentence) store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars), part: 0 });
     },
     destroy() { clearTimeout(typingTimer); },
   };

@@ -10,6 +10,7 @@ import { h } from '../lib/dom.js';
 import { comparisonRows, reportOf, optionText, describeEntry, describeLocal } from '../lib/catalog.js';
 import { formatBytes } from '../client.js';
 import { LOCAL } from '../controllers/models.js';
+import { t } from '../i18n/index.js';
 
 /**
  * ctx: { ids: { model, modelInfo, fileHint }, headingId, localFiles, full (the comparison),
@@ -25,12 +26,12 @@ export function mount(store, { ids, headingId, localFiles, full, modelsUrl, with
   // The file control: a real button (focus, Enter/Space, a screen reader's
   // name) that opens the system's file chooser of a hidden file input.
   const fileInput = localFiles ? h('input', { type: 'file', class: 'as-file-input', accept: '.alsc', hidden: true }) : null;
-  const openBtn = localFiles ? h('button', { type: 'button', class: 'as-btn as-open-file', 'aria-describedby': ids.fileHint }, 'Open a model file…') : null;
-  const fileHint = localFiles ? h('span', { id: ids.fileHint, class: 'as-small as-muted as-file-hint' }, 'Loads an alignscope .alsc model from your device (or drop one on the page). The file stays on your device.') : null;
-  const drop = localFiles ? h('div', { class: 'as-drop', hidden: true, 'aria-hidden': 'true' }, h('p', null, 'Drop the model file (.alsc) to load it')) : null;
+  const openBtn = localFiles ? h('button', { type: 'button', class: 'as-btn as-open-file', 'aria-describedby': ids.fileHint }, t('model.open')) : null;
+  const fileHint = localFiles ? h('span', { id: ids.fileHint, class: 'as-small as-muted as-file-hint' }, t('model.openHint')) : null;
+  const drop = localFiles ? h('div', { class: 'as-drop', hidden: true, 'aria-hidden': 'true' }, h('p', null, t('model.drop'))) : null;
   const element = h('section', { class: 'as-card as-model-card', 'aria-labelledby': headingId },
-    h('h2', { id: headingId, class: 'as-visually-hidden' }, 'Model'),
-    h('div', { class: 'as-field as-model-field' }, h('label', { for: ids.model }, 'Model'),
+    h('h2', { id: headingId, class: 'as-visually-hidden' }, t('model.heading')),
+    h('div', { class: 'as-field as-model-field' }, h('label', { for: ids.model }, t('model.label')),
       h('div', { class: 'as-model-row' }, select, openBtn, fileInput),
       info, fileHint),
     comparison, drop);
@@ -51,8 +52,8 @@ export function mount(store, { ids, headingId, localFiles, full, modelsUrl, with
     if (comparison) renderComparison(comparison, cat, { modelsUrl, withFiles });
   }
   function setLocalOption(local) {
-    localOption = h('optgroup', { label: 'From your device' },
-      h('option', { value: LOCAL }, `Your file: ${local.name} — ${local.info.attention === 'none' ? 'no attention' : local.info.attention?.replace('_', ' ')} · ${formatBytes(local.size)}`));
+    localOption = h('optgroup', { label: t('model.fromDevice') },
+      h('option', { value: LOCAL }, t('model.yourFileOption', { name: local.name, attention: local.info.attention === 'none' ? t('attention.noneShort') : local.info.attention?.replace('_', ' '), size: formatBytes(local.size) })));
     select.querySelector('optgroup')?.remove();
     select.append(localOption);
   }
@@ -83,26 +84,26 @@ export function mount(store, { ids, headingId, localFiles, full, modelsUrl, with
  */
 function renderComparison(container, cat, { modelsUrl, withFiles }) {
   const rows = comparisonRows(cat);
-  const cols = [['Model', 'label'], ['Attention', 'attention'], ['Weights', 'weights'], ['Download', 'size'], ['Parameters', 'parameters'], ['Training updates', 'updates'], ['Test BLEU', 'bleu']];
+  const cols = [['label', 'label'], ['attention', 'attention'], ['weights', 'weights'], ['size', 'size'], ['parameters', 'parameters'], ['updates', 'updates'], ['bleu', 'bleu']].map(([key, k]) => [t(`models.col.${key}`), k]);
   const hasNotes = rows.some((r) => r.note);
   const hasCards = withFiles && rows.some((r) => r.card);
   const report = withFiles ? reportOf(cat) : null;
   container.replaceChildren(
-    h('summary', null, rows.length === 1 ? 'About this site’s model: attention, size, BLEU' : `Compare the ${rows.length} models: attention, size, BLEU`),
-    h('div', { class: 'as-table-wrap' },
+    h('summary', null, rows.length === 1 ? t('models.aboutOne') : t('models.compare', { n: rows.length })),
+    h('div', { class: 'as-table-wrap', tabindex: '0', role: 'region', 'aria-label': t('models.region') },
       h('table', { class: 'as-table as-models-table' },
-        h('caption', null, 'The models this site offers. BLEU: corpus BLEU on held-out test sentences (higher is better; the toy test models have none). Compare BLEU only between models trained for the same number of updates (192 sentence pairs each).'),
+        h('caption', null, t('models.caption')),
         h('thead', null, h('tr', null, cols.map(([name]) => h('th', { scope: 'col' }, name)),
-          hasNotes ? h('th', { scope: 'col' }, 'Note') : null, hasCards ? h('th', { scope: 'col' }, 'Card') : null)),
+          hasNotes ? h('th', { scope: 'col' }, t('models.col.note')) : null, hasCards ? h('th', { scope: 'col' }, t('models.col.card')) : null)),
         h('tbody', null, rows.map((r) => h('tr', { dataset: { model: r.id } },
-          h('th', { scope: 'row' }, r.label, r.isDefault ? h('span', { class: 'as-muted' }, ' (default)') : null),
+          h('th', { scope: 'row' }, r.label, r.isDefault ? h('span', { class: 'as-muted' }, t('models.default')) : null),
           cols.slice(1).map(([, k]) => h('td', null, r[k])),
           hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null,
-          hasCards ? h('td', null, r.card ? h('a', { href: modelsUrl(r.card), 'aria-label': `Model card of ${r.label} (text)` }, 'card') : '—') : null))))),
+          hasCards ? h('td', null, r.card ? h('a', { href: modelsUrl(r.card), 'aria-label': t('models.cardLabel', { name: r.label }) }, t('models.card')) : '—') : null))))),
     report ? h('figure', { class: 'as-report-figure' },
-      h('img', { src: modelsUrl(report.figure), alt: `Test BLEU by source sentence length for each attention kind and the no-attention baseline, ${report.budget ? `each trained for ${report.budget}` : 'trained for the same number of updates'} (details in the model report).`, loading: 'lazy', width: 700, height: 400 }),
-      h('figcaption', null, `Bahdanau et al. 2015, Figure 2, on this site’s data: BLEU by source length, equal training budget${report.budget ? ` (${report.budget} each)` : ''}. `,
+      h('img', { src: modelsUrl(report.figure), alt: report.budget ? t('models.figureAltBudget', { budget: report.budget }) : t('models.figureAlt'), loading: 'lazy', width: 700, height: 400 }),
+      h('figcaption', null, `${report.budget ? t('models.figureCaptionBudget', { budget: report.budget }) : t('models.figureCaption')} `,
         report.additiveNote ? `${report.additiveNote} ` : '',
         report.caption ? `${report.caption} ` : '',
-        h('a', { href: modelsUrl(report.text) }, 'The model report (tables, intervals, caveats)'), '.')) : null);
+        h('a', { href: modelsUrl(report.text) }, t('models.report')), '.')) : null);
 }

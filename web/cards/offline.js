@@ -4,15 +4,16 @@
 
 import { h } from '../lib/dom.js';
 import { formatBytes } from '../client.js';
+import { t, num } from '../i18n/index.js';
 
 /** ctx: { headingId, actions: { makeAllAvailable() } } */
 export function mount(store, { headingId, actions }) {
-  const button = h('button', { type: 'button', class: 'as-btn as-offline-all' }, 'Make all models available offline');
+  const button = h('button', { type: 'button', class: 'as-btn as-offline-all' }, t('offline.button'));
   const bar = h('progress', { class: 'as-offline-progress', max: '1', hidden: true });
   const status = h('p', { class: 'as-small as-offline-status', role: 'status', 'aria-live': 'polite' });
   const element = h('section', { class: 'as-card as-offline-card', 'aria-labelledby': headingId },
-    h('h2', { id: headingId, class: 'as-card-title' }, 'Offline'),
-    h('p', { class: 'as-small as-muted' }, 'After one visit this page works without a network: the page, the engine and every model you opened stay in this browser. To take the others along too (for a classroom without Wi-Fi), store them all now.'),
+    h('h2', { id: headingId, class: 'as-card-title' }, t('offline.heading')),
+    h('p', { class: 'as-small as-muted' }, t('offline.intro')),
     h('div', { class: 'as-toolbar' }, button), bar, status);
   button.addEventListener('click', () => actions.makeAllAvailable());
 
@@ -23,7 +24,7 @@ export function mount(store, { headingId, actions }) {
       const o = st.offline ?? {};
       if (o.supported === false) {
         button.hidden = true;
-        status.textContent = 'This copy cannot keep models for offline use: the browser allows that only for pages served over https (or from localhost). Opened from a file, dist/alignscope-standalone.html holds the default model.';
+        status.textContent = t('offline.unsupported');
         return;
       }
       button.hidden = false;
@@ -33,7 +34,7 @@ export function mount(store, { headingId, actions }) {
       const total = st.catalog?.models.length ?? 0;
       const size = st.catalog?.models.reduce((n, m) => n + (m.bytes || 0), 0) ?? 0;
       status.dataset.error = o.error ? 'true' : 'false';
-      status.textContent = o.message ?? (o.stored != null ? `${o.stored} of ${total} models are available offline (all of them: ${formatBytes(size)}).` : '');
+      status.textContent = o.message ?? (o.stored != null ? t('offline.count', { stored: num(o.stored), n: total, size: formatBytes(size) }) : '');
     },
   };
 }

@@ -8,59 +8,59 @@
 
 import { CONFIG } from '../config.js';
 import { h, uid } from '../lib/dom.js';
-import { fmt, fmtDivisor } from '../lib/math.js';
+import { fmt, fmtDivisor, fmtLocale } from '../lib/math.js';
 import { scaleFor } from '../state.js';
+import { t, num } from '../i18n/index.js';
 
 /** The card's words for a model: { title, detail, note } (pure; tests/web/page-logic.test.mjs). */
+/** x to `digits` significant digits, in the UI language's decimal mark. */
+const precise = (x, digits) => fmtLocale(Number(x.toPrecision(digits)), Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(x)))));
+
 export function sliderWords(info, rel = 1) {
   const kind = info?.attention;
   const { divisor, trainedDivisor, scoreScale } = scaleFor(info, rel);
-  const engine = `trained divisor ${fmtDivisor(trainedDivisor)} · engine multiplier scoreScale = 1/${fmtDivisor(divisor)} = ${scoreScale.toPrecision(3)}`;
+  const engine = t('slider.engine', { trained: fmtDivisor(trainedDivisor), divisor: fmtDivisor(divisor), multiplier: precise(scoreScale, 3) });
   const d = info?.keyDim ?? 0;
-  if (!info) return { title: 'The score scale', detail: '', note: '' };
+  if (!info) return { title: t('slider.title'), detail: '', note: '' };
   if (kind === 'none') {
     return {
-      title: 'The score scale (off: no attention)',
+      title: t('slider.titleOff'),
       detail: '',
-      note: 'The slider is off: this model has no attention, so there are no scores to divide and no softmax to sharpen or flatten. Its decoder sees only a fixed summary of the source, the same at every step. Pick an attention model to use the slider.',
+      note: t('slider.noteOff'),
     };
   }
   if (kind === 'dot' || kind === 'scaled_dot') {
     return {
-      title: 'The √d slider',
-      detail: `d = ${d} (the key dimension: each score is a dot product of two vectors of ${d} numbers) · √d = ${fmt(Math.sqrt(d), 2)} · ${engine}`,
-      note: kind === 'scaled_dot'
-        ? 'This model was trained with scores divided by √d: the trained divisor is √d.'
-        : `This model (dot) was trained without a divisor (divisor 1); a scaled dot product would divide by √d = ${fmt(Math.sqrt(d), 2)}. Dividing by more flattens its softmax; by less sharpens it.`,
+      title: t('slider.titleDot'),
+      detail: t('slider.detailDot', { d: num(d), sqrt: fmt(Math.sqrt(d), 2), engine }),
+      note: kind === 'scaled_dot' ? t('slider.noteScaled') : t('slider.noteDot', { sqrt: fmt(Math.sqrt(d), 2) }),
     };
   }
-  const how = kind === 'additive'
-    ? `Additive scores come from a small network, vₐᵀ tanh(Wₐ s + Uₐ hⱼ), ${info.attentionDim} units wide: not a dot product of two d-number vectors.`
-    : 'General scores are a learned bilinear form sᵀ W hⱼ: W already sets their size, and no √d is used.';
+  const how = kind === 'additive' ? t('slider.howAdditive', { units: num(info.attentionDim) }) : t('slider.howGeneral');
   return {
-    title: 'The score scale (softmax temperature)',
-    detail: `${how} So the divisor here acts as a temperature τ: α = softmax(e / τ). √d belongs to dot products (dot, scaled dot), where it keeps the scores’ spread independent of d. · ${engine}`,
-    note: `This model (${kind}) was trained without a divisor (τ = 1). A higher temperature flattens its softmax; a lower one sharpens it.`,
+    title: t('slider.titleTemperature'),
+    detail: t('slider.detailTemperature', { how, engine }),
+    note: t('slider.noteTemperature', { kind }),
   };
 }
 
 export function mount(store, { headingId }) {
   const id = uid('scale');
-  const title = h('h2', { id: headingId }, 'The score scale');
-  const intro = h('p', { class: 'as-small' }, 'Scores are divided by this number before the softmax. Drag it and watch the rows of the heatmap sharpen or flatten, and the translation change.');
+  const title = h('h2', { id: headingId }, t('slider.title'));
+  const intro = h('p', { class: 'as-small' }, t('slider.intro'));
   const input = h('input', {
     type: 'range', id, class: 'as-range', min: String(CONFIG.scaleMinLog2), max: String(CONFIG.scaleMaxLog2),
     step: String(CONFIG.scaleStepLog2), value: '0',
   });
-  const reset = h('button', { type: 'button', class: 'as-btn as-btn-small' }, 'Reset to trained value');
+  const reset = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('slider.reset'));
   const divisorOut = h('output', { for: id, class: 'as-big-number' }, '1');
   const detail = h('p', { class: 'as-muted as-small as-slider-detail' });
   const entropyOut = h('p', { class: 'as-small' });
   const kindNote = h('p', { class: 'as-small as-note', id: `${id}-why` });
   const ticks = h('div', { class: 'as-range-ticks', 'aria-hidden': 'true' },
-    h('span', null, 'sharper (÷ small)'), h('span', { class: 'as-tick-mid' }, 'trained'), h('span', null, 'flatter (÷ large)'));
+    h('span', null, t('slider.sharper')), h('span', { class: 'as-tick-mid' }, t('slider.trained')), h('span', null, t('slider.flatter')));
   const box = h('div', { class: 'as-slider' },
-    h('div', { class: 'as-slider-head' }, h('label', { for: id }, 'Divide scores by'), divisorOut),
+    h('div', { class: 'as-slider-head' }, h('label', { for: id }, t('slider.label')), divisorOut),
     input, ticks, h('div', { class: 'as-row' }, reset), detail, entropyOut, kindNote);
   const element = h('section', { class: 'as-card as-slider-card', 'aria-labelledby': headingId }, title, intro, box);
 
@@ -69,7 +69,7 @@ export function mount(store, { headingId }) {
   function show() {
     const words = sliderWords(info, rel);
     divisorOut.textContent = fmtDivisor(scaleFor(info, rel).divisor);
-    input.setAttribute('aria-valuetext', `divisor ${divisorOut.textContent}, ${fmtDivisor(rel)} times the trained value`);
+    input.setAttribute('aria-valuetext', t('slider.valuetext', { divisor: divisorOut.textContent, rel: fmtDivisor(rel) }));
     detail.textContent = words.detail;
     reset.disabled = Math.abs(Math.log2(rel)) < 1e-9 || info?.attention === 'none';
   }
@@ -99,7 +99,7 @@ export function mount(store, { headingId }) {
         const e = st.matrix?.entropies;
         const S = st.matrix?.S;
         entropyOut.textContent = e?.length
-          ? `Mean row entropy ${fmt(e.reduce((a, b) => a + b, 0) / e.length, 2)} bits (0 = all weight on one word; ${fmt(Math.log2(Math.max(1, S)), 2)} = spread evenly over all ${S}).`
+          ? t('slider.entropy', { mean: fmt(e.reduce((a, b) => a + b, 0) / e.length, 2), max: fmt(Math.log2(Math.max(1, S)), 2), n: S })
           : '';
       }
     },

@@ -13,6 +13,7 @@ import { viridis, diverging, rgb, textOn } from '../lib/colormap.js';
 import { fmt, argmax } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { wordOfStep, sourceWords, pieceToWord } from '../lib/words.js';
+import { t as tr, num } from '../i18n/index.js';
 
 /**
  * The card. frame: the widget's frameQueue (a re-decode of the same
@@ -21,41 +22,42 @@ import { wordOfStep, sourceWords, pieceToWord } from '../lib/words.js';
  */
 export function mount(store, { headingId, frame = null }) {
   const scrubId = uid('scrub');
-  const back = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Previous step' }, '◀');
-  const play = h('button', { type: 'button', class: 'as-btn as-icon as-play', 'aria-label': 'Play', 'aria-pressed': 'false' }, '▶');
-  const fwd = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': 'Next step' }, '▶▶');
+  const back = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': tr('steps.back') }, '◀');
+  const play = h('button', { type: 'button', class: 'as-btn as-icon as-play', 'aria-label': tr('steps.play'), 'aria-pressed': 'false' }, '▶');
+  const fwd = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': tr('steps.next') }, '▶▶');
   // Loop: playback starts again from the first step (a projector left running in class).
-  const loop = h('button', { type: 'button', class: 'as-btn as-btn-small as-loop', 'aria-pressed': 'false', title: 'Play again from the first step at the end' }, 'Loop');
+  const loop = h('button', { type: 'button', class: 'as-btn as-btn-small as-loop', 'aria-pressed': 'false', title: tr('steps.loopTitle') }, tr('steps.loop'));
   const scrub = h('input', { type: 'range', id: scrubId, class: 'as-range as-scrub', min: '0', max: '0', step: '1', value: '0' });
-  const counter = h('output', { for: scrubId, class: 'as-step-count' }, 'step 0 / 0');
+  const counter = h('output', { for: scrubId, class: 'as-step-count' }, tr('steps.counter', { t: num(0), n: num(0) }));
   const emitted = h('p', { class: 'as-emitted', 'aria-live': 'polite' });
   const emittedNote = h('span', { class: 'as-small as-muted' });
   const stepWord = h('p', { class: 'as-small as-step-word' });
   const pointer = h('span', { class: 'as-finger-mark as-finger-pointer', 'aria-hidden': 'true' }, '▼');
-  const finger = h('div', { class: 'as-finger', role: 'list', 'aria-label': 'Attention weights of this step over the source words' });
+  // tabindex 0: on a phone the row scrolls sideways, and the keyboard must reach it (axe: scrollable-region-focusable).
+  const finger = h('div', { class: 'as-finger', role: 'list', tabindex: '0', 'aria-label': tr('steps.fingerLabel') });
   const fingerBox = h('div', { class: 'as-finger-box' }, pointer, finger);
   const fingerNote = h('p', { class: 'as-small as-muted' });
-  const fingerHead = h('h4');
+  const fingerHead = h('h3', { class: 'as-step-head' });
   // One canvas for the context vector's numbers (hundreds of them: as
   // elements, their colours alone cost a style pass per step).
   const ctxStrip = h('canvas', { class: 'as-ctx-strip', role: 'img' });
   const ctxNote = h('p', { class: 'as-small as-muted' });
-  const ctxHead = h('h4');
+  const ctxHead = h('h3', { class: 'as-step-head' });
   const cands = h('ol', { class: 'as-cands' });
   const candNote = h('p', { class: 'as-small as-muted' });
 
-  const panel = h('div', { class: 'as-steps', tabindex: '0', role: 'group', 'aria-label': 'Step-through. Left and right arrows step, space plays or pauses, Home and End jump.' },
+  const panel = h('div', { class: 'as-steps', tabindex: '0', role: 'group', 'aria-label': tr('steps.panelLabel') },
     h('div', { class: 'as-step-controls' },
       back, play, fwd, loop,
-      h('label', { for: scrubId, class: 'as-visually-hidden' }, 'Decoder step'),
+      h('label', { for: scrubId, class: 'as-visually-hidden' }, tr('steps.scrubLabel')),
       scrub, counter),
     h('div', { class: 'as-step-grid' },
       h('section', { class: 'as-step-block as-step-wide' }, fingerHead, fingerBox, fingerNote),
-      h('section', { class: 'as-step-block as-step-wide' }, h('h4', null, 'Translation so far'), emitted, stepWord),
-      h('section', { class: 'as-step-block' }, h('h4', null, 'Next word: softmax over the vocabulary'), cands, candNote),
+      h('section', { class: 'as-step-block as-step-wide' }, h('h3', { class: 'as-step-head' }, tr('steps.soFar')), emitted, stepWord),
+      h('section', { class: 'as-step-block' }, h('h3', { class: 'as-step-head' }, tr('steps.nextWord')), cands, candNote),
       h('section', { class: 'as-step-block' }, ctxHead, ctxStrip, ctxNote)));
   const element = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': headingId },
-    h('h2', { id: headingId }, 'Step through the decoder'), panel);
+    h('h2', { id: headingId }, tr('steps.heading')), panel);
 
   let trace = null;
   let info = null;
@@ -79,7 +81,7 @@ export function mount(store, { headingId, frame = null }) {
   function setPlaying(on) {
     if (timer) { clearInterval(timer); timer = null; }
     play.textContent = on ? '❚❚' : '▶';
-    play.setAttribute('aria-label', on ? 'Pause' : 'Play');
+    play.setAttribute('aria-label', on ? tr('steps.pause') : tr('steps.play'));
     play.setAttribute('aria-pressed', on ? 'true' : 'false');
     if (!on || !trace) return;
     if (step >= T() - 1) onStep(0);
@@ -108,36 +110,36 @@ export function mount(store, { headingId, frame = null }) {
   function buildSource() {
     const hasAlpha = !!trace.alpha;
     fingerHead.replaceChildren(...(hasAlpha
-      ? ['Where the finger points: α', h('sub', null, 't'), ' over the source positions']
-      : ['No finger: this model has no attention']));
+      ? [tr('steps.fingerHead'), h('sub', null, 't'), tr('steps.fingerHeadEnd')]
+      : [tr('steps.noFinger')]));
     ctxHead.replaceChildren(...(hasAlpha
-      ? ['Context vector c', h('sub', null, 't'), ' = Σ', h('sub', null, 'j'), ' α', h('sub', null, 'tj'), ' h', h('sub', null, 'j')]
-      : ['Context vector c: one summary for every step']));
+      ? [tr('steps.ctxHead'), h('sub', null, 't'), ' = Σ', h('sub', null, 'j'), ' α', h('sub', null, 'tj'), ' h', h('sub', null, 'j')]
+      : [tr('steps.ctxHeadNone')]));
     finger.classList.toggle('as-finger-none', !hasAlpha);
     pointer.hidden = !hasAlpha;
-    finger.setAttribute('aria-label', hasAlpha ? 'Attention weights of this step over the source words' : 'The source words (this model has no attention weights)');
+    finger.setAttribute('aria-label', hasAlpha ? tr('steps.fingerLabel') : tr('steps.fingerLabelNone'));
     const sw = sourceWords(trace);
     const wordOf = pieceToWord(sw, trace.S);
     cols = trace.source.map((p, j) => {
       const unk = p.unknown;
       const g = sw[wordOf[j]];
-      const piece = g.count > 1 ? ` (piece ${j - g.first + 1} of ${g.count} of “${g.text}”)` : '';
+      const piece = g.count > 1 ? tr('steps.pieceOf', { i: num(j - g.first + 1), n: num(g.count), word: g.text }) : '';
       const bar = hasAlpha ? h('span', { class: 'as-bar' }) : null;
       const val = hasAlpha ? h('span', { class: 'as-bar-val', 'aria-hidden': 'true' }) : null;
-      const chip = h('span', { class: `as-chip${unk ? ' as-unk' : ''}`, title: unk ? 'Not in the model’s vocabulary: the encoder sees <unk>' : g.count > 1 ? `A piece of “${g.text}”` : null }, p.text);
+      const chip = h('span', { class: `as-chip${unk ? ' as-unk' : ''}`, title: unk ? tr('steps.unkTitle') : g.count > 1 ? tr('steps.aPieceOf', { word: g.text }) : null }, p.text);
       const col = h('div', { class: 'as-fcol', role: 'listitem' },
         hasAlpha ? h('span', { class: 'as-bar-box', 'aria-hidden': 'true' }, bar) : null, val, chip);
-      return { col, bar, val, chip, said: `${p.text}${unk ? ' (unknown word)' : ''}${piece}` };
+      return { col, bar, val, chip, said: `${p.text}${unk ? tr('steps.unknownWord') : ''}${piece}` };
     });
     finger.replaceChildren(...cols.map((c) => c.col));
     geometry = null;
     const unknown = trace.source.filter((w) => w.unknown).map((w) => `“${w.text}”`);
-    fingerNote.dataset.unknown = unknown.length ? ` Dashed: ${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''} ${unknown.length === 1 ? 'is' : 'are'} not among the ${info?.srcVocabSize ?? ''} words the model knows, so the encoder reads ${unknown.length === 1 ? 'it' : 'each'} as <unk>.` : '';
+    fingerNote.dataset.unknown = unknown.length ? tr('steps.dashed', { n: unknown.length, words: `${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''}`, vocab: info?.srcVocabSize ? num(info.srcVocabSize) : '' }) : '';
     const D = trace.contextDim;
     const oneWay = info?.architecture?.unidirectional;
     ctxNote.textContent = hasAlpha
-      ? `${D} numbers (${oneWay ? `the ${D} units of a one-direction encoder` : `2 × ${D / 2} encoder units`}), purple < 0 < orange. Not the weights: c_t is the weighted sum of the encoder states h_j, using the weights α above.`
-      : `${D} numbers: ${fixedSummary(info).formula.slice(4)}, the same at every step for this model.`;
+      ? tr('steps.ctxNote', { n: D, units: oneWay ? tr('steps.ctxOneWay', { n: num(D) }) : tr('steps.ctxTwoWay', { half: num(D / 2) }) })
+      : tr('steps.ctxNoteNone', { n: D, formula: fixedSummary(info).formula.slice(4) });
   }
 
   function buildTarget() {
@@ -149,12 +151,12 @@ export function mount(store, { headingId, frame = null }) {
         const fill = h('span');
         const p = h('span', { class: 'as-cand-p' });
         const li = h('li', { class: k === 0 ? 'as-chosen' : '' }, tok, h('span', { class: 'as-cand-bar', 'aria-hidden': 'true' }, fill), p,
-          k === 0 ? h('span', { class: 'as-visually-hidden' }, ' (chosen)') : null);
+          k === 0 ? h('span', { class: 'as-visually-hidden' }, tr('steps.chosen')) : null);
         return { li, tok, fill, p };
       });
       cands.replaceChildren(...candItems.map((c) => c.li));
     }
-    candNote.textContent = `Probabilities over all ${info?.tgtVocabSize ?? '?'} words of the target vocabulary (top ${K} shown; greedy decoding takes the first). Unlike α, this softmax is not over source positions.`;
+    candNote.textContent = tr('steps.candNote', { vocab: info?.tgtVocabSize ? num(info.tgtVocabSize) : '?', k: num(K) });
   }
 
   // ---- per step: update in place ----
@@ -164,8 +166,8 @@ export function mount(store, { headingId, frame = null }) {
     const t = step;
     const label = (k) => (trace.target[k].isEnd ? '</s>' : trace.target[k].text);
     scrub.value = String(t);
-    scrub.setAttribute('aria-valuetext', `step ${t + 1} of ${nT}: ${label(t)}`);
-    counter.textContent = `step ${t + 1} / ${nT}`;
+    scrub.setAttribute('aria-valuetext', tr('steps.valuetext', { t: num(t + 1), n: num(nT), word: label(t) }));
+    counter.textContent = tr('steps.counter', { t: num(t + 1), n: num(nT) });
     back.disabled = t <= 0;
     fwd.disabled = t >= nT - 1;
 
@@ -177,7 +179,7 @@ export function mount(store, { headingId, frame = null }) {
         const a = row[j];
         const colour = viridis(a);
         c.bar.style.height = `${Math.max(1, a * 100)}%`;
-        c.val.textContent = a.toFixed(2);
+        c.val.textContent = fmt(a, 2);
         c.chip.style.backgroundColor = rgb(colour);
         c.chip.style.color = textOn(colour);
         c.col.setAttribute('aria-label', `${c.said}: ${fmt(a)}`);
@@ -199,33 +201,33 @@ export function mount(store, { headingId, frame = null }) {
       pointer.style.transform = `translateX(${g.left - fingerScroll + g.width / 2}px) translateX(-50%)`;
     }
     fingerNote.textContent = (row
-      ? `These ${S} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“${trace.source[best].text}”, ${fmt(row[best])}).`
-      : `The decoder of this model sees only a fixed summary of the source: ${fixedSummary(info).formula}, ${fixedSummary(info).words}, the same at every step. It never looks back at single words, so there are no weights α and no finger to show; the words above are only what it read.`)
+      ? tr('steps.fingerNote', { n: S, word: trace.source[best].text, a: fmt(row[best]) })
+      : tr('steps.fingerNoteNone', { formula: fixedSummary(info).formula, words: fixedSummary(info).words }))
       + (fingerNote.dataset.unknown ?? '');
 
     const D = trace.contextDim;
     const ctx = trace.context.subarray(t * D, (t + 1) * D);
     const { lo, hi } = drawContext(ctxStrip, ctx);
-    ctxStrip.setAttribute('aria-label', `Context vector c_t: ${D} numbers between ${fmt(lo, 2)} and ${fmt(hi, 2)}.`);
+    ctxStrip.setAttribute('aria-label', tr('steps.ctxLabel', { n: D, lo: fmt(lo, 2), hi: fmt(hi, 2) }));
 
     const K = trace.topK;
     for (let k = 0; k < K; k++) {
       const p = trace.topProbs[t * K + k];
       candItems[k].tok.textContent = trace.topTokens[t][k];
       candItems[k].fill.style.width = `${(p * 100).toFixed(1)}%`;
-      candItems[k].p.textContent = `${(p * 100).toFixed(1)}%`;
+      candItems[k].p.textContent = tr('steps.percent', { p: fmt(p * 100, 1) });
     }
 
     // The words so far: the same elements, one more shown per step.
     const shown = [];
     words.forEach((w, k) => { w.classList.toggle('as-current', k === t); if (k <= t) shown.push(w, ' '); });
     const w = trace.target[t];
-    emittedNote.textContent = w.isEnd ? ` — step ${t + 1} emits the end-of-sentence token </s>.` : w.copiedFrom >= 0 ? ` — <unk> replaced by the attended source word “${trace.source[w.copiedFrom].text}”.` : '';
+    emittedNote.textContent = w.isEnd ? tr('steps.emitsEnd', { t: num(t + 1) }) : w.copiedFrom >= 0 ? tr('steps.copied', { word: trace.source[w.copiedFrom].text }) : '';
     emitted.replaceChildren(...shown, emittedNote);
     const of = wordOfStep(trace, t);
     stepWord.textContent = w.isEnd ? '' : of.of > 1
-      ? `This step writes the piece “${label(t)}”, piece ${of.index + 1} of ${of.of} of the word “${of.word}”.`
-      : `This step writes the word “${of.word}”.`;
+      ? tr('steps.writesPiece', { piece: label(t), i: num(of.index + 1), n: num(of.of), word: of.word })
+      : tr('steps.writesWord', { word: of.word });
   }
 
   function setTrace(nextTrace, nextInfo, nextStep) {

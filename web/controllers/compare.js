@@ -14,6 +14,7 @@ import { CONFIG } from '../config.js';
 import { EngineClient, fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
 import { engineStartOptions } from './models.js';
+import { t, num } from '../i18n/index.js';
 
 /**
  * @param store  the widget's store
@@ -40,46 +41,49 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
     slots.set(id, slot);
     store.set({ compared: { ...(store.get().compared ?? {}), [id]: { status: 'loading', progress: null, info: null, trace: null, error: null } } });
     if (!entry) {
-      patch(id, { status: 'failed', error: `There is no model “${id}” in this site’s list.` });
+      patch(id, { status: 'failed', error: t('compare.unknown', { id }) });
       return;
     }
     const name = entry.label || id;
     let stage = 'start';
     try {
-      patch(id, { progress: { text: 'Starting a second translation engine…', value: null, max: null } });
+      patch(id, { progress: { text: t('compare.starting'), value: null, max: null } });
       await client.start(engineStartOptions(inline, store.get().catalog, base));
       stage = 'download';
       let bytes;
       if (inline?.models?.[id]) bytes = fromBase64(inline.models[id]);
-      else if (inline?.index) throw new Error('this single-file copy holds only its own model; the comparison needs the hosted page');
+      else if (inline?.index) throw new Error(t('compare.singleFile'));
       else {
         const expected = entry.bytes || 0;
-        patch(id, { progress: { text: `Downloading ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, value: 0, max: expected || null } });
+        patch(id, { progress: { text: expected ? t('compare.downloadingSize', { name, size: formatBytes(expected) }) : t('compare.downloading', { name }), value: 0, max: expected || null } });
         // Shared with the main model and other widgets, cached for later visits (lib/model-store.js).
         ({ bytes } = await getModel({
           url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: store.get().catalog?.cache ?? null, signal: slot.abort.signal,
           onProgress: (loaded, total) => {
-            const t = total || expected;
-            patch(id, { progress: { text: `Downloading ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)} (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : ''}…`, value: t ? Math.min(loaded, t) : null, max: t || null } });
+            const all = total || expected;
+            const text = all
+              ? t('compare.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
+              : t('compare.progress', { name, loaded: formatBytes(loaded) });
+            patch(id, { progress: { text, value: all ? Math.min(loaded, all) : null, max: all || null } });
           },
         }));
       }
       if (slots.get(id) !== slot) return;
       stage = 'check';
-      patch(id, { progress: { text: `Checking ${name} and starting it…`, value: null, max: null } });
+      patch(id, { progress: { text: t('compare.checking', { name }), value: null, max: null } });
       const info = await client.load(id, bytes);
       if (slots.get(id) !== slot) return;
       slot.ready = true;
       client.onResult = (trace) => patch(id, { trace, error: null, status: 'ready' });
       client.onError = (err, where) => patch(id, where === 'translate'
-        ? { trace: null, error: `It could not translate this: ${err.message}`, status: 'ready' }
-        : { status: 'failed', error: `Its engine stopped: ${err.message}` });
+        ? { trace: null, error: t('compare.cannotTranslate', { why: err.message }), status: 'ready' }
+        : { status: 'failed', error: t('compare.engineStopped', { why: err.message }) });
       patch(id, { info, status: 'ready', progress: null });
       ask(id);
     } catch (err) {
       if (slots.get(id) !== slot || err.name === 'AbortError') return;
-      const why = err instanceof DownloadError ? `${err.message}; remove it and add it again to retry` : err.message;
-      patch(id, { status: 'failed', progress: null, error: `Could not ${stage === 'download' ? 'download' : stage === 'check' ? 'open' : 'start the engine for'} “${name}”: ${why}.` });
+      const why = err instanceof DownloadError ? t('compare.retryHint', { why: err.message }) : err.message;
+      patch(id, { status: 'failed', progress: null, error: t(stage === 'download' ? 'compare.failedDownload' : stage === 'check' ? 'compare.failedOpen' : 'compare.failedStart', { name, why }) });
     }
   }
 

@@ -13,6 +13,7 @@ import { resolveModel, noticePatch } from '../state.js';
 import { fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
 import { bestVariant } from '../engine.js';
+import { t, num } from '../i18n/index.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -43,26 +44,26 @@ export function engineStartOptions(inline, catalog = null, base = null) {
 
 /** What the reader can do about a refused file, by the engine's code. */
 function fileHintFor(code) {
-  if (code === 'AS_ERR_BAD_MAGIC') return ' Choose a .alsc file written by alignscope’s exporter or converter.';
-  if (code === 'AS_ERR_VERSION_TOO_NEW') return ' It was written by a newer alignscope than this page.';
-  if (/TOO_SHORT|SIZE_MISMATCH|CHECKSUM/.test(code ?? '')) return ' The file is damaged or incomplete: export or download it again.';
+  if (code === 'AS_ERR_BAD_MAGIC') return ` ${t('file.hintMagic')}`;
+  if (code === 'AS_ERR_VERSION_TOO_NEW') return ` ${t('file.hintNewer')}`;
+  if (/TOO_SHORT|SIZE_MISMATCH|CHECKSUM/.test(code ?? '')) return ` ${t('file.hintDamaged')}`;
   return '';
 }
 
 /** What went wrong while fetching or opening a model, in words, with what to do next. */
 function loadErrorMessage(name, stage, err) {
-  const head = `Could not load the model “${name}”:`;
+  const head = t('load.head', { name });
   if (err instanceof DownloadError) {
-    return `${head} ${err.message}${err.kind === 'truncated' ? '; the file is incomplete' : ''}. Press Retry to download it again.`;
+    return `${head} ${err.message}${err.kind === 'truncated' ? t('load.incomplete') : ''}. ${t('load.retry')}`;
   }
   if (stage === 'check' && err.code) {
     const damaged = /SIZE_MISMATCH|TOO_SHORT|CHECKSUM|BAD_MAGIC|TRUNCATED/.test(err.code);
-    return `${head} ${damaged ? 'the downloaded file is damaged or incomplete' : 'the engine refused it'} (${err.message}). Press Retry to download it again.`;
+    return `${head} ${damaged ? t('load.damaged') : t('load.refused')} (${err.message}). ${t('load.retry')}`;
   }
   return `${head} ${err.message}`;
 }
 
-const fileName = (file) => { const n = Array.from(String(file?.name || 'model file')); return n.length > 120 ? `${n.slice(0, 119).join('')}…` : n.join(''); };
+const fileName = (file) => { const n = Array.from(String(file?.name || t('file.defaultName'))); return n.length > 120 ? `${n.slice(0, 119).join('')}…` : n.join(''); };
 const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((m) => m.id === st.model)?.label || st.model);
 
 /**
@@ -77,7 +78,7 @@ export function createModels(store, { client, inline, base, localFiles }) {
   const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
 
   async function boot() {
-    store.set({ status: 'starting', error: null, progress: { text: 'Starting the translation engine…', value: null, max: null } });
+    store.set({ status: 'starting', error: null, progress: { text: t('load.starting'), value: null, max: null } });
     try {
       // The catalogue first: in dist/ it names the wasm by its content hash.
       const catalog = store.get().catalog ?? await loadCatalog();
@@ -103,12 +104,12 @@ export function createModels(store, { client, inline, base, localFiles }) {
       res = await fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
     } catch (err) {
       throw new Error(err.name === 'TimeoutError'
-        ? `The model list (${url.pathname}) did not arrive within ${CONFIG.catalogTimeoutMs / 1000} s. Check your connection and press Retry.`
-        : `Could not download the model list (${url.pathname}): the network request failed; you may be offline. Press Retry when you are back online.`);
+        ? t('catalog.timeout', { path: url.pathname, s: num(CONFIG.catalogTimeoutMs / 1000) })
+        : t('catalog.offline', { path: url.pathname }));
     }
-    if (!res.ok) throw new Error(`Could not load the model list (${res.status} from ${url.pathname}).`);
+    if (!res.ok) throw new Error(t('catalog.http', { status: res.status, path: url.pathname }));
     const cat = await res.json();
-    if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error('The model list is empty or malformed.');
+    if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error(t('catalog.malformed'));
     return cat;
   }
 
@@ -139,21 +140,22 @@ export function createModels(store, { client, inline, base, localFiles }) {
       if (inline?.models?.[entry.id]) bytes = fromBase64(inline.models[entry.id]);
       else {
         const expected = entry.bytes || 0;
-        progress(`Downloading the model ${name}${expected ? ` (${formatBytes(expected)})` : ''}…`, 0, expected || null);
+        progress(expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), 0, expected || null);
         // Shared with the page's other widgets and frames, cached for the next visit (lib/model-store.js).
         ({ bytes } = await getModel({
           url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: st.catalog.cache ?? null, signal: loadAbort.signal,
           onProgress: (loaded, total) => {
             if (seq !== loadSeq) return;
-            const t = total || expected;
-            const pct = t ? ` (${Math.floor((100 * Math.min(loaded, t)) / t)} %)` : '';
-            progress(`Downloading the model ${name}: ${formatBytes(loaded)}${t ? ` of ${formatBytes(t)}` : ''}${pct}…`, t ? Math.min(t, loaded) : null, t || null);
+            const all = total || expected;
+            progress(all
+              ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
+              : t('load.progress', { name, loaded: formatBytes(loaded) }), all ? Math.min(all, loaded) : null, all || null);
           },
         }));
       }
       if (seq !== loadSeq) return;
       stage = 'check';
-      progress('Checking the model (size, checksum) and starting it…');
+      progress(t('load.checking'));
       const info = await client.load(entry.id, bytes);
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready', progress: null });
@@ -166,8 +168,8 @@ export function createModels(store, { client, inline, base, localFiles }) {
   /** Why no model can be opened right now, or null. */
   function engineBusy() {
     const st = store.get();
-    if (!client.worker || st.status === 'starting') return `the translation engine ${st.status === 'starting' ? 'is still starting. Try again in a moment.' : 'is not running. Press Retry first.'}`;
-    if (st.status === 'loading' || st.status === 'checking') return 'another model is still loading. Try again once it has loaded.';
+    if (!client.worker || st.status === 'starting') return st.status === 'starting' ? t('file.busyStarting') : t('file.busyStopped');
+    if (st.status === 'loading' || st.status === 'checking') return t('file.busyLoading');
     return null;
   }
 
@@ -179,15 +181,15 @@ export function createModels(store, { client, inline, base, localFiles }) {
   async function openFile(file) {
     if (!file) return;
     const name = fileName(file);
-    const refuse = (why) => notice('file', `The model file “${name}” was not loaded: ${why}`);
+    const refuse = (why) => notice('file', t('file.notLoaded', { name, why }));
     const busy = engineBusy();
     if (busy) return refuse(busy);
-    if (file.size > CONFIG.maxModelFileBytes) return refuse(`it is ${formatBytes(file.size)}, more than the ${formatBytes(CONFIG.maxModelFileBytes)} this page opens (alignscope models are a few MB to a few tens of MB). Nothing changed.`);
+    if (file.size > CONFIG.maxModelFileBytes) return refuse(t('file.tooBig', { size: formatBytes(file.size), max: formatBytes(CONFIG.maxModelFileBytes) }));
     let bytes;
     try {
       bytes = new Uint8Array(await file.arrayBuffer());
     } catch (err) {
-      return refuse(`it could not be read from your device (${err.message}). Nothing changed.`);
+      return refuse(t('file.unreadable', { why: err.message }));
     }
     return openLocal({ name, size: bytes.length, bytes });
   }
@@ -195,14 +197,14 @@ export function createModels(store, { client, inline, base, localFiles }) {
   async function openLocal(local) {
     const busy = engineBusy();
     if (busy) {
-      notice('file', `The model file “${local.name}” was not loaded: ${busy}`);
+      notice('file', t('file.notLoaded', { name: local.name, why: busy }));
       store.set({ pickerRev: (store.get().pickerRev ?? 0) + 1 }); // the picker goes back to the model in use
       return;
     }
     const before = store.get();
     const seq = ++loadSeq; // picking a model from the list meanwhile wins
     const current = before.info ? activeName(before) : null;
-    store.set({ ...noticePatch(before, 'file', null), status: 'checking', progress: { text: `Checking the model file “${local.name}” (${formatBytes(local.size)}): format, sizes, checksum…`, value: null, max: null } });
+    store.set({ ...noticePatch(before, 'file', null), status: 'checking', progress: { text: t('file.checking', { name: local.name, size: formatBytes(local.size) }), value: null, max: null } });
     try {
       const info = await client.load(`${LOCAL}${local.name}`, local.bytes);
       if (seq !== loadSeq) return;
@@ -213,7 +215,7 @@ export function createModels(store, { client, inline, base, localFiles }) {
       if (seq !== loadSeq) return;
       // The load dropped any translation in flight: back to 'ready', the translation controller asks again.
       store.set({
-        ...noticePatch(store.get(), 'file', `The model file “${local.name}” was not loaded. The engine says: ${err.message}${/[.!?]$/.test(err.message) ? '' : '.'}${fileHintFor(err.code)}${current ? ` Still using “${current}”; your sentence and settings are unchanged.` : ''}`),
+        ...noticePatch(store.get(), 'file', `${t('file.refused', { name: local.name, why: err.message })}${/[.!?]$/.test(err.message) ? '' : '.'}${fileHintFor(err.code)}${current ? ` ${t('file.stillUsing', { name: current })}` : ''}`),
         status: before.status, error: before.error, progress: null, pickerRev: (store.get().pickerRev ?? 0) + 1,
       });
     }
@@ -252,7 +254,7 @@ export function createModels(store, { client, inline, base, localFiles }) {
     store.set({ dragging: false });
     const files = Array.from(e.dataTransfer.files ?? []);
     if (files.length === 1) openFile(files[0]);
-    else notice('file', `${files.length} files were dropped: drop one model file (.alsc) at a time.`);
+    else notice('file', t('file.many', { n: files.length }));
   };
   const dragEvents = [['dragenter', onDragEnter], ['dragover', onDragOver], ['dragleave', onDragLeave], ['drop', onDrop]];
   if (localFiles) for (const [type, fn] of dragEvents) addEventListener(type, fn);

@@ -8,6 +8,7 @@
 
 import { getModel, isStored } from '../lib/model-store.js';
 import { formatBytes } from '../client.js';
+import { t, num } from '../i18n/index.js';
 
 /** Whether this copy can work offline at all: a service worker and the Cache API, from http(s). */
 export function offlineSupported() {
@@ -33,7 +34,7 @@ const isQuota = (err) => err?.name === 'QuotaExceededError' || /quota/i.test(Str
 async function usageText() {
   try {
     const { usage, quota } = await navigator.storage.estimate();
-    return usage != null && quota ? ` This site stores ${formatBytes(usage)} of the ${formatBytes(quota)} your browser allows it.` : '';
+    return usage != null && quota ? t('offline.usage', { usage: formatBytes(usage), quota: formatBytes(quota) }) : '';
   } catch {
     return '';
   }
@@ -63,22 +64,22 @@ export function createOffline(store, { base }) {
     const size = cat.models.reduce((n, m) => n + (m.bytes || 0), 0);
     // Ask the browser not to evict the models under storage pressure (it may say no; they are still stored).
     try { await navigator.storage?.persist?.(); } catch { /* fine */ }
-    patch({ busy: true, error: null, done: 0, total: cat.models.length, loaded: 0, size, message: `Storing ${cat.models.length} models (${formatBytes(size)}) for offline use…` });
+    patch({ busy: true, error: null, done: 0, total: cat.models.length, loaded: 0, size, message: t('offline.storing', { n: cat.models.length, size: formatBytes(size) }) });
     let loadedBefore = 0;
     let done = 0;
     for (const m of cat.models) {
       try {
         const r = await getModel({
           url: modelUrl(m), sha256: m.sha256, cacheName: cat.cache,
-          onProgress: (loaded) => patch({ loaded: loadedBefore + loaded, message: `Storing model ${done + 1} of ${cat.models.length} (${m.label}): ${formatBytes(loadedBefore + loaded)} of ${formatBytes(size)}…` }),
+          onProgress: (loaded) => patch({ loaded: loadedBefore + loaded, message: t('offline.storingOne', { i: num(done + 1), n: cat.models.length, name: m.label, loaded: formatBytes(loadedBefore + loaded), size: formatBytes(size) }) }),
         });
-        if (!r.stored) throw r.storeError ?? new Error('the browser did not store it');
+        if (!r.stored) throw r.storeError ?? new Error(t('offline.notStored'));
       } catch (err) {
         const usage = await usageText();
         const why = isQuota(err)
-          ? `your browser refused to store more for this site (its storage quota is full) while storing “${m.label}”.${usage} Free some space (or allow this site more storage in the browser's settings) and press the button again.`
-          : `“${m.label}” could not be stored: ${err.message}. Press the button again to retry.`;
-        patch({ busy: false, error: err?.name ?? 'Error', done, message: `${done} of ${cat.models.length} models are available offline; ${why}` });
+          ? t('offline.quota', { name: m.label, usage })
+          : t('offline.failed', { name: m.label, why: err.message });
+        patch({ busy: false, error: err?.name ?? 'Error', done, message: t('offline.partial', { done: num(done), n: cat.models.length, why }) });
         await refresh();
         return;
       }
@@ -86,7 +87,7 @@ export function createOffline(store, { base }) {
       loadedBefore += m.bytes || 0;
       patch({ done, loaded: loadedBefore });
     }
-    patch({ busy: false, done, stored: done, message: `All ${done} models (${formatBytes(size)}) are available offline in this browser.` });
+    patch({ busy: false, done, stored: done, message: t('offline.done', { n: done, size: formatBytes(size) }) });
   }
 
   return { refresh, makeAllAvailable, destroy: unsubscribe };

@@ -3,14 +3,15 @@
 // applied back when the hash changes (a pasted link, the back button).
 
 import { serializeShareState, parseShareString, noticePatch } from '../state.js';
+import { t } from '../i18n/index.js';
 
-const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare'];
+const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang'];
 
 /** Why there is no link while a model file from the reader's disk is in use. */
-export const shareWhyText = (st) => `Links cannot carry a model file from your device: anyone opening a link would see a model from this site’s list, not “${st.local.name}”. “Copy link” is off while it is in use; pick a model from the list to share a link.`;
+export const shareWhyText = (st) => t('share.why', { name: st.local.name });
 
 /** Why the single-file page, opened from a disk, has no link to give (its shareBase is ''). */
-export const noHostedCopyText = 'This page was opened from a file on this device, so a link to it would open only here. A link needs a hosted copy: put dist/ on a web server (a course site, GitHub Pages) and copy the link there, or have this file rebuilt with that address (ALIGNSCOPE_SHARE_BASE=https://… ./build.sh dist); its links then open the same view there.';
+export const noHostedCopyText = () => t('share.noHosted');
 
 /**
  * @param opts { syncUrl, shareBase ('' = no hosted copy to link to), apply(patch) — how a parsed hash is applied (the widget's setState) }
@@ -39,7 +40,7 @@ export function createShare(store, { syncUrl, shareBase, apply }) {
     async copy() {
       const st = store.get();
       if (st.local) { store.set(noticePatch(st, 'share', shareWhyText(st))); return null; }
-      if (!shareBase) { store.set(noticePatch(st, 'share', noHostedCopyText)); return null; }
+      if (!shareBase) { store.set(noticePatch(st, 'share', noHostedCopyText())); return null; }
       const l = link();
       store.set({ ...noticePatch(st, 'share', null), link: l });
       let copied = false;

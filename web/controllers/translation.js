@@ -9,6 +9,7 @@ import { CONFIG } from '../config.js';
 import { scaleFor } from '../state.js';
 import { planInput } from '../lib/sentences.js';
 import { statusIs } from '../client.js';
+import { t } from '../i18n/index.js';
 
 const BUSY = new Set(['starting', 'loading', 'checking', 'failed']);
 
@@ -30,13 +31,13 @@ export function createTranslation(store, { client }) {
   }
 
   function friendlyError(err, st) {
-    if (statusIs(err, 'AS_ERR_INPUT_TOO_LONG')) return `This sentence has more than ${st.info?.maxSourceTokens ?? CONFIG.maxSourceTokens} source tokens, the most this model reads. Shorten it to see its alignment. (${err.message})`;
+    if (statusIs(err, 'AS_ERR_INPUT_TOO_LONG')) return t('translate.tooLong', { n: st.info?.maxSourceTokens ?? CONFIG.maxSourceTokens, why: err.message });
     if (statusIs(err, 'AS_ERR_EMPTY_INPUT') || /no tokens/i.test(err.message)) {
       return st.sentence.trim()
-        ? 'This text has no words the model can read (only invisible or control characters). Type a sentence to see how the model aligns it.'
-        : 'Type a sentence to see how the model aligns it.';
+        ? t('translate.noWords')
+        : t('translate.type');
     }
-    return `The engine could not translate this: ${err.message}`;
+    return t('translate.failed', { why: err.message });
   }
 
   // Step 1: the sentence's tokens and what to translate of it.
@@ -45,7 +46,7 @@ export function createTranslation(store, { client }) {
     if (!st.info || BUSY.has(st.status)) return;
     const text = st.sentence;
     if (!text.trim()) {
-      store.set({ trace: null, plan: null, error: { stage: 'translate', message: 'Type a sentence to see how the model aligns it.' }, timing: null });
+      store.set({ trace: null, plan: null, error: { stage: 'translate', message: t('translate.type') }, timing: null });
       return;
     }
     const seq = ++tokenSeq;

@@ -4,54 +4,50 @@
 // that Node tests can check every word.
 
 import { formatBytes } from '../client.js';
+import { t, num, fixed } from '../i18n/index.js';
 
-/** The attention kinds the engine knows, in the words of the teaching notes. */
-export const ATTENTION_NAMES = Object.freeze({
-  additive: 'additive attention (Bahdanau)',
-  dot: 'dot-product attention (Luong)',
-  general: 'general attention (Luong)',
-  scaled_dot: 'scaled dot-product attention',
-  none: 'no attention (baseline)',
-});
+/** The attention kinds the engine knows (their names: `attention.KIND` in web/i18n/). */
+export const ATTENTION_NAMES = Object.freeze(Object.fromEntries(['additive', 'dot', 'general', 'scaled_dot', 'none'].map((k) => [k, `attention.${k}`])));
 
-const LANGUAGES = Object.freeze({ en: 'English', fr: 'French', de: 'German', es: 'Spanish', it: 'Italian', pt: 'Portuguese', nl: 'Dutch' });
+// The source languages the sentence box can be named after (`sentence.CODE` in web/i18n/).
+const LANGUAGES = Object.freeze(['en', 'fr', 'de', 'es', 'it', 'pt', 'nl']);
 
 /** The label of the sentence box for a model's source language: "French sentence", "Sentence (xx)". */
 export function sentenceLabel(code) {
-  if (!code) return 'Sentence';
-  return LANGUAGES[code] ? `${LANGUAGES[code]} sentence` : `Sentence (${code})`;
+  if (!code) return t('sentence.none');
+  return LANGUAGES.includes(code) ? t(`sentence.${code}`) : t('sentence.other', { code });
 }
 
 /** "additive attention (Bahdanau)"; an unknown kind is named as it is. */
 export function attentionName(kind) {
-  return ATTENTION_NAMES[kind] ?? (kind ? `${kind} attention` : 'attention kind not stated');
+  return ATTENTION_NAMES[kind] ? t(ATTENTION_NAMES[kind]) : (kind ? t('attention.unknown', { kind }) : t('attention.unstated'));
 }
 
-const WEIGHT_NAMES = Object.freeze({ f32: '32-bit float weights', f16: '16-bit float weights', int8: '8-bit integer weights (int8)' });
+const WEIGHT_NAMES = Object.freeze({ f32: 'weights.f32', f16: 'weights.f16', int8: 'weights.int8' });
 
 /** "int8 weights" in a short list, "8-bit integer weights (int8)" in a sentence. */
 export function weightsName(weights, { short = false } = {}) {
   if (!weights) return '';
-  if (short) return `${weights} weights`;
-  return WEIGHT_NAMES[weights] ?? `${weights} weights`;
+  if (short || !WEIGHT_NAMES[weights]) return t('weights.short', { weights });
+  return t(WEIGHT_NAMES[weights]);
 }
 
 /** "5.9 M" / "48 k" parameters. */
 export function formatParameters(n) {
   if (!(n > 0)) return '';
-  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
-  if (n >= 1e3) return `${Math.round(n / 1e3)} k`;
-  return String(n);
+  if (n >= 1e6) return `${fixed(n / 1e6, 1)} M`;
+  if (n >= 1e3) return `${num(Math.round(n / 1e3))} k`;
+  return num(n);
 }
 
 // BLEU says little without the training budget behind it (a 1,000-update
 // model next to a 6,000-update one is not a fair comparison): both together.
-const updatesText = (n) => (n > 0 ? ` after ${Math.round(n).toLocaleString('en-US')} updates` : '');
-const bleuText = (bleu, updates) => (Number.isFinite(bleu) ? `BLEU ${bleu.toFixed(1)}${updatesText(updates)}` : '');
+const updatesText = (n) => (n > 0 ? t('catalog.afterUpdates', { n: Math.round(n) }) : '');
+const bleuText = (bleu, updates) => (Number.isFinite(bleu) ? `BLEU ${fixed(bleu, 1)}${updatesText(updates)}` : '');
 
 /** "test BLEU 12.2 after 1,000 updates" for a catalogue entry, or '' when it has no BLEU. */
 export function bleuWithBudget(entry) {
-  return entry && Number.isFinite(entry.bleu) ? `test ${bleuText(entry.bleu, entry.updates)}` : '';
+  return entry && Number.isFinite(entry.bleu) ? `${t('catalog.testBleu', { bleu: fixed(entry.bleu, 1) })}${updatesText(entry.updates)}` : '';
 }
 
 /**
@@ -61,7 +57,7 @@ export function bleuWithBudget(entry) {
  */
 export function optionText(entry) {
   const facts = [
-    entry.attention ? (entry.attention === 'none' ? 'no attention' : entry.attention.replace('_', ' ')) : '',
+    entry.attention ? (entry.attention === 'none' ? t('attention.noneShort') : entry.attention.replace('_', ' ')) : '',
     entry.bytes > 0 ? formatBytes(entry.bytes) : '',
     bleuText(entry.bleu, entry.updates),
     entry.weights ?? '',
@@ -74,31 +70,25 @@ export function describeEntry(entry) {
   const pair = entry.source && entry.target ? `${entry.source} → ${entry.target}` : '';
   const parts = [
     attentionName(entry.attention),
-    entry.bytes > 0 ? `${formatBytes(entry.bytes)} download` : '',
+    entry.bytes > 0 ? t('catalog.download', { size: formatBytes(entry.bytes) }) : '',
     weightsName(entry.weights, { short: true }),
-    entry.parameters > 0 ? `${formatParameters(entry.parameters)} parameters` : '',
-    Number.isFinite(entry.bleu) ? `test ${bleuText(entry.bleu, entry.updates)}` : '',
+    entry.parameters > 0 ? t('catalog.parameters', { n: formatParameters(entry.parameters) }) : '',
+    bleuWithBudget(entry),
     pair,
   ].filter(Boolean);
   return `${parts.join(' · ')}${entry.note ? `. ${entry.note}` : ''}`;
 }
 
 // Format-3 architecture flags (info.architecture from engine.js), in words.
-const ARCHITECTURE_WORDS = Object.freeze({
-  unidirectional: 'one-direction encoder',
-  initFromEncoder: 'decoder starts from the encoder’s state',
-  attentionBias: 'attention with a bias',
-  directOutput: 'output read straight from the decoder state',
-  sourceEos: 'reads </s> after the words',
-  tutorialTokenizer: 'the tutorial’s tokeniser',
-});
+// (Their words: `arch.FLAG` in web/i18n/.)
+const ARCHITECTURE_WORDS = Object.freeze(Object.fromEntries(['unidirectional', 'initFromEncoder', 'attentionBias', 'directOutput', 'sourceEos', 'tutorialTokenizer'].map((k) => [k, `arch.${k}`])));
 
 /** "the PyTorch seq2seq tutorial’s architecture", a list of its differences, or '' for ours. */
 export function architectureName(info) {
   const on = Object.keys(ARCHITECTURE_WORDS).filter((k) => info?.architecture?.[k]);
   if (!on.length) return '';
-  if (on.length === Object.keys(ARCHITECTURE_WORDS).length) return 'the PyTorch seq2seq tutorial’s architecture';
-  return on.map((k) => ARCHITECTURE_WORDS[k]).join(', ');
+  if (on.length === Object.keys(ARCHITECTURE_WORDS).length) return t('arch.tutorial');
+  return on.map((k) => t(ARCHITECTURE_WORDS[k])).join(', ');
 }
 
 /**
@@ -107,8 +97,8 @@ export function architectureName(info) {
  */
 export function fixedSummary(info) {
   return info?.architecture?.unidirectional
-    ? { formula: 'c = h_S', words: 'the encoder’s last state' }
-    : { formula: 'c = [→h_S ; ←h_1]', words: 'the encoder’s last state in each direction' };
+    ? { formula: 'c = h_S', words: t('summary.oneWay') }
+    : { formula: 'c = [→h_S ; ←h_1]', words: t('summary.twoWay') };
 }
 
 /**
@@ -118,14 +108,14 @@ export function fixedSummary(info) {
 export function describeLocal(local, info) {
   const pair = info?.sourceLanguage && info?.targetLanguage ? `${info.sourceLanguage} → ${info.targetLanguage}` : '';
   const parts = [
-    `Your file “${local.name}” (${formatBytes(local.size)})`,
+    t('catalog.yourFile', { name: local.name, size: formatBytes(local.size) }),
     info ? attentionName(info.attention) : '',
     architectureName(info),
     info ? weightsName(info.weightType, { short: true }) : '',
-    info?.parameterCount > 0 ? `${formatParameters(info.parameterCount)} parameters` : '',
+    info?.parameterCount > 0 ? t('catalog.parameters', { n: formatParameters(info.parameterCount) }) : '',
     pair,
   ].filter(Boolean);
-  return `${parts.join(' · ')}. Not from this site’s list: no BLEU measured here.`;
+  return `${parts.join(' · ')}. ${t('catalog.notListed')}`;
 }
 
 /** Rows of the comparison table: label, attention, weights, size, parameters, training updates, BLEU, note. */
@@ -137,8 +127,8 @@ export function comparisonRows(catalog) {
     weights: m.weights ?? '—',
     size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
-    updates: m.updates > 0 ? Math.round(m.updates).toLocaleString('en-US') : '—',
-    bleu: Number.isFinite(m.bleu) ? m.bleu.toFixed(1) : '—',
+    updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
+    bleu: Number.isFinite(m.bleu) ? fixed(m.bleu, 1) : '—',
     note: m.note ?? '',
     card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
     isDefault: m.id === catalog.default,

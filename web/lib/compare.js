@@ -2,6 +2,8 @@
 // tests/web/compare.test.mjs): which models a link asks to compare, and the
 // difference heatmap α_A − α_B of two models on one sentence.
 
+import { t as tr } from '../i18n/index.js';
+
 /** At most this many models beside the main one (four columns in all). */
 export const COMPARE_MAX = 3;
 
@@ -43,9 +45,9 @@ export function sameColumns(a, b) {
  *   or { reason } when there is nothing to subtract.
  */
 export function differenceMatrix(a, b, { labelA = 'A', labelB = 'B' } = {}) {
-  if (!a?.alpha || !b?.alpha) return { reason: `${!a?.alpha ? labelA : labelB} has no attention weights to subtract.` };
+  if (!a?.alpha || !b?.alpha) return { reason: tr('compare.noAlpha', { name: !a?.alpha ? labelA : labelB }) };
   if (!sameColumns(a, b)) {
-    return { reason: `${labelA} and ${labelB} read this sentence as different ${a.level === 'pieces' || b.level === 'pieces' ? 'pieces' : 'words'} (${a.colLabels.join(' ')} / ${b.colLabels.join(' ')}), so their columns do not line up and cannot be subtracted.` };
+    return { reason: tr(a.level === 'pieces' || b.level === 'pieces' ? 'compare.misalignedPieces' : 'compare.misalignedWords', { a: labelA, b: labelB, colsA: a.colLabels.join(' '), colsB: b.colLabels.join(' ') }) };
   }
   const T = Math.min(a.T, b.T);
   const S = a.S;

@@ -1,5 +1,7 @@
 // math.js - the small numerics the page shows (pure; tested in Node).
 
+import { fixed } from '../i18n/index.js';
+
 /** Softmax of `scores` after multiplying by `scale` (max-subtracted, stable).
  *  Returns { exps, sum, weights } so the by-hand panel can show each step. */
 export function softmaxSteps(scores, scale = 1) {
@@ -51,17 +53,27 @@ export function clamp(x, lo, hi) {
   return Math.min(hi, Math.max(lo, x));
 }
 
-/** Fixed decimals, with a real minus sign so columns of numbers line up. */
+/**
+ * Fixed decimals in the UI language's decimal mark (0.757, 0,757), with a
+ * real minus sign so columns of numbers line up. For what people read; files
+ * (CSV, JSON) keep JavaScript's own numbers.
+ */
 export function fmt(x, digits = 3) {
   if (!Number.isFinite(x)) return String(x);
-  const s = x.toFixed(digits);
-  return s.startsWith('-') ? `\u2212${s.slice(1)}` : s;
+  return fmtLocale(x, digits);
+}
+
+/** `digits` decimals in the UI language, minus as U+2212. */
+export function fmtLocale(x, digits) {
+  const s = fixed(Number(x.toFixed(digits)), digits);
+  return s.replace(/^[-\u2212]/, '\u2212');
 }
 
 /** A divisor like 0.0625 or 11.31 printed compactly. */
 export function fmtDivisor(x) {
-  if (x >= 100) return x.toFixed(0);
-  if (x >= 10) return x.toFixed(1);
-  if (x >= 1) return x.toFixed(2);
-  return x.toPrecision(2);
+  if (x >= 100) return fmtLocale(x, 0);
+  if (x >= 10) return fmtLocale(x, 1);
+  if (x >= 1) return fmtLocale(x, 2);
+  const digits = Math.max(0, 1 - Math.floor(Math.log10(Math.abs(Number(x.toPrecision(2))))));
+  return fmtLocale(Number(x.toPrecision(2)), digits);
 }

@@ -15,6 +15,7 @@
 // the corresponding sharing is skipped and the rest still holds.
 
 import { fetchWithProgress, DownloadError } from '../client.js';
+import { t } from '../i18n/index.js';
 
 const inFlight = new Map(); // url → { promise, listeners: Set, waiters, ctrl }
 
@@ -52,7 +53,7 @@ async function fetchVerified(url, sha256, progress, signal) {
   // A stale copy on the way (an HTTP cache, a proxy): once more, straight from the server.
   bytes = await fetchWithProgress(url, progress, { signal, cache: 'reload' });
   if (await matches(bytes, sha256)) return bytes;
-  throw new DownloadError('checksum', 'the downloaded file does not match the SHA-256 in the model list (it changed on the server, or was damaged on the way)');
+  throw new DownloadError('checksum', t('download.checksum'));
 }
 
 async function obtain(url, sha256, cacheName, progress, signal) {

@@ -1,6 +1,7 @@
 // export.js - the heatmap as PNG and SVG, the matrix as CSV and JSON.
 // The text builders are pure (tested in Node); the PNG one needs a canvas.
 
+import { t as tr, decimalMark } from '../i18n/index.js';
 import { CONFIG } from '../config.js';
 import { viridis, hex, textOn } from '../lib/colormap.js';
 import { paletteColors, legendStops, colourMeaning, colourValue } from '../theme.js';
@@ -63,7 +64,7 @@ export function heatmapSVG(vm, measure, { colors = paletteColors(false), title =
   const H = Lp.height + legendH;
   const out = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="13">`);
-  out.push(`<title>${xmlEscape(title || 'Attention alignment heatmap')}</title>`);
+  out.push(`<title>${xmlEscape(title || tr('heat.svgTitle'))}</title>`);
   out.push(`<rect width="${W}" height="${H}" fill="${bg}"/>`);
   const { cell, gridX, gridY } = Lp;
   const deg = (Lp.theta * 180) / Math.PI;
@@ -74,13 +75,13 @@ export function heatmapSVG(vm, measure, { colors = paletteColors(false), title =
       const x = gridX + j * cell;
       const y = gridY + t * cell;
       out.push(`<rect x="${x}" y="${y}" width="${cell}" height="${cell}" fill="${hex(c)}"><title>${xmlEscape(`${vm.rowLabels[t]} ← ${vm.colLabels[j]}: ${a.toFixed(4)}`)}</title></rect>`);
-      if (cell >= CONFIG.cellValueMin) out.push(`<text x="${x + cell / 2}" y="${y + cell / 2}" font-size="11" text-anchor="middle" dominant-baseline="central" fill="${textOn(c)}">${a.toFixed(2)}</text>`);
+      if (cell >= CONFIG.cellValueMin) out.push(`<text x="${x + cell / 2}" y="${y + cell / 2}" font-size="11" text-anchor="middle" dominant-baseline="central" fill="${textOn(c)}">${a.toFixed(2).replace('.', decimalMark())}</text>`);
     }
   }
   for (let t = 0; t < vm.T; t++) out.push(`<text x="${gridX - 8}" y="${gridY + t * cell + cell / 2}" text-anchor="end" dominant-baseline="central" fill="${fg}">${xmlEscape(shortLabel(vm.rowLabels[t]))}</text>`);
   for (let j = 0; j < vm.S; j++) out.push(`<text transform="translate(${gridX + j * cell + cell / 2} ${gridY - 6}) rotate(${-deg})" fill="${fg}">${xmlEscape(shortLabel(vm.colLabels[j]))}</text>`);
-  out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY - 10}" font-size="11" fill="${muted}">H bits</text>`);
-  vm.entropies.forEach((e, t) => out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY + t * cell + cell / 2}" font-size="11" dominant-baseline="central" fill="${muted}">${e.toFixed(2)}</text>`));
+  out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY - 10}" font-size="11" fill="${muted}">${xmlEscape(tr('heat.entropyHead'))}</text>`);
+  vm.entropies.forEach((e, t) => out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY + t * cell + cell / 2}" font-size="11" dominant-baseline="central" fill="${muted}">${e.toFixed(2).replace('.', decimalMark())}</text>`));
   // Legend: α from 0 to 1 (or, per row, from 0 to the row's maximum).
   const ly = Lp.height + 8;
   const stops = legendStops();

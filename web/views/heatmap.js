@@ -8,6 +8,7 @@
 // canvases, stuck to the top and left edges of the scroll box, repaint just
 // the labels over the cells. Two fingers (or Ctrl + wheel) zoom.
 
+import { t as tr, num, decimalMark } from '../i18n/index.js';
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { viridisCSS, textOnViridis, divergingCSS, textOnDiverging } from '../lib/colormap.js';
@@ -171,16 +172,16 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     if (cur.kind === 'row' || (t != null && j == null)) {
       const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
       const best = row.indexOf(Math.max(...row));
-      return `Row ${t + 1} “${vm.rowLabels[t]}”: looks most at “${vm.colLabels[best]}” (α = ${fmt(row[best])}); entropy ${fmt(vm.entropies[t], 2)} bits.`;
+      return tr('heat.readRow', { t: num(t + 1), row: vm.rowLabels[t], col: vm.colLabels[best], a: fmt(row[best]), h: fmt(vm.entropies[t], 2) });
     }
     if (cur.kind === 'col') {
       let best = 0;
       for (let tt = 1; tt < vm.T; tt++) if (vm.alpha[tt * vm.S + j] > vm.alpha[best * vm.S + j]) best = tt;
-      return `Column ${j + 1} “${vm.colLabels[j]}”: attended most by “${vm.rowLabels[best]}” (α = ${fmt(vm.alpha[best * vm.S + j])}).`;
+      return tr('heat.readCol', { j: num(j + 1), col: vm.colLabels[j], row: vm.rowLabels[best], a: fmt(vm.alpha[best * vm.S + j]) });
     }
     const a = vm.alpha[t * vm.S + j];
-    const rel = opts.colour === 'row' ? ` (${fmt(colourValue(a, vm.rowMax[t], 'row'), 2)} of the row’s largest)` : '';
-    return `α(“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${fmt(a)}${rel}   ·   target step ${t + 1}, source word ${j + 1}`;
+    const rel = opts.colour === 'row' ? tr('heat.readCellRel', { r: fmt(colourValue(a, vm.rowMax[t], 'row'), 2) }) : '';
+    return tr('heat.readCell', { row: vm.rowLabels[t], col: vm.colLabels[j], a: fmt(a), rel, t: num(t + 1), j: num(j + 1) });
   }
   // A difference map (lib/compare.js): cells are α_A − α_B, the side column ½ Σ |α_A − α_B|.
   function describeDifference(cur) {
@@ -189,22 +190,22 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     if (cur.kind === 'row' || (t != null && j == null)) {
       const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
       const best = row.reduce((b, x, k) => (Math.abs(x) > Math.abs(row[b]) ? k : b), 0);
-      return `Row ${t + 1} “${vm.rowLabels[t]}”: the weights differ most at “${vm.colLabels[best]}” (α_A − α_B = ${signed(row[best])}); total variation ${fmt(vm.entropies[t], 2)} (0 = the same row, 1 = no overlap).`;
+      return tr('heat.diffReadRow', { t: num(t + 1), row: vm.rowLabels[t], col: vm.colLabels[best], d: signed(row[best]), tv: fmt(vm.entropies[t], 2) });
     }
     if (cur.kind === 'col') {
       let best = 0;
       for (let tt = 1; tt < vm.T; tt++) if (Math.abs(vm.alpha[tt * vm.S + j]) > Math.abs(vm.alpha[best * vm.S + j])) best = tt;
-      return `Column ${j + 1} “${vm.colLabels[j]}”: the largest difference is at “${vm.rowLabels[best]}” (α_A − α_B = ${signed(vm.alpha[best * vm.S + j])}).`;
+      return tr('heat.diffReadCol', { j: num(j + 1), col: vm.colLabels[j], row: vm.rowLabels[best], d: signed(vm.alpha[best * vm.S + j]) });
     }
-    return `α_A − α_B (“${vm.rowLabels[t]}” ← “${vm.colLabels[j]}”) = ${signed(vm.alpha[t * vm.S + j])}   ·   row ${t + 1}, source word ${j + 1}`;
+    return tr('heat.diffReadCell', { row: vm.rowLabels[t], col: vm.colLabels[j], d: signed(vm.alpha[t * vm.S + j]), t: num(t + 1), j: num(j + 1) });
   }
   const setReadout = (cur) => { readout.textContent = describe(cur); };
   const describeCanvas = () => {
     if (vm.difference) {
-      canvas.setAttribute('aria-label', `Difference heatmap: ${vm.T} rows (the two translations, step by step) by ${vm.S} source words; colour shows α_A − α_B from −1 (purple: B attends more) through 0 (grey) to +1 (orange: A attends more). Focus it and use the arrow keys to read cells.`);
+      canvas.setAttribute('aria-label', tr('heat.diffCanvasLabel', { T: num(vm.T), S: num(vm.S) }));
       return;
     }
-    canvas.setAttribute('aria-label', `Alignment heatmap: ${vm.T} target words (rows) by ${vm.S} source words (columns); colour shows the attention weight α from 0 to 1${opts.colour === 'row' ? ', each row scaled to its own largest weight' : ''}. Focus it and use the arrow keys to read cells (Enter moves the step view there; + and − zoom), or open the table view.`);
+    canvas.setAttribute('aria-label', tr('heat.canvasLabel', { T: num(vm.T), S: num(vm.S), row: opts.colour === 'row' ? tr('heat.canvasRow') : '' }));
   };
 
   // Two pointers on the map: pinch to zoom (one pointer scrolls as usual).
@@ -443,7 +444,7 @@ function paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked }) {
   }
   ctx.font = fonts.value;
   ctx.fillStyle = colors.muted;
-  ctx.fillText(vm.difference ? 'TV' : 'H bits', gridX + L.gridW + 8, gridY - 10);
+  ctx.fillText(vm.difference ? tr('heat.diffHead') : tr('heat.entropyHead'), gridX + L.gridW + 8, gridY - 10);
 }
 
 function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour }) {
@@ -452,6 +453,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   const values = cell >= CONFIG.cellValueMin;
+  const dec = decimalMark();
   for (let t = 0; t < T; t++) {
     const rowMax = vm.rowMax?.[t] ?? 1;
     for (let j = 0; j < S; j++) {
@@ -471,7 +473,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
       ctx.fillRect(gridX + j * cell, gridY + t * cell, cell, cell);
       if (values) {
         ctx.fillStyle = textOnViridis(v);
-        ctx.fillText(a.toFixed(2), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
+        ctx.fillText(dec === '.' ? a.toFixed(2) : a.toFixed(2).replace('.', dec), gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
       }
     }
   }
@@ -495,7 +497,7 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
     ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * Math.min(1, vm.entropies[t] / maxH), 2);
     ctx.globalAlpha = 1;
     ctx.fillStyle = t === hiRow ? colors.fg : colors.muted;
-    ctx.fillText(vm.entropies[t].toFixed(2), gridX + L.gridW + 8, y + cell / 2);
+    ctx.fillText(vm.entropies[t].toFixed(2).replace('.', decimalMark()), gridX + L.gridW + 8, y + cell / 2);
   }
 
   // Current step: an outline around its row.

@@ -5,6 +5,7 @@
 
 import { h } from '../lib/dom.js';
 import { fmt } from '../lib/math.js';
+import { t as tr } from '../i18n/index.js';
 
 /**
  * frame: the widget's frameQueue (lib/frame.js); in-place updates wait for
@@ -12,15 +13,24 @@ import { fmt } from '../lib/math.js';
  * with content-visibility: auto: rewriting its numbers then costs no layout.)
  */
 export function render(container, { captionId, frame = null } = {}) {
-  const wrap = h('div', { class: 'as-table-wrap' });
-  container.append(wrap);
+  // A table wider than its box scrolls, and the keyboard must reach it to
+  // scroll it (axe: scrollable-region-focusable): a Tab stop while it is
+  // shown (setShown(true)). While it sits off screen for screen readers only,
+  // tabindex -1, or Chromium makes the scroller an invisible Tab stop that
+  // scrolls the page.
+  const wrap = h('div', { class: 'as-table-wrap', tabindex: '-1', role: 'region', 'aria-labelledby': captionId });
+  // The marked row in words: a screen reader hears the step move (the row's
+  // aria-current alone is only read when the reader is on that row).
+  const live = h('p', { class: 'as-visually-hidden as-table-live', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  container.append(wrap, live);
+  let lastVm = null;
   let marked = -1;     // the row marked in the table
   let wanted = -1;     // the row to mark (kept while there is no table)
   let body = null;
   let caption = null;
   let rows = [];       // per target row: { tr, th, cells: td[S + 1] } (entropy last)
   let colKey = '';
-  const captionText = (vm) => `Attention weights α for “${vm.trace?.text ?? vm.colLabels.join(' ')}” → “${vm.trace?.translation ?? ''}”: each row is one target ${vm.level === 'pieces' ? 'piece' : 'word'} and sums to 1 over the ${vm.S} source ${vm.level === 'pieces' ? 'pieces' : 'words'}.`;
+  const captionText = (vm) => tr(vm.level === 'pieces' ? 'table.captionPieces' : 'table.caption', { source: vm.trace?.text ?? vm.colLabels.join(' '), translation: vm.trace?.translation ?? '', S: vm.S });
 
   function newRow(S, t) {
     const cells = Array.from({ length: S + 1 }, () => h('td'));
@@ -30,7 +40,7 @@ export function render(container, { captionId, frame = null } = {}) {
 
   function build(vm) {
     caption = h('caption', { id: captionId });
-    const headRow = h('tr', null, h('th', { scope: 'col' }, 'target ↓ / source →'), vm.colLabels.map((w) => h('th', { scope: 'col' }, w)), h('th', { scope: 'col' }, 'entropy (bits)'));
+    const headRow = h('tr', null, h('th', { scope: 'col' }, tr('table.corner')), vm.colLabels.map((w) => h('th', { scope: 'col' }, w)), h('th', { scope: 'col' }, tr('table.entropy')));
     body = h('tbody');
     rows = [];
     wrap.replaceChildren(h('table', { class: 'as-table as-matrix' }, caption, h('thead', null, headRow), body));
@@ -38,6 +48,7 @@ export function render(container, { captionId, frame = null } = {}) {
   }
 
   function fill(vm) {
+    lastVm = vm;
     caption.textContent = captionText(vm);
     while (rows.length > vm.T) { rows.pop().tr.remove(); if (marked >= rows.length) marked = -1; }
     while (rows.length < vm.T) { const r = newRow(vm.S, rows.length); rows.push(r); body.append(r.tr); }
@@ -55,6 +66,7 @@ export function render(container, { captionId, frame = null } = {}) {
     rows[marked]?.tr.removeAttribute('aria-current');
     rows[wanted]?.tr.setAttribute('aria-current', 'step');
     marked = rows[wanted] ? wanted : -1;
+    live.textContent = marked >= 0 && lastVm ? tr('table.current', { t: marked + 1, of: lastVm.T, row: lastVm.rowLabels[marked] }) : '';
   }
 
   return {
@@ -62,6 +74,8 @@ export function render(container, { captionId, frame = null } = {}) {
       frame?.drop('table');
       if (!vm || vm.message || !vm.alpha) {
         wrap.replaceChildren();
+        live.textContent = '';
+        lastVm = null;
         body = null;
         rows = [];
         colKey = '';
@@ -72,6 +86,7 @@ export function render(container, { captionId, frame = null } = {}) {
       if (frame) frame.add('table', () => fill(vm));
       else fill(vm);
     },
+    setShown(on) { wrap.tabIndex = on ? 0 : -1; },
     setMarkedRow(t) {
       wanted = t;
       mark();
