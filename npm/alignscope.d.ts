@@ -16,6 +16,8 @@ export interface AlignScopeAttributes {
   /** Up to 3 model ids shown beside this one, comma-separated (view="full" only). */
   compare?: string;
   theme?: 'light' | 'dark';
+  /** The language of the element's own words: 'en', 'fr', 'de' or 'es' (default: the browser's, else English). */
+  'ui-lang'?: 'en' | 'fr' | 'de' | 'es';
 }
 
 export interface AlignScopeResultDetail { sentence: string; translation: string; model: string }
