@@ -40,3 +40,17 @@ test('export colours, the legend and the per-row scale', () => {
   assert.equal(colourValue(0.2, 0.4, 'absolute'), 0.2);
   assert.equal(colourValue(0, 0, 'row'), 0);
 });
+
+test('text on every colour of the α and diverging scales has at least 4.5:1 contrast (WCAG AA)', async () => {
+  const { viridis, diverging, textOn } = await import('../../web/lib/colormap.js');
+  const linear = (c) => { const x = c / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+  const lum = ([r, g, b]) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  const hexRgb = (h) => (h === '#fff' ? [255, 255, 255] : h === '#000' ? [0, 0, 0] : [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
+  for (let i = 0; i <= 200; i++) {
+    for (const bg of [viridis(i / 200), diverging(-1 + i / 100)]) {
+      const a = lum(bg), b = lum(hexRgb(textOn(bg)));
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      assert.ok(ratio >= 4.5, `${bg} with ${textOn(bg)}: ${ratio.toFixed(2)}:1`);
+    }
+  }
+});

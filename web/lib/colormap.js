@@ -70,8 +70,13 @@ export function hex([r, g, b]) {
   return `#${[r, g, b].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Black or white text, whichever reads better on this background. */
+/**
+ * Black or white text, whichever has the higher WCAG contrast on this
+ * background. Where the two are closest (relative luminance ~0.18) pure
+ * black still gives 4.58:1, so every colour of the scales meets 4.5:1.
+ */
 export function textOn([r, g, b]) {
-  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return lum > 140 ? '#111' : '#fff';
+  const linear = (c) => { const x = c / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+  const lum = 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+  return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? '#000' : '#fff';
 }
