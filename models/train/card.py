@@ -145,8 +145,7 @@ def trained_on_short(m):
     if m.get("segmentation") != "subwords" or not m.get("train_pairs_by_domain"):
         return trained_on(m)
     pairs = sum(m["train_pairs_by_domain"].values())
-    return (f"Trained on {pairs:,} sentence pairs from Debian (interfaces, games, manuals): short sentences "
-            "come out best, long or rare ones often wrong.")
+    return f"Trained on {pairs:,} Debian sentence pairs: short sentences work best, long or rare ones often fail."
 
 
 def trained_on(m):

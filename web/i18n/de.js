@@ -41,7 +41,7 @@ export default Object.freeze({
   'input.examples': 'Beispiele aus den zurückgehaltenen Testdaten (nie trainiert)',
   'input.exampleShows': 'Zeigt {what} ({set})',
   'input.emptyTranslation': '(leere Übersetzung)',
-  'input.perf': 'In {worker} ms im Worker decodiert · {trip} ms hin und zurück',
+  'input.perf': 'In {worker} ms im Worker decodiert{build} · {trip} ms hin und zurück',
   'input.perfReused': ' · Encoder wiederverwendet',
 
   // ---- die Heatmap

@@ -40,7 +40,7 @@ export default Object.freeze({
   'input.examples': 'Examples from the held-out test sets (never trained on)',
   'input.exampleShows': 'Shows {what} ({set})',
   'input.emptyTranslation': '(empty translation)',
-  'input.perf': 'Decoded in {worker} ms in the worker · {trip} ms round trip',
+  'input.perf': 'Decoded in {worker} ms in the worker{build} · {trip} ms round trip',
   'input.perfReused': ' · encoder reused',
 
   // ---- the heatmap card (cards/heatmap.js, views/heatmap.js, views/table.js, theme.js)

@@ -40,7 +40,7 @@ export default Object.freeze({
   'input.examples': 'Ejemplos de los conjuntos de prueba reservados (nunca vistos en el entrenamiento)',
   'input.exampleShows': 'Muestra {what} ({set})',
   'input.emptyTranslation': '(traducción vacía)',
-  'input.perf': 'Decodificado en {worker} ms en el worker · {trip} ms ida y vuelta',
+  'input.perf': 'Decodificado en {worker} ms en el worker{build} · {trip} ms ida y vuelta',
   'input.perfReused': ' · codificador reutilizado',
 
   // ---- el mapa de calor

@@ -40,7 +40,7 @@ export default Object.freeze({
   'input.examples': 'Exemples tirés des jeux de test mis à part (jamais vus à l’entraînement)',
   'input.exampleShows': 'Montre {what} ({set})',
   'input.emptyTranslation': '(traduction vide)',
-  'input.perf': 'Décodé en {worker} ms dans le worker · {trip} ms aller-retour',
+  'input.perf': 'Décodé en {worker} ms dans le worker{build} · {trip} ms aller-retour',
   'input.perfReused': ' · encodeur réutilisé',
 
   // ---- la carte de chaleur
