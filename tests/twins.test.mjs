@@ -144,8 +144,9 @@ for (const twin of twins) {
     const beams = twin.cases.filter((c) => c.kind === 'beam');
 
     test('the cases cover what they should', () => {
-      assert.equal(beams.length >= 10, true);
-      if (twin.attention !== 'none') assert.equal(forced.length >= 20, true);
+      // A width-4 beam per sentence plus the extra widths on the first; a pin and a ramp per sentence.
+      assert.equal(beams.length >= SENTENCE_LIMIT + 1, true, `${beams.length} beams`);
+      if (twin.attention !== 'none') assert.equal(forced.length, 2 * SENTENCE_LIMIT, `${forced.length} forced cases`);
       // A pin moves the finger somewhere new: its step's alpha is one-hot.
       for (const c of forced.filter((x) => x.overrides[0][1].filter((w) => w > 0).length === 1)) {
         const [step, weights] = c.overrides[0];
