@@ -50,6 +50,9 @@ export const CONFIG = Object.freeze({
   maxModelFileBytes: 256e6,     // a model file from disk larger than this is not read (ours: 6-25 MB)
 });
 
+/** A model id, in a link, an attribute or the catalogue (no URL, no path). */
+export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
 /** URL/attribute state keys and their meaning (documented in the README, "Embedding"). */
 export const VIEWS = Object.freeze(['full', 'heatmap', 'steps']);
 /** How the heatmap colours α: 'absolute' (0…1) or 'row' (each row ÷ its own maximum). */

@@ -10,11 +10,10 @@
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
 // it explains why it shows a model from its own list.
 
-import { CONFIG, VIEWS, COLOUR_MODES } from './config.js';
+import { CONFIG, VIEWS, COLOUR_MODES, MODEL_ID } from './config.js';
 import { parseCompareList } from './lib/compare.js';
 import { t, uiLanguageOf } from './i18n/index.js';
 
-const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
 const FILE_MARK = 'file:';
 const FILE_NAME_MAX = 120;

@@ -11,6 +11,7 @@
 // `compareMatrices`); the checkboxes write `compare` (URL `vs=`).
 
 import { CONFIG } from '../config.js';
+import { rowOfStep } from '../lib/words.js';
 import { h, replaceChildren } from '../lib/dom.js';
 import { attentionName, bleuWithBudget, fixedSummary, weightsName } from '../lib/catalog.js';
 import { COMPARE_MAX, comparedIds, differenceMatrix, mean } from '../lib/compare.js';
@@ -22,7 +23,6 @@ import * as heatmapView from '../views/heatmap.js';
 // The comparison's heatmaps: one absolute colour scale, cells a little smaller than the main map's.
 const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
 
-const rowOfStep = (m, step) => Math.max(0, m.rowGroups ? m.rowGroups.findIndex((g) => step >= g.first && step < g.first + g.count) : Math.min(step, m.T - 1));
 
 /** ctx: { headingId, frame (the widget's frameQueue), actions: { setStep(step) } } */
 export function mount(store, { headingId, frame = null, actions }) {

@@ -6,6 +6,7 @@
 // from the trace (lib/words.js, ui.js).
 
 import { CONFIG } from '../config.js';
+import { rowOfStep } from '../lib/words.js';
 import { h, download } from '../lib/dom.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { scaleFor } from '../state.js';
@@ -58,7 +59,6 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
 
   // A step is a decoder step (a piece); a row of the word matrix is a word.
   const stepOfRow = (t) => store.get().matrix?.rowGroups[t]?.first ?? t;
-  const rowOfStep = (m, step) => Math.max(0, m.rowGroups.findIndex((g) => step >= g.first && step < g.first + g.count));
   const heatmap = heatmapView.render(heatBox, {
     onPick: (t) => store.set({ step: stepOfRow(t) }),
     onZoom: (z) => store.set({ zoom: clampZoom(z) }),

@@ -11,10 +11,9 @@
 import { comparedIds } from '../lib/compare.js';
 import { scaleFor } from '../state.js';
 import { CONFIG } from '../config.js';
-import { EngineClient, fromBase64, formatBytes, DownloadError } from '../client.js';
-import { getModel } from '../lib/model-store.js';
-import { engineStartOptions } from './models.js';
-import { t, num } from '../i18n/index.js';
+import { EngineClient, DownloadError } from '../client.js';
+import { engineStartOptions, fetchCatalogModel } from './models.js';
+import { t } from '../i18n/index.js';
 
 /**
  * @param store  the widget's store
@@ -50,24 +49,12 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
       patch(id, { progress: { text: t('compare.starting'), value: null, max: null } });
       await client.start(engineStartOptions(inline, store.get().catalog, base));
       stage = 'download';
-      let bytes;
-      if (inline?.models?.[id]) bytes = fromBase64(inline.models[id]);
-      else if (inline?.index) throw new Error(t('compare.singleFile'));
-      else {
-        const expected = entry.bytes || 0;
-        patch(id, { progress: { text: expected ? t('compare.downloadingSize', { name, size: formatBytes(expected) }) : t('compare.downloading', { name }), value: 0, max: expected || null } });
-        // Shared with the main model and other widgets, cached for later visits (lib/model-store.js).
-        ({ bytes } = await getModel({
-          url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: store.get().catalog?.cache ?? null, signal: slot.abort.signal,
-          onProgress: (loaded, total) => {
-            const all = total || expected;
-            const text = all
-              ? t('compare.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
-              : t('compare.progress', { name, loaded: formatBytes(loaded) });
-            patch(id, { progress: { text, value: all ? Math.min(loaded, all) : null, max: all || null } });
-          },
-        }));
-      }
+      // The single-file copy carries only its own model.
+      if (inline?.index && !inline.models?.[id]) throw new Error(t('compare.singleFile'));
+      const bytes = await fetchCatalogModel(entry, {
+        catalog: store.get().catalog, base, inline, signal: slot.abort.signal,
+        onProgress: (progress) => patch(id, { progress }),
+      });
       if (slots.get(id) !== slot) return;
       stage = 'check';
       patch(id, { progress: { text: t('compare.checking', { name }), value: null, max: null } });

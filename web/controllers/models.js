@@ -42,6 +42,33 @@ export function engineStartOptions(inline, catalog = null, base = null) {
   return { variant };
 }
 
+/**
+ * A catalogue model's bytes: packed in the single-file build, else through
+ * the shared model store (one download per page and frame, cached for the
+ * next visit, checked against the catalogue's SHA-256; lib/model-store.js).
+ * onProgress({ text, value, max }) follows the download, in words.
+ * Used by the main model (below) and by the compared ones (compare.js).
+ */
+export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress }) {
+  if (inline?.models?.[entry.id]) return fromBase64(inline.models[entry.id]);
+  const name = entry.label || entry.id;
+  const expected = entry.bytes || 0;
+  onProgress({ text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null });
+  const { bytes } = await getModel({
+    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal,
+    onProgress: (loaded, total) => {
+      const all = total || expected;
+      onProgress({
+        text: all
+          ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
+          : t('load.progress', { name, loaded: formatBytes(loaded) }),
+        value: all ? Math.min(all, loaded) : null, max: all || null,
+      });
+    },
+  });
+  return bytes;
+}
+
 /** What the reader can do about a refused file, by the engine's code. */
 function fileHintFor(code) {
   if (code === 'AS_ERR_BAD_MAGIC') return ` ${t('file.hintMagic')}`;
@@ -136,23 +163,10 @@ export function createModels(store, { client, inline, base, localFiles }) {
     store.set({ ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
     let stage = 'download';
     try {
-      let bytes;
-      if (inline?.models?.[entry.id]) bytes = fromBase64(inline.models[entry.id]);
-      else {
-        const expected = entry.bytes || 0;
-        progress(expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), 0, expected || null);
-        // Shared with the page's other widgets and frames, cached for the next visit (lib/model-store.js).
-        ({ bytes } = await getModel({
-          url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: st.catalog.cache ?? null, signal: loadAbort.signal,
-          onProgress: (loaded, total) => {
-            if (seq !== loadSeq) return;
-            const all = total || expected;
-            progress(all
-              ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
-              : t('load.progress', { name, loaded: formatBytes(loaded) }), all ? Math.min(all, loaded) : null, all || null);
-          },
-        }));
-      }
+      const bytes = await fetchCatalogModel(entry, {
+        catalog: st.catalog, base, inline, signal: loadAbort.signal,
+        onProgress: (p) => { if (seq === loadSeq) store.set({ progress: p }); },
+      });
       if (seq !== loadSeq) return;
       stage = 'check';
       progress(t('load.checking'));

@@ -2,12 +2,11 @@
 // tests/web/compare.test.mjs): which models a link asks to compare, and the
 // difference heatmap α_A − α_B of two models on one sentence.
 
+import { MODEL_ID } from '../config.js';
 import { t as tr } from '../i18n/index.js';
 
 /** At most this many models beside the main one (four columns in all). */
 export const COMPARE_MAX = 3;
-
-const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /**
  * The `vs=` value of a link ("en-fr-dot,en-fr-none") -> ids, in order,

@@ -86,6 +86,11 @@ export function wordAlpha(alpha, T, S, tw, sw) {
   return out;
 }
 
+/** The row of a figure matrix (alignmentMatrix) that decoder step `step` is in: its word's row, or its piece's. */
+export function rowOfStep(matrix, step) {
+  return Math.max(0, matrix.rowGroups.findIndex((g) => step >= g.first && step < g.first + g.count));
+}
+
 /** For decoder step (piece) t: { word, index, of } — the target word it belongs to and its place in it. */
 export function wordOfStep(trace, t) {
   const tw = targetWords(trace);
