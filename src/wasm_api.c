@@ -11,6 +11,7 @@ size_t as_wasi_heap_bytes(void); /* wasm_heap_wasi.c: wasi-libc has no mallinfo 
 #else
 #include <malloc.h> /* mallinfo(): emscripten's default allocator is dlmalloc */
 #endif
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,10 +158,14 @@ static as_options options_from(float score_scale, int32_t top_k, int32_t max_tar
     return opt;
 }
 
-/* Greedy decoding; override_count > 0 forces alpha at those steps. */
-ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale, int32_t top_k,
-                             int32_t max_target_tokens, const int32_t *override_meta,
-                             const float *override_weights, int32_t override_count) {
+/* The one body of asw_translate (greedy) and asw_translate_beam: the previous
+ * result is dropped, the overrides and options are read, and the trace (or
+ * the hypotheses) stay until the next call. override_count > 0 forces alpha
+ * at those steps. */
+static int translate_call(const char *text, size_t length, float score_scale, int32_t top_k,
+                          int32_t max_target_tokens, const int32_t *override_meta,
+                          const float *override_weights, int32_t override_count, bool beam,
+                          int32_t beam_width, float length_penalty) {
     current_trace = NULL;
     current_hypotheses = NULL;
     current_hypothesis_count = 0;
@@ -169,9 +174,23 @@ ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale,
     as_status st = overrides_from(override_meta, override_weights, override_count, &overrides);
     if (st != AS_OK) return st;
     as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count);
-    st = as_translate(current_session, text, length, &opt, &current_trace);
+    if (beam) {
+        opt.beam_width = beam_width;
+        opt.length_penalty = length_penalty;
+        st = as_translate_beam(current_session, text, length, &opt, &current_hypotheses, &current_hypothesis_count);
+    } else {
+        st = as_translate(current_session, text, length, &opt, &current_trace);
+    }
     free(overrides);
     return st;
+}
+
+/* Greedy decoding. */
+ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale, int32_t top_k,
+                             int32_t max_target_tokens, const int32_t *override_meta,
+                             const float *override_weights, int32_t override_count) {
+    return translate_call(text, length, score_scale, top_k, max_target_tokens, override_meta, override_weights,
+                          override_count, false, 0, 0);
 }
 
 /* Beam search: the hypotheses stay until the next call; asw_select_hypothesis
@@ -180,19 +199,8 @@ ASW_EXPORT int asw_translate_beam(const char *text, size_t length, float score_s
                                   int32_t max_target_tokens, const int32_t *override_meta,
                                   const float *override_weights, int32_t override_count, int32_t beam_width,
                                   float length_penalty) {
-    current_trace = NULL;
-    current_hypotheses = NULL;
-    current_hypothesis_count = 0;
-    if (!current_session) return AS_ERR_NULL_ARGUMENT;
-    as_attention_override *overrides;
-    as_status st = overrides_from(override_meta, override_weights, override_count, &overrides);
-    if (st != AS_OK) return st;
-    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count);
-    opt.beam_width = beam_width;
-    opt.length_penalty = length_penalty;
-    st = as_translate_beam(current_session, text, length, &opt, &current_hypotheses, &current_hypothesis_count);
-    free(overrides);
-    return st;
+    return translate_call(text, length, score_scale, top_k, max_target_tokens, override_meta, override_weights,
+                          override_count, true, beam_width, length_penalty);
 }
 
 /* Hypothesis i's fields by number (as the trace's): (number, web/engine.js
