@@ -64,3 +64,26 @@ export function colourMeaning(mode) {
 export function colourValue(alpha, rowMax, mode) {
   return mode === 'row' ? (rowMax > 0 ? alpha / rowMax : 0) : alpha;
 }
+
+/**
+ * The ribbons figure (cards/ribbons.js, views/ribbons.js) and the animated
+ * export (views/animation.js), in CSS px. bandMax: the width of a band of
+ * α = 1 (a word box is at least this + 8 wide); bandHeight: from the source
+ * row down to the target row; tweenMs: how long a band takes to move to the
+ * next step's width (none under prefers-reduced-motion).
+ */
+export const RIBBONS = Object.freeze({
+  labelPx: 15, labelPxPresenter: 24,
+  bandMax: 40, bandMaxPresenter: 64,
+  bandHeight: 130, bandHeightPresenter: 200, bandHeightPhone: 110,
+  gap: 6, maxGap: 44, pad: 8,
+  wordWeight: 600,      // the words' font weight (measured as drawn)
+  tweenMs: 320,
+  bandOpacity: 0.72,    // one step's bands (the rest of the colour is the background's)
+  dimOpacity: 0.12,     // bands of the other words while one word is hovered or focused
+  exportScale: 2,       // PNG: device pixels per CSS px
+  captionPx: 13,
+  // Animated export: one frame per decoder step.
+  frameMs: 1100,        // each step is shown this long (the step-through's own pace)
+  frameMinWidth: 640, frameMaxWidth: 1280,
+});

@@ -11,6 +11,7 @@
 //   controllers/presenter.js    presenter mode (full screen, large type)
 //   controllers/compare.js      the models shown beside the main one (one worker each)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
+//                               (cards/ribbons.js: the step's weights as bands, full view only)
 //
 // Cards update from the store's changes (update(state, changed)); the
 // heatmap paints in an animation frame, at most once per frame.
@@ -34,6 +35,7 @@ import * as stepsCard from './cards/steps.js';
 import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
+import * as ribbonsCard from './cards/ribbons.js';
 import * as offlineCard from './cards/offline.js';
 import { createOffline } from './controllers/offline.js';
 
@@ -142,6 +144,8 @@ export function mountAlignscope(root, opts = {}) {
     heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, actions: { copyLink: () => share.copy(), modelTag } })) : null;
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true });
+    // The ribbons: the step's weights as bands, in step with the heatmap and the step-through.
+    if (has.full) add('ribbons', ribbonsCard.mount(store, { headingId: id('rb'), frame, actions: { modelTag } }));
     add('model', modelCard.mount(store, {
       ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
       modelsUrl: (f) => new URL(`models/${f}`, base).href,

@@ -15,7 +15,7 @@ import { legendGradientCSS, colourMeaning, themeColors } from '../theme.js';
 import { fontsFor } from '../views/heatmap-layout.js';
 import * as heatmapView from '../views/heatmap.js';
 import * as tableView from '../views/table.js';
-import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG } from '../views/export.js';
+import { matrixCSV, matrixJSON, heatmapSVG, heatmapPNG, fileStem as exportFileStem } from '../views/export.js';
 import { shareWhyText } from '../controllers/share.js';
 import { t, num } from '../i18n/index.js';
 
@@ -79,18 +79,25 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
   zoomFit.addEventListener('click', () => store.set({ zoom: 1 }));
 
   // ---------- exports and the link ----------
-  const fileStem = () => {
-    const st = store.get();
-    const model = (st.local?.name.replace(/\.alsc$/i, '') ?? st.model).replace(/[^A-Za-z0-9_.-]+/g, '-').slice(0, 40);
-    const words = (st.matrix?.trace?.text ?? st.sentence).trim().toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'sentence';
-    return `alignscope-${model}-${words}`;
-  };
+  const fileStem = () => { const st = store.get(); return exportFileStem(st.local?.name ?? st.model, st.matrix?.trace?.text ?? st.sentence); };
   const exportMeta = () => {
     const st = store.get();
     const sc = scaleFor(st.info, st.scale);
-    // The sentence the matrix was computed for (typing may have moved on).
-    return { model: actions.modelTag(), sentence: st.matrix?.trace?.text ?? st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, keyDim: st.info?.keyDim, level: st.matrix?.level, colour: st.colour };
+    // The sentence the matrix was computed for (typing may have moved on);
+    // the scale as the link has it (× the trained divisor) and the step (0-based, a decoder step) and its row.
+    return { model: actions.modelTag(), sentence: st.matrix?.trace?.text ?? st.sentence, translation: st.trace?.translation, attention: st.info?.attention, divisor: sc.divisor, scoreScale: sc.scoreScale, scale: st.scale, step: st.step, row: st.matrix ? rowOfStep(st.matrix, st.step) : null, keyDim: st.info?.keyDim, level: st.matrix?.level, colour: st.colour };
   };
+  // The exports' caption: the sentence and its translation; the model and the scale; what the colour means.
+  const exportCaption = () => {
+    const st = store.get();
+    const vm = st.matrix;
+    return [
+      t('ribbons.captionSentence', { sentence: vm.trace.text, translation: vm.trace.translation }),
+      t('ribbons.captionModel', { model: actions.modelTag(), divisor: fmtDivisor(scaleFor(st.info, st.scale).divisor), scale: fmtDivisor(st.scale) }),
+      colourMeaning(st.colour).text,
+    ];
+  };
+  const csvMeta = () => { const m = exportMeta(); return { model: m.model, scale: m.scale, divisor: m.divisor, step: m.step, row: m.row, level: m.level }; };
   const measureCtx = document.createElement('canvas').getContext('2d');
   measureCtx.font = fontsFor().label;
   for (const b of exportButtons) {
@@ -99,10 +106,10 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
       if (!vm?.alpha) return;
       const kind = b.dataset.export;
       const colors = themeColors(element);
-      if (kind === 'csv') download(new Blob([matrixCSV(vm)], { type: 'text/csv' }), `${fileStem()}.csv`);
+      if (kind === 'csv') download(new Blob([matrixCSV(vm, csvMeta())], { type: 'text/csv' }), `${fileStem()}.csv`);
       if (kind === 'json') download(new Blob([matrixJSON(vm, exportMeta())], { type: 'application/json' }), `${fileStem()}.json`);
-      if (kind === 'svg') download(new Blob([heatmapSVG(vm, (s) => measureCtx.measureText(s).width, { colors, colour, title: `${vm.trace.text} → ${vm.trace.translation}` })], { type: 'image/svg+xml' }), `${fileStem()}.svg`);
-      if (kind === 'png') download(await heatmapPNG(vm, colors, { colour }), `${fileStem()}.png`);
+      if (kind === 'svg') download(new Blob([heatmapSVG(vm, (s) => measureCtx.measureText(s).width, { colors, colour, title: `${vm.trace.text} → ${vm.trace.translation}`, caption: exportCaption() })], { type: 'image/svg+xml' }), `${fileStem()}.svg`);
+      if (kind === 'png') download(await heatmapPNG(vm, colors, { colour, caption: exportCaption() }), `${fileStem()}.png`);
     });
   }
   copyBtn.addEventListener('click', async () => {

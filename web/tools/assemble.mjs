@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // assemble.mjs - put the models where the page finds them: models/index.json
-// and the .alsc files it lists → web/models/ (emptied first); the app icons
-// and the release (web/tools/release.mjs: hashes, version, web/gen/release.js).
+// and the .alsc files it lists → web/models/ (emptied first); the app icons;
+// the npm libraries the page runs → web/vendor/ (web/tools/vendor.mjs); and
+// the release (web/tools/release.mjs: hashes, version, web/gen/release.js).
 //
 //   node web/tools/assemble.mjs
 
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeRelease } from './release.mjs';
 import { writeIcons } from './icons.mjs';
+import { writeVendor } from './vendor.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -65,6 +67,7 @@ export function assemble({ quiet = false } = {}) {
   // The app icons, then the release: every model's SHA-256 and the version
   // (from content hashes) in the catalogue, and web/gen/release.js for sw.js.
   writeIcons(path.join(REPO, 'web'));
+  writeVendor(path.join(REPO, 'web'), { log: (m) => console.warn(m) });
   const release = writeRelease(path.join(REPO, 'web'));
   log(`assemble: ${index.models.length} model(s) from models/ → web/models/ (release ${release.version})`);
   return JSON.parse(fs.readFileSync(path.join(OUT, 'index.json'), 'utf8'));

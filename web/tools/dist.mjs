@@ -31,6 +31,7 @@ import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { assemble } from './assemble.mjs';
 import { hashedName, writeRelease } from './release.mjs';
+import { writeVendor } from './vendor.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const WEB = path.resolve(HERE, '..');
@@ -172,6 +173,8 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, shareB
   const base = checkShareBase(shareBase);
   const log = quiet ? () => {} : (m) => console.log(m);
   const index = assemble({ quiet });
+  // dist/ ships every vendored library (web/vendor/: the module and its licence), or stops.
+  writeVendor(WEB, { strict: true });
   for (const f of ['engine.js', 'gen/alignscope-relaxed.wasm', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
     if (!fs.existsSync(path.join(WEB, f))) throw new Error(`dist: web/${f} is missing (run ./build.sh wasm)`);
   }

@@ -34,6 +34,11 @@ export function buildPackage({ out = path.join(REPO, 'build', 'npm'), tarballDir
   const put = (rel, data) => { fs.mkdirSync(path.dirname(path.join(out, rel)), { recursive: true }); fs.writeFileSync(path.join(out, rel), data); };
   const modules = collectModules(['alignscope.js', 'worker.js', 'engine.js']);
   for (const [rel, src] of Object.entries(modules)) put(rel, src);
+  // A vendored library's licence goes with it (web/tools/vendor.mjs).
+  for (const rel of Object.keys(modules).filter((r) => r.startsWith('vendor/'))) {
+    const licence = rel.replace(/\.js$/, '.LICENSE.md');
+    if (fs.existsSync(path.join(WEB, licence))) put(licence, fs.readFileSync(path.join(WEB, licence)));
+  }
   // All three builds: the element picks one by feature detection (engine.js bestVariant).
   for (const rel of ['alignscope.css', 'gen/alignscope-relaxed.wasm', 'gen/alignscope-simd.wasm', 'gen/alignscope-scalar.wasm']) {
     if (!fs.existsSync(path.join(WEB, rel))) throw new Error(`pack: web/${rel} is missing (run ./build.sh wasm)`);
