@@ -126,8 +126,8 @@ export function mountAlignscope(root, opts = {}) {
     return card;
   };
   const grid = h('div', { class: 'as-grid' });
-  // What the reader set inside a card that the store does not hold (the by-hand numbers).
-  const memo = { byhand: {} };
+  // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
+  const memo = { byhand: {}, ribbons: {} };
   let heat = null;
   let compared = null;
   // Offline: the full view of a served copy ("Make all models available offline").
@@ -145,7 +145,7 @@ export function mountAlignscope(root, opts = {}) {
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true });
     // The ribbons: the step's weights as bands, in step with the heatmap and the step-through.
-    if (has.full) add('ribbons', ribbonsCard.mount(store, { headingId: id('rb'), frame, actions: { modelTag } }));
+    if (has.full) add('ribbons', ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag } }));
     add('model', modelCard.mount(store, {
       ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
       modelsUrl: (f) => new URL(`models/${f}`, base).href,

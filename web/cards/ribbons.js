@@ -21,8 +21,8 @@ import { t, num } from '../i18n/index.js';
 
 const PHONE = '(max-width: 480px)';
 
-/** ctx: { headingId, frame (the widget's frameQueue), actions: { modelTag() } } */
-export function mount(store, { headingId, frame = null, actions }) {
+/** ctx: { headingId, frame (the widget's frameQueue), memo (what outlives a rebuild: { all }), actions: { modelTag() } } */
+export function mount(store, { headingId, frame = null, memo = {}, actions }) {
   const allBtn = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', title: t('ribbons.allTitle') }, t('ribbons.all'));
   // data-ribbons: not data-export, which names the heatmap's own buttons.
   const exportButtons = ['SVG', 'PNG'].map((name) => h('button', { type: 'button', class: 'as-btn as-btn-small', dataset: { ribbons: name.toLowerCase() }, 'aria-label': t('ribbons.exportLabel', { kind: name }) }, name));
@@ -47,12 +47,14 @@ export function mount(store, { headingId, frame = null, actions }) {
     frame,
     onPick: (row) => { const m = store.get().matrix; if (m) store.set({ step: m.rowGroups[row]?.first ?? row }); },
   });
-  let all = false;
-  allBtn.addEventListener('click', () => {
-    all = !all;
+  let all = !!memo.all;
+  const setAll = (on) => {
+    all = memo.all = on;
     allBtn.setAttribute('aria-pressed', String(all));
     view.setAll(all);
-  });
+  };
+  allBtn.addEventListener('click', () => setAll(!all));
+  if (all) setAll(true);
 
   // ---- options: presenter mode, a phone ----
   const phone = typeof matchMedia === 'function' ? matchMedia(PHONE) : null;

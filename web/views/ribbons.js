@@ -114,20 +114,20 @@ export function render(container, { onPick, frame: queue = null } = {}) {
   }
 
   // ---- drawing ----
-  function setPaths(list) {
+  function setPaths(drawn) {
     // One <path> per band; as many as needed, reused (a step changes only their shapes).
-    while (paths.length < list.length) { const p = svg('path', { class: 'as-rb-band' }); bands.append(p); paths.push(p); }
-    while (paths.length > list.length) paths.pop().remove();
-    list.forEach((b, k) => {
+    while (paths.length < drawn.length) { const p = svg('path', { class: 'as-rb-band' }); bands.append(p); paths.push(p); }
+    while (paths.length > drawn.length) paths.pop().remove();
+    drawn.forEach((b, k) => {
       const p = paths[k];
       p.setAttribute('d', bandPath(b, L.bandTop, L.bandBottom));
       if (p.dataset.t !== String(b.t)) p.dataset.t = String(b.t);
       if (p.dataset.j !== String(b.j)) p.dataset.j = String(b.j);
     });
   }
-  function setTargets(list) {
+  function setTargets(drawn) {
     // What each band is (not how far its glide has come): tests and the readers of the DOM see the step's α.
-    list.forEach((b, k) => {
+    drawn.forEach((b, k) => {
       const p = paths[k];
       p.dataset.alpha = b.alpha.toFixed(6);
       p.dataset.width = b.width.toFixed(3);
@@ -176,9 +176,12 @@ export function render(container, { onPick, frame: queue = null } = {}) {
       b.classList.toggle('as-rb-best', j === best);
       b.setAttribute('aria-label', tr('ribbons.sourceWord', { word: vm.colLabels[j], a: fmt(a, 2) }));
     });
+    // The target row's Tab stop is the current word, unless the focus is on that row already.
+    const focusOnTargets = targetRow.contains(targetRow.getRootNode().activeElement);
     targetButtons.forEach((b, t) => {
       const current = t === row;
       if (current) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
+      if (!focusOnTargets) b.setAttribute('tabindex', current ? '0' : '-1');
     });
     figure.setAttribute('aria-label', describeRow(vm, row, { all }));
     list.replaceChildren(...topWeights(vm, row, vm.S).map((w) => h('li', null, tr('ribbons.listItem', { word: w.label, a: fmt(w.alpha, 3) }))));
