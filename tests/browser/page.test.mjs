@@ -1284,6 +1284,10 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     assert.equal(pieces.level, 'pieces');
     assert.deepEqual([pieces.source, pieces.target, pieces.alpha], [words.source, words.target, words.alpha]);
     assert.match(await textOf(page, '#app .as-steps-card .as-step-word'), /^This step writes the word “.+”\.$/);
+    // The next-word candidates are pieces: shown without the word mark ▁, a continuation as ·piece.
+    const candidates = await page.locator('#app .as-cands .as-cand-tok').allTextContents();
+    assert.ok(candidates.length > 0 && candidates.every((c) => !c.includes('\u2581')), candidates.join(' | '));
+    assert.match(await textOf(page, '#app .as-steps-card .as-cands + p'), /subword pieces of the target vocabulary.*·as continues the word before it/);
     const other = await openPage();
     await other.page.goto(`${server.url}#s=Show+the+new+window&pieces=1`);
     await other.page.waitForSelector(READY);

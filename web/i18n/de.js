@@ -146,6 +146,8 @@ export default Object.freeze({
   'steps.ctxNoteNone': { one: '{n} Zahl: {formula}, bei diesem Modell in jedem Schritt dieselbe.', other: '{n} Zahlen: {formula}, bei diesem Modell in jedem Schritt dieselben.' },
   'steps.chosen': ' (gewählt)',
   'steps.candNote': 'Wahrscheinlichkeiten über alle {vocab} Wörter des Zielvokabulars (die ersten {k} gezeigt; Greedy-Decodierung nimmt das erste). Anders als bei α läuft dieser Softmax nicht über Quellpositionen.',
+  'steps.candNotePieces': 'Wahrscheinlichkeiten über alle {vocab} Wortteile des Zielvokabulars (die ersten {k} gezeigt; Greedy-Decodierung nimmt das erste). Ein Wortteil, geschrieben wie {mark}as, setzt das Wort davor fort; die anderen beginnen ein Wort. Anders als bei α läuft dieser Softmax nicht über Quellpositionen.',
+  'steps.candContinues': '{piece} (setzt das vorige Wort fort)',
   'steps.fingerNote': { one: 'Dieses eine Gewicht ({n}) ist α: eins je Quellposition, zwischen 0 und 1, Summe 1. Das ▼ markiert das größte („{word}“, {a}).', other: 'Diese {n} Gewichte sind α: eins je Quellposition, jedes zwischen 0 und 1, Summe 1. Das ▼ markiert das größte („{word}“, {a}).' },
   'steps.fingerNoteNone': 'Der Decoder dieses Modells sieht nur eine feste Zusammenfassung der Quelle: {formula}, {words}, bei jedem Schritt dieselbe. Er schaut nie auf einzelne Wörter zurück, also gibt es keine Gewichte α und keinen Finger zu zeigen; die Wörter oben sind nur, was er gelesen hat.',
   'steps.ctxLabel': { one: 'Kontextvektor c_t: {n} Zahl zwischen {lo} und {hi}.', other: 'Kontextvektor c_t: {n} Zahlen zwischen {lo} und {hi}.' },

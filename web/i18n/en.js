@@ -145,6 +145,8 @@ export default Object.freeze({
   'steps.ctxNoteNone': { one: '{n} number: {formula}, the same at every step for this model.', other: '{n} numbers: {formula}, the same at every step for this model.' },
   'steps.chosen': ' (chosen)',
   'steps.candNote': 'Probabilities over all {vocab} words of the target vocabulary (top {k} shown; greedy decoding takes the first). Unlike α, this softmax is not over source positions.',
+  'steps.candNotePieces': 'Probabilities over all {vocab} subword pieces of the target vocabulary (top {k} shown; greedy decoding takes the first). A piece written {mark}as continues the word before it; the others begin a word. Unlike α, this softmax is not over source positions.',
+  'steps.candContinues': '{piece} (continues the word before it)',
   'steps.fingerNote': { one: 'This {n} weight is α: one per source position, between 0 and 1, summing to 1. The ▼ marks the largest (“{word}”, {a}).', other: 'These {n} weights are α: one per source position, each between 0 and 1, summing to 1. The ▼ marks the largest (“{word}”, {a}).' },
   'steps.fingerNoteNone': 'The decoder of this model sees only a fixed summary of the source: {formula}, {words}, the same at every step. It never looks back at single words, so there are no weights α and no finger to show; the words above are only what it read.',
   'steps.ctxLabel': { one: 'Context vector c_t: {n} number between {lo} and {hi}.', other: 'Context vector c_t: {n} numbers between {lo} and {hi}.' },

@@ -145,6 +145,8 @@ export default Object.freeze({
   'steps.ctxNoteNone': { one: '{n} número: {formula}, el mismo en cada paso para este modelo.', other: '{n} números: {formula}, los mismos en cada paso para este modelo.' },
   'steps.chosen': ' (elegida)',
   'steps.candNote': 'Probabilidades sobre las {vocab} palabras del vocabulario destino (se muestran las {k} primeras; la decodificación voraz toma la primera). A diferencia de α, este softmax no es sobre las posiciones fuente.',
+  'steps.candNotePieces': 'Probabilidades sobre los {vocab} fragmentos de palabra del vocabulario destino (se muestran los {k} primeros; la decodificación voraz toma el primero). Un fragmento escrito {mark}as continúa la palabra anterior; los demás empiezan una palabra. A diferencia de α, este softmax no es sobre las posiciones fuente.',
+  'steps.candContinues': '{piece} (continúa la palabra anterior)',
   'steps.fingerNote': { one: 'Este peso ({n}) es α: uno por posición fuente, entre 0 y 1, con suma 1. El ▼ marca el mayor («{word}», {a}).', other: 'Estos {n} pesos son α: uno por posición fuente, cada uno entre 0 y 1, con suma 1. El ▼ marca el mayor («{word}», {a}).' },
   'steps.fingerNoteNone': 'El decodificador de este modelo solo ve un resumen fijo de la fuente: {formula}, {words}, el mismo en cada paso. Nunca vuelve a mirar palabras sueltas, así que no hay pesos α ni dedo que mostrar; las palabras de arriba son solo lo que leyó.',
   'steps.ctxLabel': { one: 'Vector de contexto c_t: {n} número entre {lo} y {hi}.', other: 'Vector de contexto c_t: {n} números entre {lo} y {hi}.' },

@@ -145,6 +145,8 @@ export default Object.freeze({
   'steps.ctxNoteNone': { one: '{n} nombre : {formula}, le même à chaque pas pour ce modèle.', other: '{n} nombres : {formula}, les mêmes à chaque pas pour ce modèle.' },
   'steps.chosen': ' (choisi)',
   'steps.candNote': 'Probabilités sur les {vocab} mots du vocabulaire cible (les {k} premiers affichés ; le décodage glouton prend le premier). Contrairement à α, ce softmax ne porte pas sur les positions source.',
+  'steps.candNotePieces': 'Probabilités sur les {vocab} fragments de mots du vocabulaire cible (les {k} premiers affichés ; le décodage glouton prend le premier). Un fragment écrit {mark}as prolonge le mot qui le précède ; les autres commencent un mot. Contrairement à α, ce softmax ne porte pas sur les positions source.',
+  'steps.candContinues': '{piece} (prolonge le mot précédent)',
   'steps.fingerNote': { one: 'Ce poids ({n}) est α : un par position source, entre 0 et 1, de somme 1. Le ▼ marque le plus grand (« {word} », {a}).', other: 'Ces {n} poids sont α : un par position source, chacun entre 0 et 1, de somme 1. Le ▼ marque le plus grand (« {word} », {a}).' },
   'steps.fingerNoteNone': 'Le décodeur de ce modèle ne voit qu’un résumé fixe de la source : {formula}, {words}, le même à chaque pas. Il ne revient jamais sur les mots un par un : il n’y a donc ni poids α ni doigt à montrer ; les mots ci-dessus sont seulement ce qu’il a lu.',
   'steps.ctxLabel': { one: 'Vecteur de contexte c_t : {n} nombre entre {lo} et {hi}.', other: 'Vecteur de contexte c_t : {n} nombres entre {lo} et {hi}.' },
