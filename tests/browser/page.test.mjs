@@ -451,8 +451,12 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       await page.goto(server.url);
       // Real progress, with bytes: "Downloading the model …: 2.1 MB of 11.9 MB (17 %)…"
       const mb = (modelBytes.length / 1e6).toFixed(1);
-      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#app .as-status-text')?.textContent ?? ''), `Downloading the model .+: [1-9][0-9.]* MB of ${mb.replace('.', '\\.')} MB \\([0-9]+ %\\)`);
-      const bar = await page.locator('#app progress.as-progress').evaluate((p) => ({ value: p.value, max: p.max, shown: !p.hidden }));
+      // The text and the bar read in one frame: the broken transfer fails moments later.
+      const bar = await (await page.waitForFunction((re) => {
+        const text = document.querySelector('#app .as-status-text')?.textContent ?? '';
+        const p = document.querySelector('#app progress.as-progress');
+        return new RegExp(re).test(text) && p ? { value: p.value, max: p.max, shown: !p.hidden } : null;
+      }, `Downloading the model .+: [1-9][0-9.]* MB of ${mb.replace('.', '\\.')} MB \\([0-9]+ %\\)`, { polling: 'raf' })).jsonValue();
       assert.ok(bar.shown && bar.value > 0 && bar.value < bar.max && bar.max === modelBytes.length, JSON.stringify(bar));
       const text = await failureText(page);
       assert.match(text, /Could not load the model “.+”: the connection broke after [0-9.]+ MB of [0-9.]+ MB|the download was cut short/);
