@@ -447,16 +447,22 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
   test('a connection that breaks mid-download: progress in MB, then a clear message and Retry', async () => {
     const { page, errors, context } = await openPage();
     fault = { path: `/models/${defaultFile}`, mode: 'close', upTo: 4_000_000 };
+    const mb = (modelBytes.length / 1e6).toFixed(1);
+    await page.addInitScript((re) => {
+      globalThis.__progressSeen = [];
+      new MutationObserver(() => {
+        const text = document.querySelector('#app .as-status-text')?.textContent ?? '';
+        const p = document.querySelector('#app progress.as-progress');
+        if (p && new RegExp(re).test(text)) globalThis.__progressSeen.push({ value: p.value, max: p.max, shown: !p.hidden, text });
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, `Downloading the model .+: [1-9][0-9.]* MB of ${mb.replace('.', '\\.')} MB \\([0-9]+ %\\)`);
     try {
       await page.goto(server.url);
       // Real progress, with bytes: "Downloading the model …: 2.1 MB of 11.9 MB (17 %)…"
-      const mb = (modelBytes.length / 1e6).toFixed(1);
-      // The text and the bar read in one frame: the broken transfer fails moments later.
-      const bar = await (await page.waitForFunction((re) => {
-        const text = document.querySelector('#app .as-status-text')?.textContent ?? '';
-        const p = document.querySelector('#app progress.as-progress');
-        return new RegExp(re).test(text) && p ? { value: p.value, max: p.max, shown: !p.hidden } : null;
-      }, `Downloading the model .+: [1-9][0-9.]* MB of ${mb.replace('.', '\\.')} MB \\([0-9]+ %\\)`, { polling: 'raf' })).jsonValue();
+      // The text and the bar read together, at every change of the page (a
+      // MutationObserver from before the first script): the broken transfer
+      // fails moments later, perhaps within one frame.
+      const bar = await (await page.waitForFunction(() => globalThis.__progressSeen?.[0] ?? null, null, { polling: 50 })).jsonValue();
       assert.ok(bar.shown && bar.value > 0 && bar.value < bar.max && bar.max === modelBytes.length, JSON.stringify(bar));
       const text = await failureText(page);
       assert.match(text, /Could not load the model “.+”: the connection broke after [0-9.]+ MB of [0-9.]+ MB|the download was cut short/);
