@@ -5,8 +5,9 @@
 // row's weights; the causal mask is drawn (−∞, greyed, weight 0); the
 // additive score's terms follow an edit of W₁; the reader's mode and
 // numbers survive a change of UI language; the radios work from the
-// keyboard; axe finds nothing serious in any mode; on a phone the page does
-// not scroll sideways (the wide tables scroll inside focusable regions).
+// keyboard; axe finds nothing serious in any mode (light on a desktop, dark
+// on a phone); on a phone the page does not scroll sideways (the wide
+// tables scroll inside focusable regions).
 // Screenshots: tests/artifacts/byhand-*-{desktop,phone}.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,8 +167,8 @@ test('by hand: the exercise by default, the three kinds and the additive score, 
   } finally { await context.close(); }
 });
 
-test('by hand on a phone: no sideways scroll, the wide tables scroll inside focusable regions', async () => {
-  const { page, context, errors } = await openPage(env.browser, { viewport: PHONE, isMobile: true });
+test('by hand on a phone, dark: no sideways scroll, the wide tables scroll inside focusable regions', async () => {
+  const { page, context, errors } = await openPage(env.browser, { viewport: PHONE, isMobile: true, colorScheme: 'dark' });
   try {
     await gotoReady(page, env.url('index.html#s=Open+the+file'));
     for (const m of ['causal', 'additive', 'cross']) {

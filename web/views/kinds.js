@@ -20,7 +20,10 @@ import { attentionMatrix, additiveAttention, projectKind, kindsExample } from '.
 import { t, tParts, num } from '../i18n/index.js';
 
 const MINUS_INFINITY = '−∞';
-const copy = (m) => m.map((r) => (Array.isArray(r) ? [...r] : r));
+// Q, K and V handed to the direct inputs: 6 decimals, so 0.1 + 0.2 shows as 0.3 in the field.
+const typedCopy = (m) => m.map((r) => r.map((x) => Number(x.toFixed(6))));
+/** The projections' Q, K and V as numbers to edit. */
+const directFrom = (p) => ({ Q: typedCopy(p.Q), K: typedCopy(p.K), V: typedCopy(p.V) });
 
 /** The starting numbers of one group of modes. */
 function freshNumbers(group) {
@@ -143,14 +146,14 @@ export function dotProductPanel(kind, memo) {
   sourcePick.addEventListener('change', (e) => {
     const s = e.target.value;
     // Typing Q, K and V directly starts from the ones the projections give now.
-    if (s === 'direct') { const p = projectKind(kind, numbers); memo.direct[group] = { Q: copy(p.Q), K: copy(p.K), V: copy(p.V) }; }
+    if (s === 'direct') memo.direct[group] = directFrom(projectKind(kind, numbers));
     memo.source[group] = s;
     buildInputs();
   });
   const resetBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('byhand.resetKind'));
   resetBtn.addEventListener('click', () => {
     numbers = memo.numbers[group] = freshNumbers(group);
-    if (source() === 'direct') { const p = projectKind(kind, numbers); memo.direct[group] = { Q: copy(p.Q), K: copy(p.K), V: copy(p.V) }; }
+    if (source() === 'direct') memo.direct[group] = directFrom(projectKind(kind, numbers));
     buildInputs();
   });
 
