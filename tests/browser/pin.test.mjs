@@ -10,7 +10,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, ARTIFACTS, WEB, DESKTOP, PHONE, READY } from './support.mjs';
+import { startBrowser, openPage, ARTIFACTS, WEB, REPO, DESKTOP, PHONE, READY } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { rowOfStep, sourceWords } from '../../web/lib/words.js';
@@ -60,6 +60,17 @@ async function waitForPin(page, value) {
   // The card's text follows the store at once, the canvas in the next frame: one more frame for both.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
+// axe-core on the pin card (as tests/browser/a11y.test.mjs audits the page): no serious or critical violation.
+const AXE = fs.readFileSync(path.join(REPO, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+async function audit(page, label) {
+  await page.evaluate(AXE);
+  const v = await page.evaluate(async () => (await globalThis.axe.run(document.querySelector('#app .as-pin-card'), { resultTypes: ['violations'] }))
+    .violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.map((n) => n.target.join(' » ')) })));
+  assert.deepEqual(v.filter((x) => x.impact === 'serious' || x.impact === 'critical'), [], `${label}: axe found ${JSON.stringify(v)}`);
+}
+// axe's own probes set inline styles, which the page's CSP refuses (and logs).
+const pageErrors = (errors) => errors.filter((e) => !/^Applying inline style violates/.test(e));
+
 // support.mjs gotoReady with more patience: this machine's two cores are often shared by several Chromiums.
 const SLOW = 180_000;
 async function gotoReady(page, url) {
@@ -130,6 +141,7 @@ describe('pin the finger', () => {
     pinLink = got.link;
     assert.equal(new URL(pinLink).hash, await page.evaluate(() => location.hash), 'the card’s link is the page’s');
     await card.screenshot({ path: path.join(ARTIFACTS, 'pin-desktop-light.png') });
+    await audit(page, 'pinned, desktop, light');
 
     // The keyboard: End on another word's slider puts all the weight there; ArrowLeft gives some back to the others.
     const words = sourceWords(original);
@@ -154,7 +166,8 @@ describe('pin the finger', () => {
     await card.getByRole('button', { name: 'Reset (remove the pin)' }).click();
     await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).get('pin'));
     assert.equal(await card.locator('.as-pin-results').isHidden(), true);
-    assert.deepEqual(errors, []);
+    await audit(page, 'no pin, desktop, light');
+    assert.deepEqual(pageErrors(errors), []);
     await page.context().close();
   });
 
@@ -188,12 +201,12 @@ describe('pin the finger', () => {
       const card = page.locator('#app .as-pin-card');
       assert.equal(await card.locator('.as-pin-results').isHidden(), true, `${value}: no pin`);
       assert.equal(await page.textContent('#app .as-translation'), original.translation, `${value}: the translation is there`);
+      if (value === '99:@0') await page.locator('#app .as-input-card').screenshot({ path: path.join(ARTIFACTS, 'pin-bad-link-desktop-light.png') });
       // The page works: a click pins.
       await card.getByRole('button', { name: `Put all the weight on “${sourceWords(original)[1].text}” (2 of ${sourceWords(original).length})` }).click();
       await waitForPin(page, '2:@1');
       checkAgainstNode(await results(page), { step: 2, at: 1 }, `after ${value}`);
       assert.equal(await noticeOf(page), null, 'a good pin clears the notice');
-      if (value === '99:@0') await page.screenshot({ path: path.join(ARTIFACTS, 'pin-bad-link-desktop-light.png') });
       assert.deepEqual(errors, []);
 
       // Pasted over the pinned page: each bad value is said, and the pin shown stays.
@@ -218,8 +231,8 @@ describe('pin the finger', () => {
     }
   });
 
-  test('on a phone the two columns stack and nothing overflows the screen', async () => {
-    const { page, errors } = await openPage(env.browser, { viewport: PHONE, isMobile: true });
+  test('on a phone (dark) the two columns stack and nothing overflows the screen', async () => {
+    const { page, errors } = await openPage(env.browser, { viewport: PHONE, isMobile: true, colorScheme: 'dark' });
     await gotoReady(page, env.url(`index.html#${new URLSearchParams({ s: SENTENCE, step: String(STEP), pin: `${STEP}:@0` })}`));
     await waitForPin(page, `${STEP}:@0`);
     const boxes = await page.$$eval('#app .as-pin-col', (els) => els.map((c) => { const r = c.getBoundingClientRect(); return { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width) }; }));
@@ -229,8 +242,9 @@ describe('pin the finger', () => {
     // Every slider row fits the card.
     const overflow = await page.$$eval('#app .as-pin-weight', (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
     assert.equal(overflow, 0);
-    await page.locator('#app .as-pin-card').screenshot({ path: path.join(ARTIFACTS, 'pin-phone-light.png') });
-    assert.deepEqual(errors, []);
+    await page.locator('#app .as-pin-card').screenshot({ path: path.join(ARTIFACTS, 'pin-phone-dark.png') });
+    await audit(page, 'pinned, phone, dark');
+    assert.deepEqual(pageErrors(errors), []);
     await page.context().close();
   });
 });

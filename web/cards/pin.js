@@ -209,7 +209,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     const ch = pinChange(alphaRow(orig, pin.step), forcedRow(pin, orig.S), level);
     const word = stepName(orig, pin.step);
     said.textContent = ch.oneHot >= 0
-      ? t('pin.saidAll', { step: num(pin.step + 1), word, to: level[ch.to].text, had: fmt(ch.hadThere, 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) })
+      ? t(ch.to === ch.from ? 'pin.saidAllSame' : 'pin.saidAll', { step: num(pin.step + 1), word, to: level[ch.to].text, had: fmt(ch.hadThere, 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) })
       : t('pin.saidSet', { step: num(pin.step + 1), word, to: level[ch.to].text, b: fmt(ch.after[ch.to], 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) });
     moved.textContent = t('pin.moved', { tv: fmt(ch.tv, 2) });
     const total = translationWords(orig).length;

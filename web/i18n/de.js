@@ -425,6 +425,7 @@ export default Object.freeze({
   'pin.linePinned': { one: '{n} Wort ist anders (Editierdistanz in Wörtern).', other: '{n} Wörter sind anders (Editierdistanz in Wörtern).' },
   'pin.rowIsWord': { one: ' Die umrandete Zeile ist das Wort „{word}“.', other: ' Die umrandete Zeile ist das Wort „{word}“, der Mittelwert der Zeilen seiner {n} Teile; zeigen Sie die Wortteile, um die Zeile des festgelegten Teils allein zu sehen.' },
   'pin.saidAll': 'Bei Schritt {step} ({word}) wurde das ganze Gewicht auf „{to}“ gelegt, das {had} hatte; das Modell hatte am meisten auf „{from}“ geschaut ({a}).',
+  'pin.saidAllSame': 'Bei Schritt {step} ({word}) wurde das ganze Gewicht auf „{to}“ gelegt, wohin das Modell ohnehin am meisten schaute ({had}).',
   'pin.saidSet': 'Bei Schritt {step} ({word}) wurden die Gewichte von Hand gesetzt: Das meiste liegt jetzt auf „{to}“ ({b}); das Modell hatte am meisten auf „{from}“ geschaut ({a}).',
   'pin.moved': 'Größe der Änderung: {tv} des Gewichts wurde verschoben (die Totalvariationsdistanz ½ Σ |α − α′| zwischen der Zeile des Modells und der festgelegten: 0 gleich, 1 keine Überlappung).',
   'pin.outSame': { one: 'Die Ausgabe: dieselbe Übersetzung, ihr {n} Wort unverändert.', other: 'Die Ausgabe: dieselbe Übersetzung, alle {n} Wörter unverändert.' },

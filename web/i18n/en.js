@@ -424,6 +424,7 @@ export default Object.freeze({
   'pin.linePinned': { one: '{n} word differs (word edit distance).', other: '{n} words differ (word edit distance).' },
   'pin.rowIsWord': { one: ' The outlined row is the word “{word}”.', other: ' The outlined row is the word “{word}”, the mean of its {n} pieces’ rows; show subword pieces to see the pinned piece’s row alone.' },
   'pin.saidAll': 'At step {step} ({word}), all the weight was put on “{to}”, which had {had}; the model had looked most at “{from}” ({a}).',
+  'pin.saidAllSame': 'At step {step} ({word}), all the weight was put on “{to}”, where the model already looked most ({had}).',
   'pin.saidSet': 'At step {step} ({word}), the weights were set by hand: the most is now on “{to}” ({b}); the model had looked most at “{from}” ({a}).',
   'pin.moved': 'Size of the change: {tv} of the weight moved (the total variation distance ½ Σ |α − α′| between the model’s row and the pinned one: 0 the same, 1 no overlap).',
   'pin.outSame': { one: 'The output: the same translation, its {n} word unchanged.', other: 'The output: the same translation, all {n} words unchanged.' },

@@ -424,6 +424,7 @@ export default Object.freeze({
   'pin.linePinned': { one: '{n} palabra difiere (distancia de edición en palabras).', other: '{n} palabras difieren (distancia de edición en palabras).' },
   'pin.rowIsWord': { one: ' La fila recuadrada es la palabra «{word}».', other: ' La fila recuadrada es la palabra «{word}», la media de las filas de sus {n} piezas; muestra las subpalabras para ver sola la fila de la pieza fijada.' },
   'pin.saidAll': 'En el paso {step} ({word}), todo el peso se puso en «{to}», que tenía {had}; el modelo miraba sobre todo a «{from}» ({a}).',
+  'pin.saidAllSame': 'En el paso {step} ({word}), todo el peso se puso en «{to}», adonde el modelo ya miraba más ({had}).',
   'pin.saidSet': 'En el paso {step} ({word}), los pesos se ajustaron a mano: el mayor está ahora en «{to}» ({b}); el modelo miraba sobre todo a «{from}» ({a}).',
   'pin.moved': 'Tamaño del cambio: se movió {tv} del peso (la distancia de variación total ½ Σ |α − α′| entre la fila del modelo y la fijada: 0 iguales, 1 sin solapamiento).',
   'pin.outSame': { one: 'La salida: la misma traducción, su {n} palabra sin cambios.', other: 'La salida: la misma traducción, sus {n} palabras sin cambios.' },

@@ -424,6 +424,7 @@ export default Object.freeze({
   'pin.linePinned': { one: '{n} mot diffère (distance d’édition en mots).', other: '{n} mots diffèrent (distance d’édition en mots).' },
   'pin.rowIsWord': { one: ' La ligne encadrée est le mot « {word} ».', other: ' La ligne encadrée est le mot « {word} », la moyenne des lignes de ses {n} morceaux ; affichez les sous-mots pour voir seule la ligne du morceau épinglé.' },
   'pin.saidAll': 'Au pas {step} ({word}), tout le poids a été mis sur « {to} », qui avait {had} ; le modèle regardait surtout « {from} » ({a}).',
+  'pin.saidAllSame': 'Au pas {step} ({word}), tout le poids a été mis sur « {to} », que le modèle regardait déjà le plus ({had}).',
   'pin.saidSet': 'Au pas {step} ({word}), les poids ont été réglés à la main : le plus grand est maintenant sur « {to} » ({b}) ; le modèle regardait surtout « {from} » ({a}).',
   'pin.moved': 'Ampleur du changement : {tv} du poids a bougé (la distance en variation totale ½ Σ |α − α′| entre la ligne du modèle et la ligne épinglée : 0 identiques, 1 aucun recouvrement).',
   'pin.outSame': { one: 'La sortie : la même traduction, son {n} mot inchangé.', other: 'La sortie : la même traduction, ses {n} mots inchangés.' },
