@@ -128,6 +128,7 @@ describe('pin the finger', () => {
     await card.scrollIntoViewIfNeeded();
     assert.match(await card.locator('.as-pin-step').textContent(), new RegExp(`^Step ${STEP + 1} of ${original.T}: the decoder writes “${original.target[STEP].text}”`));
     assert.equal(await card.locator('.as-pin-results').isHidden(), true, 'no results before a pin');
+    assert.equal(await card.locator('.as-heatmap-canvas').count(), 0, 'and no heatmaps of its own');
     const first = sourceWords(original)[0];
     assert.equal(first.count, 1, 'precondition: the first source word is one piece');
     const n = sourceWords(original).length;
@@ -166,6 +167,7 @@ describe('pin the finger', () => {
     await card.getByRole('button', { name: 'Reset (remove the pin)' }).click();
     await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).get('pin'));
     assert.equal(await card.locator('.as-pin-results').isHidden(), true);
+    assert.equal(await card.locator('.as-heatmap-canvas').count(), 0, 'its heatmaps go with it');
     await audit(page, 'no pin, desktop, light');
     assert.deepEqual(pageErrors(errors), []);
     await page.context().close();

@@ -66,9 +66,26 @@ export function mount(store, { headingId, frame = null, actions }) {
     heat.setOptions(COLUMN_OPTIONS);
     return { el, head, translation, line, box, heat };
   };
-  const original = column('original', t('pin.originalHead'));
-  const pinnedCol = column('pinned', t('pin.pinnedHead'));
-  const results = h('div', { class: 'as-pin-results', hidden: true }, legend, h('div', { class: 'as-pin-grid' }, original.el, pinnedCol.el));
+  // The two columns exist only while there is a pinned result: until then the
+  // page has no extra heatmaps (nor their canvases and Tab stops).
+  let original = null;
+  let pinnedCol = null;
+  const grid = h('div', { class: 'as-pin-grid' });
+  const results = h('div', { class: 'as-pin-results', hidden: true }, legend, grid);
+  const ensureColumns = () => {
+    if (original) return;
+    original = column('original', t('pin.originalHead'));
+    pinnedCol = column('pinned', t('pin.pinnedHead'));
+    grid.replaceChildren(original.el, pinnedCol.el);
+  };
+  const dropColumns = () => {
+    if (!original) return;
+    original.heat.destroy();
+    pinnedCol.heat.destroy();
+    grid.replaceChildren();
+    original = null;
+    pinnedCol = null;
+  };
   const linkField = h('input', { class: 'as-link as-pin-link', type: 'text', readonly: true, 'aria-label': t('pin.linkLabel') });
   const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('pin.copy'));
   const linkRow = h('div', { class: 'as-pin-link-row', hidden: true }, h('p', { class: 'as-small as-muted' }, t('pin.linkNote')), h('div', { class: 'as-row' }, linkField, copyBtn));
@@ -175,12 +192,11 @@ export function mount(store, { headingId, frame = null, actions }) {
     const shown = !!(st.pin && p?.result && m && st.matrix?.alpha && p.for?.text === st.trace?.text);
     results.hidden = !shown;
     summary.hidden = !shown;
-    linkRow.hidden = !st.pin;
     busy.hidden = !p?.busy;
     error.hidden = !p?.error;
     error.textContent = p?.error ?? '';
-    if (st.pin) linkField.value = actions.shareLink();
-    if (!shown) return;
+    if (!shown) { dropColumns(); return; }
+    ensureColumns();
     const pin = p.resultPin;
     const orig = st.trace;
     const res = p.result;
@@ -231,16 +247,26 @@ export function mount(store, { headingId, frame = null, actions }) {
     setTimeout(() => { copyBtn.textContent = t('pin.copy'); }, 1800);
   });
 
-  const KEYS = ['trace', 'matrix', 'step', 'pin', 'pinned', 'pieces', 'info', 'sentence', 'model', 'scale'];
+  // The link shows the whole shareable state (the step and scale too).
+  function renderLink(st) {
+    linkRow.hidden = !st.pin;
+    if (st.pin) linkField.value = actions.shareLink();
+  }
+
+  const EDITOR = ['trace', 'matrix', 'step', 'pin', 'pieces', 'info'];
+  const RESULTS = ['trace', 'matrix', 'pin', 'pinned', 'pieces', 'info'];
+  const LINK = ['pin', 'sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'compare', 'uiLang', 'local'];
   return {
     element,
     update(st, changed) {
-      if (!KEYS.some((k) => changed.has(k))) return;
-      renderEditor(st);
-      renderResults(st);
+      const any = (keys) => keys.some((k) => changed.has(k));
+      if (any(EDITOR)) renderEditor(st);
+      // Playing the step-through moves only the editor: the results are about the pinned step.
+      if (any(RESULTS)) renderResults(st);
+      if (any(LINK)) renderLink(st);
     },
-    redraw() { original.heat.redraw(); pinnedCol.heat.redraw(); },
-    destroy() { original.heat.destroy(); pinnedCol.heat.destroy(); },
+    redraw() { original?.heat.redraw(); pinnedCol?.heat.redraw(); },
+    destroy() { dropColumns(); },
   };
 }
 
