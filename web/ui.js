@@ -10,6 +10,7 @@
 //   controllers/share.js        state ⇄ link (the URL hash)
 //   controllers/presenter.js    presenter mode (full screen, large type)
 //   controllers/compare.js      the models shown beside the main one (one worker each)
+//   controllers/training.js     the training film: the default model at points of its training (one worker each)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //
 // Cards update from the store's changes (update(state, changed)); the
@@ -25,6 +26,7 @@ import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
+import { createTraining, FILM_CLOSED } from './controllers/training.js';
 import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
@@ -34,6 +36,7 @@ import * as stepsCard from './cards/steps.js';
 import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
+import * as trainingCard from './cards/training.js';
 import * as offlineCard from './cards/offline.js';
 import { createOffline } from './controllers/offline.js';
 
@@ -89,6 +92,8 @@ export function mountAlignscope(root, opts = {}) {
     notices: {}, link: null, dragging: false, presenter: false, zoom: 1, firstHeatmap: false,
     // the comparison (cards/compare.js): each compared model's state and matrix
     compared: {}, compareMatrices: {},
+    // the training film (cards/training.js): closed until the reader opens it; the point on screen
+    film: FILM_CLOSED, filmPoint: 0,
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
@@ -104,6 +109,7 @@ export function mountAlignscope(root, opts = {}) {
   const presenter = createPresenter(store, { element: wrapper });
   const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
   const compare = has.full ? createCompare(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
+  const training = has.full ? createTraining(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -128,6 +134,7 @@ export function mountAlignscope(root, opts = {}) {
   const memo = { byhand: {} };
   let heat = null;
   let compared = null;
+  let film = null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   // The cards take their words from the UI language as they are built: a new
@@ -148,6 +155,7 @@ export function mountAlignscope(root, opts = {}) {
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }));
     compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
+    film = training ? add('training', trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })) : null;
     if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
     if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
     if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
@@ -183,7 +191,7 @@ export function mountAlignscope(root, opts = {}) {
 
   // Canvas colours come from CSS variables: repaint when the theme changes.
   const darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const repaint = () => { heat?.redraw(); compared?.redraw(); };
+  const repaint = () => { heat?.redraw(); compared?.redraw(); film?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
   // P toggles presenter mode, Escape leaves it (not while typing in a field).
@@ -235,6 +243,7 @@ export function mountAlignscope(root, opts = {}) {
       share.destroy();
       presenter.destroy();
       compare?.destroy();
+      training?.destroy();
       offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
