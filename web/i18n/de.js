@@ -414,6 +414,7 @@ export default Object.freeze({
   'training.later': 'Später im Training',
   'training.scrubLabel': 'Zeitpunkt im Training',
   'training.fetchingManifest': 'Die Liste des Films wird geladen ({file})…',
+  'training.progressLabel': 'Download des Trainingsfilms',
   'training.progress': 'Der Trainingsfilm wird heruntergeladen: {loaded} von {total} ({p})…',
   'training.ready': { one: '{ready} von {n} Punkt ist bereit.', other: '{ready} von {n} Punkten sind bereit.' },
   'training.someFailed': { one: '{n} Punkt konnte nicht geladen werden; die anderen funktionieren.', other: '{n} Punkte konnten nicht geladen werden; die anderen funktionieren.' },

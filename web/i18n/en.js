@@ -413,6 +413,7 @@ export default Object.freeze({
   'training.later': 'Later in training',
   'training.scrubLabel': 'Point of training',
   'training.fetchingManifest': 'Fetching the film’s list ({file})…',
+  'training.progressLabel': 'Download of the training film',
   'training.progress': 'Downloading the training film: {loaded} of {total} ({p})…',
   'training.ready': { one: '{ready} of {n} point is ready.', other: '{ready} of {n} points are ready.' },
   'training.someFailed': { one: '{n} point could not be loaded; the others work.', other: '{n} points could not be loaded; the others work.' },

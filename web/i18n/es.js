@@ -413,6 +413,7 @@ export default Object.freeze({
   'training.later': 'Después en el entrenamiento',
   'training.scrubLabel': 'Punto del entrenamiento',
   'training.fetchingManifest': 'Descargando la lista de la película ({file})…',
+  'training.progressLabel': 'Descarga de la película del entrenamiento',
   'training.progress': 'Descargando la película del entrenamiento: {loaded} de {total} ({p})…',
   'training.ready': { one: '{ready} de {n} punto está listo.', other: '{ready} de {n} puntos están listos.' },
   'training.someFailed': { one: '{n} punto no se pudo cargar; los demás funcionan.', other: '{n} puntos no se pudieron cargar; los demás funcionan.' },

@@ -413,6 +413,7 @@ export default Object.freeze({
   'training.later': 'Plus tard dans l’entraînement',
   'training.scrubLabel': 'Moment de l’entraînement',
   'training.fetchingManifest': 'Téléchargement de la liste du film ({file})…',
+  'training.progressLabel': 'Téléchargement du film de l’entraînement',
   'training.progress': 'Téléchargement du film de l’entraînement : {loaded} sur {total} ({p})…',
   'training.ready': { one: '{ready} moment sur {n} est prêt.', other: 'Moments prêts : {ready} sur {n}.' },
   'training.someFailed': { one: '{n} moment n’a pas pu être chargé ; les autres fonctionnent.', other: '{n} moments n’ont pas pu être chargés ; les autres fonctionnent.' },
