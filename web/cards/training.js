@@ -31,7 +31,9 @@ export function mount(store, { headingId, frame = null, actions }) {
   const loadBtn = h('button', { type: 'button', class: 'as-btn as-btn-primary as-training-load' });
   const cost = h('p', { class: 'as-small as-muted as-training-cost' });
   const bar = h('progress', { class: 'as-training-progress', max: '1', hidden: true, 'aria-label': t('training.progressLabel') });
+  // The live status says the phase (fetching the list, how many points are ready); the bytes go beside the bar, not read out at every chunk.
   const status = h('p', { class: 'as-small as-training-status', role: 'status', 'aria-live': 'polite' });
+  const progressLine = h('p', { class: 'as-small as-muted as-training-bytes', hidden: true });
   const errorLine = h('p', { class: 'as-small as-training-error', hidden: true });
   const retryBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-training-retry', hidden: true }, t('training.retry'));
 
@@ -60,10 +62,15 @@ export function mount(store, { headingId, frame = null, actions }) {
     h('p', { class: 'as-small as-muted' }, t('training.intro')),
     which,
     h('div', { class: 'as-toolbar as-training-open' }, loadBtn),
-    cost, bar, status, h('div', { class: 'as-row as-wrap' }, errorLine, retryBtn), filmView);
+    cost, bar, progressLine, status, h('div', { class: 'as-row as-wrap' }, errorLine, retryBtn), filmView);
 
-  const heat = heatmapView.render(box, { frame });
-  heat.setOptions(HEAT_OPTIONS);
+  // The heatmap is built when the film first opens: a closed card adds no canvas to the page.
+  let heat = null;
+  let heatShows = null; // the matrix it shows
+  const heatmap = () => {
+    if (!heat) { heat = heatmapView.render(box, { frame }); heat.setOptions(HEAT_OPTIONS); }
+    return heat;
+  };
 
   loadBtn.addEventListener('click', () => actions.open());
   retryBtn.addEventListener('click', () => actions.retry());
@@ -124,8 +131,9 @@ export function mount(store, { headingId, frame = null, actions }) {
     message.dataset.error = String(p.status === 'failed' || !!p.translateError);
     box.hidden = !m?.alpha;
     if (m?.alpha) {
-      heat.update(m);
-      heat.setMarkedRow(rowOfStep(m, Math.min(st.step, m.trace.T - 1)));
+      // A download's progress re-renders the card many times a second: paint only a new matrix.
+      if (heatShows !== m) { heatmap().update(m); heatShows = m; }
+      heatmap().setMarkedRow(rowOfStep(m, Math.min(st.step, m.trace.T - 1)));
       const spread = argmaxColumns(m);
       line.textContent = `${t('training.columns', { n: spread.columns, S: num(spread.S) })} ${t('training.entropy', { h: fmt(mean(m.entropies), 2), max: fmt(Math.log2(Math.max(2, m.S)), 2), S: num(m.S) })}`;
     } else {
@@ -154,9 +162,11 @@ export function mount(store, { headingId, frame = null, actions }) {
     if (d && d.total > 0) { bar.max = d.total; bar.value = Math.min(d.total, d.loaded); }
     const failed = f.points.filter((p) => p.status === 'failed').length;
     const ready = f.points.filter((p) => p.status === 'ready').length;
+    const downloading = f.status === 'open' && d && d.total > 0 && d.loaded < d.total;
+    progressLine.hidden = !downloading;
+    progressLine.textContent = downloading ? progressText(d.loaded, d.total) : '';
     let text = '';
     if (f.status === 'manifest') text = t('training.fetchingManifest', { file: `models/${chosen.film.manifest}` });
-    else if (f.status === 'open' && d && d.total > 0 && d.loaded < d.total) text = progressText(d.loaded, d.total);
     else if (f.status === 'open') text = t('training.ready', { ready: num(ready), n: f.points.length });
     if (status.textContent !== text) status.textContent = text;
     const err = f.status === 'failed' ? f.error : failed ? t('training.someFailed', { n: failed }) : null;
@@ -174,7 +184,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     update(st, changed) {
       if (KEYS.some((k) => changed.has(k))) render(st);
     },
-    redraw() { heat.redraw(); },
-    destroy() { heat.destroy(); },
+    redraw() { heat?.redraw(); },
+    destroy() { heat?.destroy(); },
   };
 }
