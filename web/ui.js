@@ -11,6 +11,7 @@
 //   controllers/presenter.js    presenter mode (full screen, large type)
 //   controllers/compare.js      the models shown beside the main one (one worker each)
 //   controllers/pin.js          the translation again with one step's attention pinned (cards/pin.js)
+//   controllers/training.js     the training film: the default model at points of its training (one worker each)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //
 // Cards update from the store's changes (update(state, changed)); the
@@ -28,6 +29,7 @@ import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
 import { createPin } from './controllers/pin.js';
+import { createTraining, FILM_CLOSED } from './controllers/training.js';
 import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
@@ -38,6 +40,7 @@ import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
 import * as pinCard from './cards/pin.js';
+import * as trainingCard from './cards/training.js';
 import * as offlineCard from './cards/offline.js';
 import { createOffline } from './controllers/offline.js';
 
@@ -96,6 +99,8 @@ export function mountAlignscope(root, opts = {}) {
     compared: {}, compareMatrices: {},
     // the pinned attention (cards/pin.js, controllers/pin.js): the re-decode beside the main one
     pinned: null,
+    // the training film (cards/training.js): closed until the reader opens it; the point on screen
+    film: FILM_CLOSED, filmPoint: 0,
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
@@ -114,6 +119,7 @@ export function mountAlignscope(root, opts = {}) {
   const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
   const compare = has.full ? createCompare(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const pin = has.full ? createPin(store, { client }) : null;
+  const training = has.full ? createTraining(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -139,6 +145,7 @@ export function mountAlignscope(root, opts = {}) {
   let heat = null;
   let compared = null;
   let pinView = null;
+  let film = null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   // The cards take their words from the UI language as they are built: a new
@@ -163,6 +170,7 @@ export function mountAlignscope(root, opts = {}) {
       headingId: id('pn'), frame,
       actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), shareLink: () => share.link() },
     })) : null;
+    film = training ? add('training', trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })) : null;
     if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
     if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
     if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
@@ -198,7 +206,7 @@ export function mountAlignscope(root, opts = {}) {
 
   // Canvas colours come from CSS variables: repaint when the theme changes.
   const darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const repaint = () => { heat?.redraw(); compared?.redraw(); pinView?.redraw(); };
+  const repaint = () => { heat?.redraw(); compared?.redraw(); pinView?.redraw(); film?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
   // P toggles presenter mode, Escape leaves it (not while typing in a field).
@@ -259,6 +267,7 @@ export function mountAlignscope(root, opts = {}) {
       presenter.destroy();
       compare?.destroy();
       pin?.destroy();
+      training?.destroy();
       offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
