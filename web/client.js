@@ -36,6 +36,7 @@ export class EngineClient {
     this.loadId = 0;
     this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
     this.beamWaiters = new Map(); // id -> { resolve, reject, loadId }
+    this.decodeWaiters = new Map(); // id -> { resolve, reject, loadId }
   }
 
   /**
@@ -129,6 +130,22 @@ export class EngineClient {
     });
   }
 
+  /**
+   * One translation beside the main one (the pinned attention of
+   * cards/pin.js): it neither replaces nor waits for translate()'s requests
+   * and is never reported through onResult. Resolves to { trace, workerMs };
+   * rejects with the engine's error (err.code, e.g. AS_ERR_BAD_ATTENTION_OVERRIDE)
+   * or, when a model load overtakes it, with err.superseded set.
+   */
+  decode({ text, scoreScale, topK, overrides }) {
+    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.decodeWaiters.set(id, { resolve, reject, loadId: this.loadId });
+      this.worker.postMessage({ type: 'decode', id, text, scoreScale, topK: topK ?? CONFIG.topK, overrides: overrides ?? [] });
+    });
+  }
+
   get busy() {
     return this.inFlight !== null;
   }
@@ -175,9 +192,20 @@ export class EngineClient {
     this.tokenWaiters.clear();
     for (const [, w] of this.beamWaiters) w.reject(err);
     this.beamWaiters.clear();
+    for (const [, w] of this.decodeWaiters) w.reject(err);
+    this.decodeWaiters.clear();
   }
 
   #onMessage(msg) {
+    if (msg.type === 'decode-result' || (msg.type === 'error' && msg.stage === 'decode')) {
+      const w = this.decodeWaiters.get(msg.id);
+      if (!w) return;
+      this.decodeWaiters.delete(msg.id);
+      if (w.loadId !== this.loadId) w.reject(Object.assign(new Error('superseded by a model load'), { code: null, superseded: true }));
+      else if (msg.type === 'error') w.reject(Object.assign(new Error(msg.message), { code: msg.code ?? null, status: msg.status ?? null }));
+      else w.resolve({ trace: msg.trace, workerMs: msg.workerMs });
+      return;
+    }
     if (msg.type === 'beam-result' || (msg.type === 'error' && msg.stage === 'beam')) {
       const w = this.beamWaiters.get(msg.id);
       if (!w) return;

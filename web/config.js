@@ -18,6 +18,7 @@ export const CONFIG = Object.freeze({
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
   cellMaxPresenter: 120,
   compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side       // presenter mode: read from the back of a classroom
+  filmCellMax: 48,             // the training film's heatmap (cards/training.js): beside its scrubber, a little smaller than the main map
   cellValueMin: 34,            // print α inside cells when at least this big
   heatBoxMinPx: 240,           // the scroll box is never shorter than this…
   heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this

@@ -1,8 +1,8 @@
 // state.js - the one place the page's state lives, and its URL form.
 //
-// Shareable state (sentence, model, scale, step, view, pieces, colour, compare, UI language)
+// Shareable state (sentence, model, scale, step, view, pieces, colour, compare, UI language, pin)
 // round-trips through the URL hash:
-// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de`. `scale` is
+// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de&pin=1:@2`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained);
 // `uilang` the UI language (en, fr, de, es), written only once one was chosen.
 // Runtime state (trace, info, loading, error) lives here too but is never
@@ -12,6 +12,7 @@
 
 import { CONFIG, VIEWS, COLOUR_MODES, MODEL_ID } from './config.js';
 import { parseCompareList } from './lib/compare.js';
+import { parsePin, pinToString } from './lib/pin.js';
 import { t, uiLanguageOf } from './i18n/index.js';
 
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
@@ -20,7 +21,7 @@ const FILE_NAME_MAX = 120;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null };
 }
 
 /**
@@ -67,6 +68,15 @@ export function parseShareString(str) {
   // then English, apply.
   const uiLang = uiLanguageOf(params.get('uilang'));
   if (uiLang) out.uiLang = uiLang;
+  // pin=3:@2 or pin=3:0,0.5,0.5: the attention pinned at one step (cards/pin.js).
+  // A malformed value is left out and reported as pinError ({ reason, text }):
+  // the page says why it shows no pin. Whether it fits the translation is
+  // checked once there is one (controllers/pin.js).
+  const pin = params.get('pin');
+  if (pin !== null) {
+    const parsed = parsePin(pin);
+    if (parsed.pin) out.pin = parsed.pin; else out.pinError = parsed.error;
+  }
   return out;
 }
 
@@ -100,6 +110,7 @@ export function serializeShareState(st) {
   if (st.colour && st.colour !== 'absolute') p.set('colour', st.colour);
   if (st.compare?.length) p.set('vs', st.compare.join(','));
   if (st.uiLang) p.set('uilang', st.uiLang);
+  if (st.pin) p.set('pin', pinToString(st.pin));
   return p.toString();
 }
 

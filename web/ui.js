@@ -10,6 +10,8 @@
 //   controllers/share.js        state ⇄ link (the URL hash)
 //   controllers/presenter.js    presenter mode (full screen, large type)
 //   controllers/compare.js      the models shown beside the main one (one worker each)
+//   controllers/pin.js          the translation again with one step's attention pinned (cards/pin.js)
+//   controllers/training.js     the training film: the default model at points of its training (one worker each)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //                               (cards/ribbons.js: the step's weights as bands, full view only)
 //
@@ -20,12 +22,15 @@ import { h, uid } from './lib/dom.js';
 import { frameQueue } from './lib/frame.js';
 import { figureMatrix } from './lib/figure.js';
 import { createStore, defaultShareState, noticePatch } from './state.js';
+import { checkPin, pinProblemText, pinToString, samePin } from './lib/pin.js';
 import { EngineClient } from './client.js';
 import { createModels, LOCAL } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
+import { createPin } from './controllers/pin.js';
+import { createTraining, FILM_CLOSED } from './controllers/training.js';
 import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
@@ -35,6 +40,8 @@ import * as stepsCard from './cards/steps.js';
 import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
+import * as pinCard from './cards/pin.js';
+import * as trainingCard from './cards/training.js';
 import * as ribbonsCard from './cards/ribbons.js';
 import * as offlineCard from './cards/offline.js';
 import { createOffline } from './controllers/offline.js';
@@ -78,7 +85,8 @@ export function mountAlignscope(root, opts = {}) {
   // A model value that is not an id (a URL, a path, a file from someone's
   // disk) never reaches the store's `model`: it waits in modelRequest until
   // the catalogue can say what is shown instead.
-  const { rejectedModel, fileModel, ...initial } = opts.initial || {};
+  // A malformed pin= (pinError) is said under the sentence once the UI language is set.
+  const { rejectedModel, fileModel, pinError, ...initial } = opts.initial || {};
   const store = createStore({
     ...defaultShareState(),
     ...initial,
@@ -91,9 +99,15 @@ export function mountAlignscope(root, opts = {}) {
     notices: {}, link: null, dragging: false, presenter: false, zoom: 1, firstHeatmap: false,
     // the comparison (cards/compare.js): each compared model's state and matrix
     compared: {}, compareMatrices: {},
+    // the pinned attention (cards/pin.js, controllers/pin.js): the re-decode beside the main one
+    pinned: null,
+    // the training film (cards/training.js): closed until the reader opens it; the point on screen
+    film: FILM_CLOSED, filmPoint: 0,
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
+  // Only the full view has the pin card: elsewhere a link's pin is not applied (nor written back).
+  if (!has.full && store.get().pin) store.set({ pin: null });
 
   const wrapper = h('div', { class: 'as-root', dataset: { view } });
   if (opts.theme === 'dark' || opts.theme === 'light') wrapper.dataset.theme = opts.theme;
@@ -106,6 +120,8 @@ export function mountAlignscope(root, opts = {}) {
   const presenter = createPresenter(store, { element: wrapper });
   const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
   const compare = has.full ? createCompare(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
+  const pin = has.full ? createPin(store, { client }) : null;
+  const training = has.full ? createTraining(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -130,6 +146,8 @@ export function mountAlignscope(root, opts = {}) {
   const memo = { byhand: {}, ribbons: {} };
   let heat = null;
   let compared = null;
+  let pinView = null;
+  let film = null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   // The cards take their words from the UI language as they are built: a new
@@ -152,6 +170,11 @@ export function mountAlignscope(root, opts = {}) {
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }));
     compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
+    pinView = has.full ? add('pin', pinCard.mount(store, {
+      headingId: id('pn'), frame,
+      actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), shareLink: () => share.link() },
+    })) : null;
+    film = training ? add('training', trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })) : null;
     if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
     if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
     if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
@@ -187,7 +210,7 @@ export function mountAlignscope(root, opts = {}) {
 
   // Canvas colours come from CSS variables: repaint when the theme changes.
   const darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const repaint = () => { heat?.redraw(); compared?.redraw(); };
+  const repaint = () => { heat?.redraw(); compared?.redraw(); pinView?.redraw(); film?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
   // P toggles presenter mode, Escape leaves it (not while typing in a field).
@@ -214,6 +237,14 @@ export function mountAlignscope(root, opts = {}) {
       const next = {};
       for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
+      // A pasted pin link: a malformed pin is said and the pin shown stays; a good one replaces it.
+      if (has.full && patch.pinError) store.set(noticePatch(store.get(), 'pin', pinProblemText(patch.pinError)));
+      if (has.full && patch.pin !== undefined && !samePin(patch.pin, before.pin)) {
+        // About the sentence shown now: checked at once, so a pin that does not fit leaves the current one in place.
+        const problem = next.sentence === undefined && next.model === undefined && before.trace ? checkPin(patch.pin, before.trace) : null;
+        if (problem) store.set(noticePatch(store.get(), 'pin', pinProblemText(problem, pinToString(patch.pin))));
+        else Object.assign(next, { pin: patch.pin }, noticePatch(store.get(), 'pin', null));
+      }
       if (!Object.keys(next).length) return;
       if (next.sentence !== undefined) Object.assign(next, { draft: null, part: 0 });
       store.set(next);
@@ -239,11 +270,14 @@ export function mountAlignscope(root, opts = {}) {
       share.destroy();
       presenter.destroy();
       compare?.destroy();
+      pin?.destroy();
+      training?.destroy();
       offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
     },
   };
+  if (pinError && has.full) store.set(noticePatch(store.get(), 'pin', pinProblemText(pinError)));
   models.boot();
   return api;
 }

@@ -12,6 +12,10 @@
 //   → { type: 'translate', id, text, scoreScale, topK, overrides? }
 //   ← { type: 'result', id, trace, workerMs }
 //     (overrides: [{ step, weights }], engine.translate's pinned attention)
+//   → { type: 'decode', id, text, scoreScale, topK, overrides? }
+//   ← { type: 'decode-result', id, trace, workerMs }
+//     (the same translation as a request of its own, beside the main one:
+//     the pinned attention of cards/pin.js; a refusal is { type: 'error', stage: 'decode', id, code, message })
 //   → { type: 'beam', id, text, scoreScale, topK, beamWidth, lengthPenalty, overrides? }
 //   ← { type: 'beam-result', id, hypotheses, beamWidth, lengthPenalty, workerMs }
 //     (engine.beam; a refusal is { type: 'error', stage: 'beam', id, code, message })
@@ -60,11 +64,11 @@ self.onmessage = async (event) => {
       if (!engine) engine = await enginePromise;
       const info = await engine.load(new Uint8Array(msg.bytes));
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info } });
-    } else if (msg.type === 'translate') {
+    } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
       const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [] });
       const { trace, transfer } = copyTrace(tr);
-      postMessage({ type: 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
+      postMessage({ type: msg.type === 'decode' ? 'decode-result' : 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
     } else if (msg.type === 'beam') {
       const t0 = performance.now();
       const result = engine.beam(msg.text, {

@@ -331,6 +331,11 @@ def main():
     ap.add_argument("--state", default="", help="resumable state file or folder (with --updates)")
     ap.add_argument("--save-every", type=int, default=250, help="updates between state saves")
     ap.add_argument("--eval-every", type=int, default=1000, help="updates between dev evaluations (with --updates)")
+    ap.add_argument("--snapshots", default="",
+                    help="comma-separated update counts at which to save the weights to STATE/snapshots/"
+                         "update-N.pt (the training film: models/snapshots.py exports them)")
+    ap.add_argument("--pause-at", type=int, default=0,
+                    help="save the state and stop at this update (the same command without it resumes)")
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
@@ -368,7 +373,8 @@ def main():
     # (stable.pt): the updates before it are the same for any budget.
     # The corpus is named by its content (train.tsv's SHA-1), not by its path.
     identity = {k: v for k, v in vars(args).items() if k not in (
-        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates", "data", "out")}
+        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates", "data", "out",
+        "snapshots", "pause_at")}
     if args.updates:
         import hashlib
         with open(os.path.join(args.data, "train.tsv"), "rb") as handle:
@@ -565,6 +571,8 @@ def main():
     if state_path:
         best_path = os.path.join(os.path.dirname(state_path), "best.pt")
     vocab_size = len(tgt_vocab)
+    snapshot_updates = {int(x) for x in args.snapshots.split(",") if x.strip()}
+    snapshot_dir = os.path.join(os.path.dirname(state_path) if state_path else args.out, "snapshots")
     out_of_time = False
     finished = bool(args.updates) and step >= args.updates
     while epoch <= args.epochs or args.updates:
@@ -616,8 +624,18 @@ def main():
                     if dev_bleu > best["dev_bleu"]:
                         best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step}
                         save_state(best_path, checkpoint_payload())
-                if state_path and (step % args.save_every == 0 or finished):
+                if step in snapshot_updates:
+                    # Weights only: saving draws no random numbers, so the run with
+                    # snapshots follows the same trajectory as the one without.
+                    os.makedirs(snapshot_dir, exist_ok=True)
+                    save_state(os.path.join(snapshot_dir, f"update-{step}.pt"), checkpoint_payload())
+                    log(f"update {step}: snapshot saved in {snapshot_dir}")
+                if state_path and (step % args.save_every == 0 or finished or step == args.pause_at):
                     save_resumable()
+                if args.pause_at and step >= args.pause_at and not finished:
+                    log(f"pausing at update {step} of {args.updates} (--pause-at); "
+                        f"the same command without --pause-at resumes from {state_path}")
+                    return
                 if finished:
                     break
                 if time.time() - run_started > budget_seconds:

@@ -447,12 +447,22 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
   test('a connection that breaks mid-download: progress in MB, then a clear message and Retry', async () => {
     const { page, errors, context } = await openPage();
     fault = { path: `/models/${defaultFile}`, mode: 'close', upTo: 4_000_000 };
+    const mb = (modelBytes.length / 1e6).toFixed(1);
+    await page.addInitScript((re) => {
+      globalThis.__progressSeen = [];
+      new MutationObserver(() => {
+        const text = document.querySelector('#app .as-status-text')?.textContent ?? '';
+        const p = document.querySelector('#app progress.as-progress');
+        if (p && new RegExp(re).test(text)) globalThis.__progressSeen.push({ value: p.value, max: p.max, shown: !p.hidden, text });
+      }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, `Downloading the model .+: [1-9][0-9.]* MB of ${mb.replace('.', '\\.')} MB \\([0-9]+ %\\)`);
     try {
       await page.goto(server.url);
       // Real progress, with bytes: "Downloading the model …: 2.1 MB of 11.9 MB (17 %)…"
-      const mb = (modelBytes.length / 1e6).toFixed(1);
-      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#app .as-status-text')?.textContent ?? ''), `Downloading the model .+: [1-9][0-9.]* MB of ${mb.replace('.', '\\.')} MB \\([0-9]+ %\\)`);
-      const bar = await page.locator('#app progress.as-progress').evaluate((p) => ({ value: p.value, max: p.max, shown: !p.hidden }));
+      // The text and the bar read together, at every change of the page (a
+      // MutationObserver from before the first script): the broken transfer
+      // fails moments later, perhaps within one frame.
+      const bar = await (await page.waitForFunction(() => globalThis.__progressSeen?.[0] ?? null, null, { polling: 50 })).jsonValue();
       assert.ok(bar.shown && bar.value > 0 && bar.value < bar.max && bar.max === modelBytes.length, JSON.stringify(bar));
       const text = await failureText(page);
       assert.match(text, /Could not load the model “.+”: the connection broke after [0-9.]+ MB of [0-9.]+ MB|the download was cut short/);
@@ -1284,6 +1294,10 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     assert.equal(pieces.level, 'pieces');
     assert.deepEqual([pieces.source, pieces.target, pieces.alpha], [words.source, words.target, words.alpha]);
     assert.match(await textOf(page, '#app .as-steps-card .as-step-word'), /^This step writes the word “.+”\.$/);
+    // The next-word candidates are pieces: shown without the word mark ▁, a continuation as ·piece.
+    const candidates = await page.locator('#app .as-cands .as-cand-tok').allTextContents();
+    assert.ok(candidates.length > 0 && candidates.every((c) => !c.includes('\u2581')), candidates.join(' | '));
+    assert.match(await textOf(page, '#app .as-steps-card .as-cands + p'), /subword pieces of the target vocabulary.*·as continues the word before it/);
     const other = await openPage();
     await other.page.goto(`${server.url}#s=Show+the+new+window&pieces=1`);
     await other.page.waitForSelector(READY);

@@ -327,6 +327,183 @@ static long out_of_memory(const uint8_t *good, size_t n) {
 
 /* ---- main ---------------------------------------------------------------- */
 
+/* ---- beam search and pinned attention --------------------------------------- */
+
+static long beams, pins;
+
+/* Copies of a trace's arrays (the session's own are overwritten by the next call). */
+typedef struct {
+    int32_t S, T;
+    int32_t *ids;
+    float *alpha; /* (T,S), or NULL for kind none */
+} trace_copy;
+
+static int copy_trace(const as_trace *tr, trace_copy *c) {
+    c->S = tr->source_len, c->T = tr->target_len;
+    c->ids = malloc(sizeof(int32_t) * (size_t)c->T);
+    c->alpha = tr->alpha ? malloc(sizeof(float) * (size_t)c->T * (size_t)c->S) : NULL;
+    if (!c->ids || (tr->alpha && !c->alpha)) {
+        free(c->ids), free(c->alpha);
+        return 0;
+    }
+    memcpy(c->ids, tr->target_ids, sizeof(int32_t) * (size_t)c->T);
+    if (c->alpha) memcpy(c->alpha, tr->alpha, sizeof(float) * (size_t)c->T * (size_t)c->S);
+    return 1;
+}
+
+static void free_copy(trace_copy *c) { free(c->ids), free(c->alpha); }
+
+/* Beam width 1 is greedy bit for bit; width 4 gives 4 valid traces, best
+ * score first, each log_prob the sum of its steps'; bad widths and length
+ * penalties are refused with their codes. Then the override: a one-hot and
+ * a two-way split replace alpha at step 0 exactly (renormalised), for greedy
+ * and for every beam hypothesis; wrong length, NaN, negative, all-zero,
+ * a negative step, two at one step and a step never reached are refused.
+ * (tests/beam.test.mjs and tests/twins.test.mjs check the same through wasm
+ * and against PyTorch; this runs them under ASan, UBSan and valgrind.) */
+static void beam_and_pin(as_session *session, const as_model *model, const char *text) {
+    const size_t len = strlen(text);
+    const as_model_info *in = as_model_get_info(model);
+    as_options opt;
+    as_options_default(&opt);
+    const as_trace *tr = NULL;
+    as_status st = as_translate(session, text, len, &opt, &tr);
+    EXPECT(st == AS_OK, "beam_and_pin: translate: %s", as_status_message(st));
+    if (st != AS_OK) return;
+    trace_copy greedy;
+    if (!copy_trace(tr, &greedy)) return;
+    const int32_t S = greedy.S;
+
+    const as_hypothesis *hyps = NULL;
+    int32_t count = 0;
+    opt.beam_width = 1;
+    st = as_translate_beam(session, text, len, &opt, &hyps, &count);
+    EXPECT(st == AS_OK && count == 1, "beam 1: %s, %d hypotheses", as_status_message(st), count);
+    if (st == AS_OK && count == 1) {
+        const as_trace *b = &hyps[0].trace;
+        EXPECT(b->target_len == greedy.T && !memcmp(b->target_ids, greedy.ids, sizeof(int32_t) * (size_t)greedy.T),
+               "beam 1: tokens differ from greedy");
+        EXPECT(!greedy.alpha || (b->alpha && !memcmp(b->alpha, greedy.alpha, sizeof(float) * (size_t)greedy.T * (size_t)S)),
+               "beam 1: alpha differs from greedy (bit for bit)");
+        beams++;
+    }
+    opt.beam_width = 4;
+    st = as_translate_beam(session, text, len, &opt, &hyps, &count);
+    EXPECT(st == AS_OK && count == 4, "beam 4: %s, %d hypotheses", as_status_message(st), count);
+    for (int32_t h = 0; st == AS_OK && h < count; h++) {
+        fuzz_check_trace(model, &hyps[h].trace, len, &opt, 1 | FUZZ_BEAM_HYPOTHESIS);
+        EXPECT(h == 0 || hyps[h].score <= hyps[h - 1].score, "beam 4: hypothesis %d ranks above %d", h, h - 1);
+        double sum = 0;
+        for (int32_t t = 0; t < hyps[h].trace.target_len; t++) sum += hyps[h].step_log_probs[t];
+        EXPECT(sum - hyps[h].log_prob < 1e-3 && hyps[h].log_prob - sum < 1e-3 && hyps[h].log_prob <= 0,
+               "beam 4: hypothesis %d log_prob %g, its steps sum to %g", h, hyps[h].log_prob, sum);
+        beams++;
+    }
+    static const int32_t bad_widths[] = {0, -1, 9, 1000};
+    for (size_t i = 0; i < sizeof bad_widths / sizeof bad_widths[0]; i++) {
+        opt.beam_width = bad_widths[i];
+        st = as_translate_beam(session, text, len, &opt, &hyps, &count);
+        EXPECT(st == AS_ERR_BAD_BEAM_WIDTH && !hyps && count == 0, "beam width %d: %s", bad_widths[i], as_status_message(st));
+        bad_texts++;
+    }
+    opt.beam_width = 2;
+    static const float bad_penalties[] = {-0.5f, 4.5f, 1.0f / 0.0f};
+    for (size_t i = 0; i < 4; i++) {
+        opt.length_penalty = i < 3 ? bad_penalties[i] : 0.0f / 0.0f;
+        st = as_translate_beam(session, text, len, &opt, &hyps, &count);
+        EXPECT(st == AS_ERR_BAD_OPTION && !hyps, "length penalty %g: %s", opt.length_penalty, as_status_message(st));
+        bad_texts++;
+    }
+    EXPECT(as_translate_beam(session, text, len, &opt, NULL, &count) == AS_ERR_NULL_ARGUMENT, "beam NULL out");
+    as_options_default(&opt);
+
+    float *w = calloc((size_t)S + 1, sizeof(float));
+    if (!w) {
+        free_copy(&greedy);
+        return;
+    }
+    as_attention_override o = {0, S, w};
+    opt.overrides = &o;
+    opt.override_count = 1;
+    if (in->attention_kind == AS_ATTENTION_NONE) {
+        w[0] = 1;
+        EXPECT(as_translate(session, text, len, &opt, &tr) == AS_ERR_BAD_ATTENTION_OVERRIDE,
+               "kind none: an override must be refused");
+        bad_texts++;
+        free(w);
+        free_copy(&greedy);
+        return;
+    }
+    /* all weight on the last source token; then half on the first two */
+    for (int split = 0; split < 2; split++) {
+        memset(w, 0, sizeof(float) * (size_t)S);
+        if (split) w[0] = 3, w[S > 1 ? 1 : 0] += 3;
+        else w[S - 1] = 1;
+        for (int32_t width = 0; width <= 3; width += 3) { /* 0: as_translate; 3: a beam */
+            int32_t n = 1;
+            const as_trace *rows[4];
+            if (width == 0) {
+                st = as_translate(session, text, len, &opt, &tr);
+                rows[0] = tr;
+            } else {
+                opt.beam_width = width;
+                st = as_translate_beam(session, text, len, &opt, &hyps, &n);
+                for (int32_t h = 0; st == AS_OK && h < n; h++) rows[h] = &hyps[h].trace;
+            }
+            EXPECT(st == AS_OK, "pin (split %d, width %d): %s", split, width, as_status_message(st));
+            for (int32_t h = 0; st == AS_OK && h < n; h++) {
+                fuzz_check_trace(model, rows[h], len, &opt, width ? 1 | FUZZ_BEAM_HYPOTHESIS : 1);
+                for (int32_t j = 0; j < S; j++) {
+                    const float want = split ? (S == 1 ? 1.0f : (j < 2 ? 0.5f : 0.0f)) : (j == S - 1 ? 1.0f : 0.0f);
+                    EXPECT(rows[h]->alpha[j] == want, "pin (split %d, width %d, hyp %d): alpha[0][%d] = %g, not %g",
+                           split, width, h, j, rows[h]->alpha[j], want);
+                }
+                pins++;
+            }
+        }
+        opt.beam_width = 1;
+    }
+    /* bad weights: refused, with the code the API names */
+    struct { const char *what; int32_t length, step; float w0, w1; as_status want; } bad[] = {
+        {"one weight short", S - 1, 0, 1, 0, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"one weight long", S + 1, 0, 1, 0, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"NaN", S, 0, 0.0f / 0.0f, 1, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"infinity", S, 0, 1.0f / 0.0f, 1, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"negative", S, 0, -1, 2, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"all zero", S, 0, 0, 0, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"negative step", S, -1, 1, 0, AS_ERR_BAD_ATTENTION_OVERRIDE},
+        {"a step past the end", S, greedy.T + 500, 1, 0, AS_ERR_OVERRIDE_STEP},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(w, 0, sizeof(float) * ((size_t)S + 1));
+        w[0] = bad[i].w0;
+        if (S > 1) w[1] = bad[i].w1;
+        o.length = bad[i].length, o.step = bad[i].step;
+        if (bad[i].length == S - 1 && S == 1) continue; /* no shorter length than 0 to mean "short" */
+        for (int beam = 0; beam < 2; beam++) {
+            opt.beam_width = 2;
+            st = beam ? as_translate_beam(session, text, len, &opt, &hyps, &count) : as_translate(session, text, len, &opt, &tr);
+            EXPECT(st == bad[i].want, "override %s (%s): %s", bad[i].what, beam ? "beam" : "greedy", as_status_message(st));
+            bad_texts++;
+        }
+    }
+    /* two overrides at one step */
+    as_attention_override two[2] = {{0, S, w}, {0, S, w}};
+    w[0] = 1;
+    opt.overrides = two, opt.override_count = 2;
+    EXPECT(as_translate(session, text, len, &opt, &tr) == AS_ERR_BAD_ATTENTION_OVERRIDE, "two overrides at one step");
+    opt.overrides = NULL, opt.override_count = 1;
+    EXPECT(as_translate(session, text, len, &opt, &tr) == AS_ERR_BAD_ATTENTION_OVERRIDE, "override_count 1, no array");
+    bad_texts += 2;
+    /* and the session still translates as before */
+    as_options_default(&opt);
+    st = as_translate(session, text, len, &opt, &tr);
+    EXPECT(st == AS_OK && tr->target_len == greedy.T && !memcmp(tr->target_ids, greedy.ids, sizeof(int32_t) * (size_t)greedy.T),
+           "after the refusals the same translation");
+    free(w);
+    free_copy(&greedy);
+}
+
 int main(int argc, char **argv) {
     const char *sentences_path = NULL;
     for (int i = 1; i < argc; i++) {
@@ -377,6 +554,7 @@ int main(int argc, char **argv) {
                 }
             }
             bad_text(session, model);
+            beam_and_pin(session, model, builtin_sentences[0]);
             printf("%s: %s attention, %ld translations ok, bad text refused or translated\n", argv[i],
                    (const char *[]){"none", "additive", "dot", "general", "scaled_dot"}[as_model_get_info(model)->attention_kind],
                    translations - before);
@@ -395,8 +573,8 @@ int main(int argc, char **argv) {
         models++;
     }
     free(sentences);
-    printf("engine_test: %d models, %ld translations, %ld bad files, %ld bad texts, %d failures\n", models,
-           translations, bad_files, bad_texts, failures);
+    printf("engine_test: %d models, %ld translations, %ld beam hypotheses, %ld pinned traces, %ld bad files, "
+           "%ld bad texts, %d failures\n", models, translations, beams, pins, bad_files, bad_texts, failures);
     printf(failures || models == 0 ? "RESULT FAIL\n" : "RESULT PASS\n");
     return failures || models == 0 ? 1 : 0;
 }

@@ -84,3 +84,13 @@ test('the step-through names the word of each piece', () => {
   assert.deepEqual(Array.from(pieceToWord(subwordTrace.sourceWords, S)), [0, 0, 1, 1, 2]);
   assert.equal(wordAlpha(alpha, T, S, subwordTrace.targetWords, subwordTrace.sourceWords).length, 12);
 });
+
+test('displayPiece: the word mark dropped, a continuation marked, specials and word models as they are', async () => {
+  const { displayPiece, CONTINUES_MARK } = await import('../../web/lib/words.js');
+  assert.deepEqual(displayPiece('\u2581chat'), { text: 'chat', continues: false });
+  assert.deepEqual(displayPiece('at'), { text: `${CONTINUES_MARK}at`, continues: true });
+  assert.deepEqual(displayPiece('\u2581'), { text: '\u2581', continues: false });
+  assert.deepEqual(displayPiece('</s>'), { text: '</s>', continues: false });
+  assert.deepEqual(displayPiece('<0xE2>'), { text: '<0xE2>', continues: false });
+  assert.deepEqual(displayPiece('at', { subwords: false }), { text: 'at', continues: false });
+});

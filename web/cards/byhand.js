@@ -1,11 +1,16 @@
-// byhand.js - "attention by hand": editable scores and 2-d values for a few
-// keys, a divisor, and every step of the arithmetic (e^score, sum, weight,
-// weighted values, context). Defaults to the seed's exercise.
+// byhand.js - "attention by hand". The default mode is the seed's exercise:
+// editable scores and 2-d values for a few keys, a divisor, and every step
+// of the arithmetic (e^score, sum, weight, weighted values, context). The
+// other modes (views/kinds.js) show the lesson's "same formula, different
+// Q/K/V sources": cross-attention, self-attention and causal
+// self-attention with editable Q, K and V, and the additive score term by
+// term. The mode and every number the reader typed stay in `memo`.
 
 import { h, uid } from '../lib/dom.js';
-import { softmaxSteps, weightedSum, entropyBits, fmt } from '../lib/math.js';
+import { softmaxSteps, weightedSum, entropyBits, fmt, fmtVector as list } from '../lib/math.js';
 import { formula } from '../lib/formula.js';
 import { t, num } from '../i18n/index.js';
+import { dotProductPanel, additivePanel, numberInput as field } from '../views/kinds.js';
 
 export const EXERCISE = Object.freeze({
   scores: [3, 1, 0, 1],
@@ -13,22 +18,46 @@ export const EXERCISE = Object.freeze({
   d: 2,
 });
 
+/** The card's modes, in the order of its switch; 'scores' (the exercise) first and by default. */
+export const BYHAND_MODES = Object.freeze(['scores', 'cross', 'self', 'causal', 'additive']);
+
 /** The whole computation for given scores, values and divisor (pure). */
 export function computeByHand(scores, values, divisor) {
   const st = softmaxSteps(scores, 1 / divisor);
   return { ...st, context: weightedSum(st.weights, values), entropy: entropyBits(st.weights) };
 }
 
-/** (0.757, 0.102): a vector as the reader writes it; `;` between numbers where the comma is the decimal mark. */
-function list(xs, digits = 3) {
-  const parts = xs.map((x) => fmt(x, digits));
-  return `(${parts.join(fmt(0.5, 1).includes(',') ? '; ' : ', ')})`;
+/**
+ * memo (kept by ui.js across a UI-language rebuild):
+ *   mode: one of BYHAND_MODES; keys, divisor: the exercise mode's numbers;
+ *   kinds: the other modes' numbers (views/kinds.js).
+ */
+export function mount(store, { headingId, memo = {} }) {
+  const mode = () => (BYHAND_MODES.includes(memo.mode) ? memo.mode : 'scores');
+  const radioName = uid('bhmode');
+  const switcher = h('fieldset', { class: 'as-bh-pick as-bh-modes' },
+    h('legend', { class: 'as-strong' }, t('byhand.mode')),
+    BYHAND_MODES.map((m) => h('label', { class: 'as-bh-option' },
+      h('input', { type: 'radio', name: radioName, value: m, checked: m === mode() }), t(`byhand.mode.${m}`))));
+  const panel = h('div', { class: 'as-bh-body' });
+  const element = h('section', { class: 'as-card as-byhand-card', 'aria-labelledby': headingId, dataset: { mode: mode() } },
+    h('h2', { id: headingId }, t('byhand.heading')), switcher, panel);
+  memo.kinds ??= {};
+  function show() {
+    const m = mode();
+    element.dataset.mode = m;
+    if (m === 'scores') panel.replaceChildren(scoresPanel(memo));
+    else if (m === 'additive') panel.replaceChildren(additivePanel(memo.kinds).element);
+    else panel.replaceChildren(dotProductPanel(m, memo.kinds).element);
+  }
+  switcher.addEventListener('change', (e) => { memo.mode = e.target.value; show(); });
+  show();
+  return { element, update() {} };
 }
 
-export function mount(store, { headingId, memo = {} }) {
-  const container = h('div');
-  const element = h('section', { class: 'as-card as-byhand-card', 'aria-labelledby': headingId },
-    h('h2', { id: headingId }, t('byhand.heading')), container);
+/** The exercise mode: the scores given directly (the seed's "Attention by hand"). */
+function scoresPanel(memo) {
+  const container = h('div', { class: 'as-bh-panel', dataset: { kind: 'scores' } });
   // memo: the widget keeps the reader's numbers here, so a new UI language
   // (which builds the cards again) does not reset them.
   let keys = memo.keys ?? EXERCISE.scores.map((s, i) => ({ score: s, v: [...EXERCISE.values[i]] }));
@@ -57,15 +86,7 @@ export function mount(store, { headingId, memo = {} }) {
       t('byhand.printed', { w: list([0.787, 0.106, 0.039, 0.106], 3), sum: fmt(1.038), c: list([0.748, 0], 3), exact: list([0.7573, 0.1025, 0.0377, 0.1025], 4), ctx: list([0.7196, 0], 4), ctx2: list([0.5481, 0], 4), printed: fmt(0.56, 2) })),
   );
 
-  function numberInput(value, label, onInput) {
-    const el = h('input', { type: 'number', step: 'any', class: 'as-num', value: String(value), 'aria-label': label });
-    el.addEventListener('input', () => {
-      const x = Number(el.value);
-      if (el.value.trim() !== '' && Number.isFinite(x)) { el.removeAttribute('aria-invalid'); onInput(x); compute(); }
-      else el.setAttribute('aria-invalid', 'true');
-    });
-    return el;
-  }
+  const numberInput = (value, label, onInput) => field(value, label, (x) => { onInput(x); compute(); });
 
   function build() {
     const head = h('tr', null,
@@ -141,5 +162,5 @@ export function mount(store, { headingId, memo = {} }) {
     build();
   });
   build();
-  return { element, update() {} };
+  return container;
 }

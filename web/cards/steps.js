@@ -12,7 +12,7 @@ import { h, uid, prefersReducedMotion } from '../lib/dom.js';
 import { viridis, diverging, rgb, textOn } from '../lib/colormap.js';
 import { fmt, argmax } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
-import { wordOfStep, sourceWords, pieceToWord } from '../lib/words.js';
+import { wordOfStep, sourceWords, pieceToWord, displayPiece, CONTINUES_MARK } from '../lib/words.js';
 import { t as tr, num } from '../i18n/index.js';
 
 /**
@@ -156,7 +156,10 @@ export function mount(store, { headingId, frame = null }) {
       });
       cands.replaceChildren(...candItems.map((c) => c.li));
     }
-    candNote.textContent = tr('steps.candNote', { vocab: info?.tgtVocabSize ? num(info.tgtVocabSize) : '?', k: num(K) });
+    const vocab = info?.tgtVocabSize ? num(info.tgtVocabSize) : '?';
+    candNote.textContent = info?.tokenizer === 'subwords'
+      ? tr('steps.candNotePieces', { vocab, k: num(K), mark: CONTINUES_MARK })
+      : tr('steps.candNote', { vocab, k: num(K) });
   }
 
   // ---- per step: update in place ----
@@ -213,7 +216,12 @@ export function mount(store, { headingId, frame = null }) {
     const K = trace.topK;
     for (let k = 0; k < K; k++) {
       const p = trace.topProbs[t * K + k];
-      candItems[k].tok.textContent = trace.topTokens[t][k];
+      const piece = displayPiece(trace.topTokens[t][k], { subwords: info?.tokenizer === 'subwords' });
+      // A screen reader would say "·at" as "at": it hears that the piece continues a word.
+      if (piece.continues) {
+        candItems[k].tok.replaceChildren(h('span', { 'aria-hidden': 'true' }, piece.text),
+          h('span', { class: 'as-visually-hidden' }, tr('steps.candContinues', { piece: piece.text.slice(CONTINUES_MARK.length) })));
+      } else candItems[k].tok.textContent = piece.text;
       candItems[k].fill.style.width = `${(p * 100).toFixed(1)}%`;
       candItems[k].p.textContent = tr('steps.percent', { p: fmt(p * 100, 1) });
     }

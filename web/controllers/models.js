@@ -115,9 +115,11 @@ export function createModels(store, { client, inline, base, localFiles }) {
       const req = store.get().modelRequest ?? {};
       check(store.get().model, req.rejected, req.fileModel);
       store.set({ modelRequest: null });
-      const ready = await started;
-      store.set({ build: ready?.variant ?? startOptions.variant });
-      await load();
+      // The model downloads while the worker compiles the wasm: load() waits
+      // for the engine only when it has the bytes.
+      const engineReady = started.then((ready) => { store.set({ build: ready?.variant ?? startOptions.variant }); });
+      engineReady.catch(() => { /* boot's own catch below reports it */ });
+      await load({ engineReady });
     } catch (err) {
       store.set({ status: 'failed', error: { stage: 'init', message: err.message } });
     }
@@ -153,7 +155,9 @@ export function createModels(store, { client, inline, base, localFiles }) {
     return r.model;
   }
 
-  async function load() {
+  /** engineReady: the engine's start (boot), awaited after the download;
+   *  if it fails, that failure is thrown to boot (an 'init' error, not a model's). */
+  async function load({ engineReady = null } = {}) {
     const seq = ++loadSeq;
     loadAbort?.abort();
     loadAbort = new AbortController();
@@ -168,12 +172,18 @@ export function createModels(store, { client, inline, base, localFiles }) {
         onProgress: (p) => { if (seq === loadSeq) store.set({ progress: p }); },
       });
       if (seq !== loadSeq) return;
+      if (engineReady) {
+        stage = 'engine';
+        await engineReady;
+        if (seq !== loadSeq) return;
+      }
       stage = 'check';
       progress(t('load.checking'));
       const info = await client.load(entry.id, bytes);
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready', progress: null });
     } catch (err) {
+      if (stage === 'engine') throw err;
       if (seq !== loadSeq) return;
       store.set({ status: 'failed', error: { stage: 'load', message: loadErrorMessage(name, stage, err) } });
     }

@@ -69,6 +69,12 @@ export function fmtLocale(x, digits) {
   return s.replace(/^[-\u2212]/, '\u2212');
 }
 
+/** (0.757, 0.102): a vector as the reader writes it; `;` between numbers where the comma is the decimal mark. */
+export function fmtVector(xs, digits = 3) {
+  const parts = xs.map((x) => fmt(x, digits));
+  return `(${parts.join(fmt(0.5, 1).includes(',') ? '; ' : ', ')})`;
+}
+
 /** A divisor like 0.0625 or 11.31 printed compactly. */
 export function fmtDivisor(x) {
   if (x >= 100) return fmtLocale(x, 0);

@@ -98,3 +98,23 @@ export function wordOfStep(trace, t) {
   const g = tw[w];
   return { word: g.text, wordIndex: w, index: t - g.first, of: g.count };
 }
+
+// The subword word mark (models/FORMAT.md 5.2): a piece that begins a word
+// starts with it; a piece without it continues the word before it.
+export const WORD_MARK = '\u2581';
+// How a continuation piece is written where pieces stand alone (the
+// step-through's candidates): a middle dot before it, as in "·at".
+export const CONTINUES_MARK = '\u00b7';
+
+/**
+ * A vocabulary piece as a reader sees it: "▁chat" → { text: 'chat',
+ * continues: false }, "at" → { text: '·at', continues: true }. Special
+ * tokens (</s>, <unk>) and byte pieces (<0xE2>) are shown as they are.
+ * A word model's tokens are whole words: shown unchanged.
+ */
+export function displayPiece(token, { subwords = true } = {}) {
+  const s = String(token ?? '');
+  if (!subwords || /^<.*>$/.test(s)) return { text: s, continues: false };
+  if (s.startsWith(WORD_MARK)) return { text: s.slice(WORD_MARK.length) || WORD_MARK, continues: false };
+  return { text: `${CONTINUES_MARK}${s}`, continues: true };
+}

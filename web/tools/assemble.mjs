@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // assemble.mjs - put the models where the page finds them: models/index.json
-// and the .alsc files it lists → web/models/ (emptied first); the app icons;
-// the npm libraries the page runs → web/vendor/ (web/tools/vendor.mjs); and
-// the release (web/tools/release.mjs: hashes, version, web/gen/release.js).
+// and the .alsc files it lists → web/models/ (emptied first); the training
+// films (models/snapshots/ID.json and the files they list) → web/models/snapshots/,
+// listed in the catalogue as `films`; the app icons; the npm libraries the
+// page runs → web/vendor/ (web/tools/vendor.mjs); and the release
+// (web/tools/release.mjs: hashes, version, web/gen/release.js).
 //
 //   node web/tools/assemble.mjs
 
 import fs from 'node:fs';
 import path from 'node:path';
+import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { writeRelease } from './release.mjs';
 import { writeIcons } from './icons.mjs';
+import { validateFilm } from '../lib/film.js';
 import { writeVendor } from './vendor.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -63,14 +67,64 @@ export function assemble({ quiet = false } = {}) {
       delete index.report;
     }
   }
+  const films = assembleFilms(path.join(REPO, 'models'), OUT, index);
+  if (films.length) index.films = films; else delete index.films;
   fs.writeFileSync(path.join(OUT, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
   // The app icons, then the release: every model's SHA-256 and the version
   // (from content hashes) in the catalogue, and web/gen/release.js for sw.js.
   writeIcons(path.join(REPO, 'web'));
   writeVendor(path.join(REPO, 'web'), { log: (m) => console.warn(m) });
   const release = writeRelease(path.join(REPO, 'web'));
-  log(`assemble: ${index.models.length} model(s) from models/ → web/models/ (release ${release.version})`);
+  log(`assemble: ${index.models.length} model(s)${films.length ? `, ${films.length} training film(s)` : ''} from models/ → web/models/ (release ${release.version})`);
   return JSON.parse(fs.readFileSync(path.join(OUT, 'index.json'), 'utf8'));
+}
+
+/**
+ * The training films (models/train/snapshots.py): every modelsDir/snapshots/NAME.json,
+ * checked by lib/film.js's rules (the page's own), its model in the catalogue,
+ * and every file it lists present with the bytes and SHA-256 the manifest
+ * gives. The snapshot files and the manifest are copied to outDir/snapshots/;
+ * a point that is a catalogue model ("../ID.alsc", the shipped one) is
+ * already in outDir. They are not part of the page's download: the release
+ * leaves models/snapshots/ out of the offline shell (release.mjs), and the
+ * page fetches them only when the reader opens the film (cards/training.js).
+ * Returns the catalogue's `films` (what the page states before fetching anything):
+ *   [{ model, manifest: 'snapshots/NAME.json', sha256 (of the manifest), updates,
+ *      points, bytes (all points' files), shipped (the bytes of the catalogue models among them) }]
+ */
+export function assembleFilms(modelsDir, outDir, index) {
+  const dir = path.join(modelsDir, 'snapshots');
+  if (!fs.existsSync(dir)) return [];
+  const films = [];
+  const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
+  for (const name of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const where = `models/snapshots/${name}`;
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*\.json$/.test(name)) throw new Error(`${where}: bad file name`);
+    const text = fs.readFileSync(path.join(dir, name));
+    let json;
+    try { json = JSON.parse(text.toString('utf8')); } catch (err) { throw new Error(`${where}: not JSON (${err.message})`); }
+    const film = validateFilm(json, { manifest: `snapshots/${name}` });
+    if (!index.models.some((m) => m.id === film.model)) throw new Error(`${where} is the film of ${film.model}, which models/index.json does not list`);
+    let shipped = 0;
+    const copies = [];
+    for (const p of film.points) {
+      const catalogued = index.models.some((m) => m.file === p.path);
+      if (p.file.startsWith('../') && !catalogued) throw new Error(`${where} lists ${p.file}, which is not a model file of models/index.json`);
+      const src = path.join(modelsDir, p.path);
+      if (!fs.existsSync(src)) throw new Error(`${where} lists ${p.file}, which is missing (models/${p.path})`);
+      const buf = fs.readFileSync(src);
+      if (buf.length !== p.bytes || sha256(buf) !== p.sha256) throw new Error(`${where}: models/${p.path} does not match its bytes and SHA-256 in the manifest (rebuild it with models/train/snapshots.py)`);
+      if (catalogued) shipped += p.bytes; else copies.push(p.path);
+    }
+    fs.mkdirSync(path.join(outDir, 'snapshots'), { recursive: true });
+    for (const rel of copies) fs.copyFileSync(path.join(modelsDir, rel), path.join(outDir, rel));
+    fs.writeFileSync(path.join(outDir, 'snapshots', name), text);
+    films.push({
+      model: film.model, manifest: `snapshots/${name}`, sha256: sha256(text), updates: film.updates,
+      points: film.points.length, bytes: film.points.reduce((n, p) => n + p.bytes, 0), shipped,
+    });
+  }
+  return films;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

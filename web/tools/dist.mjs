@@ -6,9 +6,11 @@
 // 1. dist/        a copy of web/ (without tools/) that works on any static
 //                 host: GitHub Pages, a course site, `python3 -m http.server`.
 //                 The wasm and the models are named by content hash
-//                 (NAME.<16 hex>.EXT, listed in models/index.json), so a
+//                 (NAME.<16 hex>.EXT, listed in models/index.json; the
+//                 training films' files too, listed in their manifests), so a
 //                 host may mark them immutable; gen/release.js lists the
 //                 release for the service worker (web/tools/release.mjs).
+//                 The films are there to fetch on demand, not precached.
 // 2. dist/alignscope-standalone.html
 //                 ONE self-contained file that works opened from disk
 //                 (file://, where fetch() of a .wasm or a model is refused):
@@ -16,7 +18,8 @@
 //                 into a blob: module at start-up (imports rewritten to the
 //                 blobs); the worker is such a blob module; the WebAssembly
 //                 (both variants) and the default model are base64 in a second
-//                 JSON block and are handed to the worker as bytes.
+//                 JSON block and are handed to the worker as bytes. It has
+//                 no training film (its catalogue lists only that model).
 //                 Its CSP is still strict but different from the served
 //                 page's: the one inline script and the one inline stylesheet
 //                 are allowed by their SHA-256 hashes, modules and the worker
@@ -155,7 +158,27 @@ function hashNames(out) {
     fs.renameSync(path.join(out, rel), path.join(out, hashed));
     return hashed;
   };
-  for (const m of index.models) m.file = path.posix.basename(rename(`models/${m.file}`));
+  const renamed = new Map(); // a catalogue model's file -> its hashed name
+  for (const m of index.models) {
+    const hashed = path.posix.basename(rename(`models/${m.file}`));
+    renamed.set(m.file, hashed);
+    m.file = hashed;
+  }
+  // The training films (assemble.mjs): their snapshot files are hashed too, the
+  // shipped model at the end takes the catalogue's new name, and the manifest
+  // (named as before: the catalogue points at it) is rewritten, with its new SHA-256.
+  for (const film of index.films ?? []) {
+    const manifestPath = path.join(out, 'models', film.manifest);
+    const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+    const dir = path.posix.dirname(`models/${film.manifest}`);
+    for (const p of manifest.snapshots) {
+      if (p.file.startsWith('../')) p.file = `../${renamed.get(p.file.slice(3)) ?? p.file.slice(3)}`;
+      else p.file = path.posix.basename(rename(`${dir}/${p.file}`));
+    }
+    const text = `${JSON.stringify(manifest, null, 2)}\n`;
+    fs.writeFileSync(manifestPath, text);
+    film.sha256 = crypto.createHash('sha256').update(text).digest('hex');
+  }
   index.wasm = Object.fromEntries(['relaxed', 'simd', 'scalar'].map((v) => [v, rename(`gen/alignscope-${v}.wasm`)]));
   fs.writeFileSync(indexPath, `${JSON.stringify(index, null, 2)}\n`);
 }

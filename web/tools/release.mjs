@@ -28,10 +28,12 @@ export const HASHED_NAME = /\.[0-9a-f]{16}\.(wasm|alsc)$/;
 export const hashedName = (file, buf) => file.replace(/(\.[A-Za-z0-9]+)$/, `.${sha256Hex(buf).slice(0, 16)}$1`);
 
 // Not part of the offline shell: the tools, the release file itself, the
-// standalone page (it already holds everything) and the model files (cached
-// when opened, or all at once by "Make all models available offline").
+// standalone page (it already holds everything), the model files (cached
+// when opened, or all at once by "Make all models available offline") and
+// the training films (models/snapshots/: fetched only when the reader opens
+// the film, never precached, not kept offline; cards/training.js).
 const SKIP = (rel) => rel.startsWith('tools/') || rel === 'gen/release.js' || rel === 'sw.js' || rel === 'alignscope-standalone.html'
-  || rel.endsWith('.alsc') || rel.split('/').some((p) => p.startsWith('.'));
+  || rel.endsWith('.alsc') || rel.startsWith('models/snapshots/') || rel.split('/').some((p) => p.startsWith('.'));
 
 function walk(root, dir = '') {
   const out = [];
