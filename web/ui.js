@@ -10,6 +10,7 @@
 //   controllers/share.js        state ⇄ link (the URL hash)
 //   controllers/presenter.js    presenter mode (full screen, large type)
 //   controllers/compare.js      the models shown beside the main one (one worker each)
+//   controllers/beam.js         beam search on what the main model translated (its worker)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //
 // Cards update from the store's changes (update(state, changed)); the
@@ -18,13 +19,15 @@
 import { h, uid } from './lib/dom.js';
 import { frameQueue } from './lib/frame.js';
 import { figureMatrix } from './lib/figure.js';
-import { createStore, defaultShareState, noticePatch } from './state.js';
+import { createStore, defaultShareState, noticePatch, beamNotices } from './state.js';
 import { EngineClient } from './client.js';
 import { createModels, LOCAL } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
+import { createBeam } from './controllers/beam.js';
+import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from './lib/beam.js';
 import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
@@ -34,6 +37,7 @@ import * as stepsCard from './cards/steps.js';
 import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
+import * as beamCard from './cards/beam.js';
 import * as offlineCard from './cards/offline.js';
 import { createOffline } from './controllers/offline.js';
 
@@ -76,7 +80,7 @@ export function mountAlignscope(root, opts = {}) {
   // A model value that is not an id (a URL, a path, a file from someone's
   // disk) never reaches the store's `model`: it waits in modelRequest until
   // the catalogue can say what is shown instead.
-  const { rejectedModel, fileModel, ...initial } = opts.initial || {};
+  const { rejectedModel, fileModel, rejectedBeam, rejectedLp, ...initial } = opts.initial || {};
   const store = createStore({
     ...defaultShareState(),
     ...initial,
@@ -89,6 +93,8 @@ export function mountAlignscope(root, opts = {}) {
     notices: {}, link: null, dragging: false, presenter: false, zoom: 1, firstHeatmap: false,
     // the comparison (cards/compare.js): each compared model's state and matrix
     compared: {}, compareMatrices: {},
+    // beam search (controllers/beam.js, cards/beam.js)
+    beamResult: null, beamBusy: null, beamError: null, beamVisible: false,
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
@@ -104,6 +110,7 @@ export function mountAlignscope(root, opts = {}) {
   const presenter = createPresenter(store, { element: wrapper });
   const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
   const compare = has.full ? createCompare(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
+  const beam = has.full ? createBeam(store, { client }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -125,9 +132,10 @@ export function mountAlignscope(root, opts = {}) {
   };
   const grid = h('div', { class: 'as-grid' });
   // What the reader set inside a card that the store does not hold (the by-hand numbers).
-  const memo = { byhand: {} };
+  const memo = { byhand: {}, beam: {} };
   let heat = null;
   let compared = null;
+  let beamed = null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   // The cards take their words from the UI language as they are built: a new
@@ -148,6 +156,7 @@ export function mountAlignscope(root, opts = {}) {
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }));
     compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
+    beamed = has.full ? add('beam', beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam })) : null;
     if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
     if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
     if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
@@ -155,6 +164,14 @@ export function mountAlignscope(root, opts = {}) {
   }
   const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
   applyUiLanguage(store.get());
+  // A link's beam width or length penalty out of range: say so (in the UI language), keep the card's own.
+  const setBeamNotices = (asked) => {
+    if (!has.full) return;
+    const st = store.get();
+    const n = beamNotices(asked, { width: st.beam ?? DEFAULT_BEAM_WIDTH, lengthPenalty: st.beamLp ?? DEFAULT_LENGTH_PENALTY });
+    store.set(noticePatch({ ...st, ...noticePatch(st, 'beam', n.beam) }, 'beamLp', n.beamLp));
+  };
+  if (rejectedBeam != null || rejectedLp != null) setBeamNotices({ rejectedBeam, rejectedLp });
   buildCards();
   wrapper.append(grid);
   root.append(wrapper);
@@ -183,7 +200,7 @@ export function mountAlignscope(root, opts = {}) {
 
   // Canvas colours come from CSS variables: repaint when the theme changes.
   const darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const repaint = () => { heat?.redraw(); compared?.redraw(); };
+  const repaint = () => { heat?.redraw(); compared?.redraw(); beamed?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
   // P toggles presenter mode, Escape leaves it (not while typing in a field).
@@ -208,7 +225,8 @@ export function mountAlignscope(root, opts = {}) {
       // (unless the reader has a file of their own open right now).
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
       const next = {};
-      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      if (['rejectedBeam', 'rejectedLp', 'beam', 'beamLp'].some((k) => patch[k] != null)) setBeamNotices(patch);
       if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
       if (!Object.keys(next).length) return;
       if (next.sentence !== undefined) Object.assign(next, { draft: null, part: 0 });
@@ -235,6 +253,7 @@ export function mountAlignscope(root, opts = {}) {
       share.destroy();
       presenter.destroy();
       compare?.destroy();
+      beam?.destroy();
       offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();
