@@ -1,10 +1,12 @@
 // state.js - the one place the page's state lives, and its URL form.
 //
-// Shareable state (sentence, model, scale, step, view, pieces, colour, compare, UI language, pin)
-// round-trips through the URL hash:
-// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de&pin=1:@2`. `scale` is
+// Shareable state (sentence, model, scale, step, view, pieces, colour, compare, UI language,
+// pin, beam search) round-trips through the URL hash:
+// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de&pin=1:@2&beam=4&lp=0.6`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained);
-// `uilang` the UI language (en, fr, de, es), written only once one was chosen.
+// `uilang` the UI language (en, fr, de, es), written only once one was chosen;
+// `beam` the beam search card's width (1-8) and `lp` its length penalty
+// (0-4), each written only once one was chosen (cards/beam.js).
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
@@ -13,7 +15,8 @@
 import { CONFIG, VIEWS, COLOUR_MODES, MODEL_ID } from './config.js';
 import { parseCompareList } from './lib/compare.js';
 import { parsePin, pinToString } from './lib/pin.js';
-import { t, uiLanguageOf } from './i18n/index.js';
+import { t, num, uiLanguageOf } from './i18n/index.js';
+import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
 const FILE_MARK = 'file:';
@@ -21,7 +24,7 @@ const FILE_NAME_MAX = 120;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null };
 }
 
 /**
@@ -77,6 +80,15 @@ export function parseShareString(str) {
     const parsed = parsePin(pin);
     if (parsed.pin) out.pin = parsed.pin; else out.pinError = parsed.error;
   }
+  // beam=K, lp=X: the beam search card (lib/beam.js). A value out of range
+  // is reported (rejectedBeam, rejectedLp: the page says so, beamNotices)
+  // and the card keeps its width or penalty.
+  const beam = params.get('beam');
+  if (beam !== null && parseBeamWidth(beam) !== null) out.beam = parseBeamWidth(beam);
+  else if (beam !== null) out.rejectedBeam = clip(beam);
+  const lp = params.get('lp');
+  if (lp !== null && parseLengthPenalty(lp) !== null) out.beamLp = parseLengthPenalty(lp);
+  else if (lp !== null) out.rejectedLp = clip(lp);
   return out;
 }
 
@@ -111,6 +123,8 @@ export function serializeShareState(st) {
   if (st.compare?.length) p.set('vs', st.compare.join(','));
   if (st.uiLang) p.set('uilang', st.uiLang);
   if (st.pin) p.set('pin', pinToString(st.pin));
+  if (st.beam != null) p.set('beam', String(st.beam));
+  if (st.beamLp != null) p.set('lp', formatLengthPenalty(st.beamLp));
   return p.toString();
 }
 
@@ -141,6 +155,19 @@ export function resolveModel(catalog, requested, { rejected = null, fileModel = 
     return { model: use, notice: t('model.unknown', { asked: clip(requested), shown: label(use) }) };
   }
   return { model: use, notice: null };
+}
+
+/**
+ * What a link's refused beam keys tell the reader, by notice topic
+ * ({ beam, beamLp }: text, or null to clear): the value asked for, what is
+ * allowed, and what the card shows instead (`width`, `lengthPenalty`: the
+ * values it keeps).
+ */
+export function beamNotices({ rejectedBeam = null, rejectedLp = null } = {}, { width, lengthPenalty }) {
+  return {
+    beam: rejectedBeam == null ? null : t('beam.linkWidth', { asked: rejectedBeam, max: num(BEAM_MAX_WIDTH), width: num(width) }),
+    beamLp: rejectedLp == null ? null : t('beam.linkPenalty', { asked: rejectedLp, max: num(MAX_LENGTH_PENALTY), lp: num(lengthPenalty) }),
+  };
 }
 
 function clip(text) {

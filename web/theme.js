@@ -87,3 +87,12 @@ export const RIBBONS = Object.freeze({
   frameMs: 1100,        // each step is shown this long (the step-through's own pace)
   frameMinWidth: 640, frameMaxWidth: 1280,
 });
+
+/**
+ * The beam search tree (cards/beam.js, lib/beam.js layoutBeamTree), in CSS
+ * px: type size, a box's inner padding and height, a row per hypothesis,
+ * the gap between steps and before a hypothesis's scores, the margin, the
+ * strip of step numbers above (headPx: their type size, headH: its height); an
+ * edge is edgeMin + edgeGain × p wide (p: its token's probability).
+ */
+export const BEAM_TREE = Object.freeze({ fontPx: 13, headPx: 11, padX: 6, boxH: 22, rowH: 32, colGap: 18, leafGap: 10, margin: 6, headH: 16, edgeMin: 1, edgeGain: 3 });

@@ -12,6 +12,7 @@
 //   controllers/compare.js      the models shown beside the main one (one worker each)
 //   controllers/pin.js          the translation again with one step's attention pinned (cards/pin.js)
 //   controllers/training.js     the training film: the default model at points of its training (one worker each)
+//   controllers/beam.js         beam search on what the main model translated (its worker)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //                               (cards/ribbons.js: the step's weights as bands, full view only)
 //
@@ -21,7 +22,7 @@
 import { h, uid } from './lib/dom.js';
 import { frameQueue } from './lib/frame.js';
 import { figureMatrix } from './lib/figure.js';
-import { createStore, defaultShareState, noticePatch } from './state.js';
+import { createStore, defaultShareState, noticePatch, beamNotices } from './state.js';
 import { checkPin, pinProblemText, pinToString, samePin } from './lib/pin.js';
 import { EngineClient } from './client.js';
 import { createModels, LOCAL } from './controllers/models.js';
@@ -31,6 +32,8 @@ import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
 import { createPin } from './controllers/pin.js';
 import { createTraining, FILM_CLOSED } from './controllers/training.js';
+import { createBeam } from './controllers/beam.js';
+import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from './lib/beam.js';
 import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
@@ -43,6 +46,7 @@ import * as compareCard from './cards/compare.js';
 import * as pinCard from './cards/pin.js';
 import * as trainingCard from './cards/training.js';
 import * as ribbonsCard from './cards/ribbons.js';
+import * as beamCard from './cards/beam.js';
 import * as offlineCard from './cards/offline.js';
 import { createOffline } from './controllers/offline.js';
 
@@ -86,7 +90,7 @@ export function mountAlignscope(root, opts = {}) {
   // disk) never reaches the store's `model`: it waits in modelRequest until
   // the catalogue can say what is shown instead.
   // A malformed pin= (pinError) is said under the sentence once the UI language is set.
-  const { rejectedModel, fileModel, pinError, ...initial } = opts.initial || {};
+  const { rejectedModel, fileModel, pinError, rejectedBeam, rejectedLp, ...initial } = opts.initial || {};
   const store = createStore({
     ...defaultShareState(),
     ...initial,
@@ -103,6 +107,8 @@ export function mountAlignscope(root, opts = {}) {
     pinned: null,
     // the training film (cards/training.js): closed until the reader opens it; the point on screen
     film: FILM_CLOSED, filmPoint: 0,
+    // beam search (controllers/beam.js, cards/beam.js)
+    beamResult: null, beamBusy: null, beamError: null, beamVisible: false,
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
@@ -122,6 +128,7 @@ export function mountAlignscope(root, opts = {}) {
   const compare = has.full ? createCompare(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const pin = has.full ? createPin(store, { client }) : null;
   const training = has.full ? createTraining(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
+  const beam = has.full ? createBeam(store, { client }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -143,11 +150,12 @@ export function mountAlignscope(root, opts = {}) {
   };
   const grid = h('div', { class: 'as-grid' });
   // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
-  const memo = { byhand: {}, ribbons: {} };
+  const memo = { byhand: {}, ribbons: {}, beam: {} };
   let heat = null;
   let compared = null;
   let pinView = null;
   let film = null;
+  let beamed = null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   // The cards take their words from the UI language as they are built: a new
@@ -170,6 +178,7 @@ export function mountAlignscope(root, opts = {}) {
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }));
     compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
+    beamed = has.full ? add('beam', beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam })) : null;
     pinView = has.full ? add('pin', pinCard.mount(store, {
       headingId: id('pn'), frame,
       actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), shareLink: () => share.link() },
@@ -182,6 +191,14 @@ export function mountAlignscope(root, opts = {}) {
   }
   const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
   applyUiLanguage(store.get());
+  // A link's beam width or length penalty out of range: say so (in the UI language), keep the card's own.
+  const setBeamNotices = (asked) => {
+    if (!has.full) return;
+    const st = store.get();
+    const n = beamNotices(asked, { width: st.beam ?? DEFAULT_BEAM_WIDTH, lengthPenalty: st.beamLp ?? DEFAULT_LENGTH_PENALTY });
+    store.set(noticePatch({ ...st, ...noticePatch(st, 'beam', n.beam) }, 'beamLp', n.beamLp));
+  };
+  if (rejectedBeam != null || rejectedLp != null) setBeamNotices({ rejectedBeam, rejectedLp });
   buildCards();
   wrapper.append(grid);
   root.append(wrapper);
@@ -210,7 +227,7 @@ export function mountAlignscope(root, opts = {}) {
 
   // Canvas colours come from CSS variables: repaint when the theme changes.
   const darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const repaint = () => { heat?.redraw(); compared?.redraw(); pinView?.redraw(); film?.redraw(); };
+  const repaint = () => { heat?.redraw(); compared?.redraw(); pinView?.redraw(); film?.redraw(); beamed?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
   // P toggles presenter mode, Escape leaves it (not while typing in a field).
@@ -235,7 +252,8 @@ export function mountAlignscope(root, opts = {}) {
       // (unless the reader has a file of their own open right now).
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
       const next = {};
-      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      if (['rejectedBeam', 'rejectedLp', 'beam', 'beamLp'].some((k) => patch[k] != null)) setBeamNotices(patch);
       if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
       // A pasted pin link: a malformed pin is said and the pin shown stays; a good one replaces it.
       if (has.full && patch.pinError) store.set(noticePatch(store.get(), 'pin', pinProblemText(patch.pinError)));
@@ -272,6 +290,7 @@ export function mountAlignscope(root, opts = {}) {
       compare?.destroy();
       pin?.destroy();
       training?.destroy();
+      beam?.destroy();
       offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();

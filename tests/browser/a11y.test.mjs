@@ -68,7 +68,7 @@ for (const [size, viewport] of Object.entries(SIZES)) {
         await check(`${tag}: numbers table, per-row colour, the models compared`, page);
         await page.locator('#app .as-steps').focus();
         await page.keyboard.press('ArrowRight');
-        await page.locator('#app .as-heatmap-canvas').focus();
+        await page.locator('#app .as-heat-card .as-heatmap-canvas').focus();
         await page.keyboard.press('ArrowDown');
         await check(`${tag}: a step taken, a heatmap cell read`, page);
         await page.locator('#app .as-byhand-card input[type=number]').nth(1).fill('');
@@ -172,10 +172,10 @@ test('keyboard paths: the heatmap’s cells, the step view, the slider; the scre
     assert.equal(await live.getAttribute('aria-live'), 'polite');
     assert.match(await live.textContent(), /^Step 1 of \d+: “.+”$/);
     // The heatmap: focus, arrows read cells, Enter moves the step there.
-    await page.locator('#app .as-heatmap-canvas').focus();
+    await page.locator('#app .as-heat-card .as-heatmap-canvas').focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
-    assert.match(await page.locator('#app .as-readout').textContent(), /target step 2, source word 2/);
+    assert.match(await page.locator('#app .as-heat-card .as-readout').textContent(), /target step 2, source word 2/);
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => /^step 2 \//.test(document.querySelector('#app .as-step-count').textContent));
     await page.waitForFunction(() => /^Step 2 of \d+: /.test(document.querySelector('#app .as-table-live').textContent));

@@ -205,7 +205,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     metrics.largestFiles = [...server.stats.byPath].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([p, b]) => `${p} ${b}`);
     console.log(`# default page: ${bytes} bytes in ${server.stats.byPath.size} files (${gzipBytes} gzipped); navigation → first heatmap ${firstHeatmap.toFixed(0)} ms`);
     assert.ok(await page.locator('#app .as-translation').textContent(), 'a translation is shown');
-    assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible());
+    assert.ok(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').isVisible());
     for (const p of paths) assert.ok(!p.includes('//'), `no other hosts: ${p}`);
     assert.deepEqual(errors, []);
     await context.close();
@@ -301,7 +301,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.goto(`${server.url}#s=Show+the+new+window&step=0`);
     await page.waitForSelector(READY);
     const marked = async () => ({
-      canvas: Number(await page.locator('#app canvas.as-heatmap-canvas').getAttribute('data-marked-row')),
+      canvas: Number(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').getAttribute('data-marked-row')),
       table: Number(await page.locator('#app .as-matrix tr[aria-current="step"]').getAttribute('data-row')),
     });
     const T = await page.locator('#app .as-matrix tbody tr').count();
@@ -396,8 +396,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     const { page, errors, context } = await openPage();
     await page.goto(`${server.url}#m=${none.id}`);
     await page.waitForFunction(() => document.querySelector('#app .as-translation')?.textContent.trim());
-    await page.waitForSelector('#app .as-empty:not([hidden])');
-    assert.match(await page.locator('#app .as-empty').textContent(), /no attention/i);
+    await page.waitForSelector('#app .as-heat-card .as-empty:not([hidden])');
+    assert.match(await page.locator('#app .as-heat-card .as-empty').textContent(), /no attention/i);
     assert.ok(await page.locator('#app .as-slider input').isDisabled());
     assert.ok(await page.locator('#app .as-kinds + p, #app .as-note', { hasText: 'no attention' }).first().isVisible());
     assert.deepEqual(errors, []);
@@ -522,7 +522,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     assert.equal((await box.inputValue()).length, 2000);
     assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2,000 characters.*at most 100 words and punctuation marks/);
     assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2,000 \/ 2,000 characters/);
-    assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
+    assert.ok(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
     assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
     assert.ok((await page.locator('#app .as-translation').textContent()).length > 1);
     const t1 = Date.now();
@@ -543,12 +543,12 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       const cols = await page.locator('#app .as-matrix th[scope="col"]').allTextContents();
       for (const w of words) assert.ok(cols.includes(w), `${JSON.stringify(text)}: column ${JSON.stringify(w)} in ${JSON.stringify(cols)}`);
       assert.ok((await page.locator('#app .as-translation').textContent()).length > 0);
-      assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isVisible());
+      assert.ok(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').isVisible());
     }
     assert.ok(await page.locator('#app .as-notice [data-topic="cut"]').count() === 0, 'the cut notice goes once the text is short again');
     // Nothing readable at all: a message, not a broken page.
     await box.evaluate((el) => { el.value = '\u0000\u200b'; el.dispatchEvent(new Event('input', { bubbles: true })); });
-    await page.waitForFunction(() => /no words the model can read/.test(document.querySelector('#app .as-empty:not([hidden])')?.textContent ?? ''));
+    await page.waitForFunction(() => /no words the model can read/.test(document.querySelector('#app .as-heat-card .as-empty:not([hidden])')?.textContent ?? ''));
     assert.equal(await page.locator('#app .as-translation').textContent(), '—');
     assert.deepEqual(errors, []);
     await context.close();
@@ -600,7 +600,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     assertRowsSumToOne(m.alpha);
     const ref = nodeEngine.translate('Open the selected file', { scoreScale: m.scoreScale });
     assert.equal(m.translation, ref.translation);
-    assert.equal(Number(await page.locator('#app canvas.as-heatmap-canvas').getAttribute('data-marked-row')), 1);
+    assert.equal(Number(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').getAttribute('data-marked-row')), 1);
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes("'unsafe-eval'"), csp);
     // A model file from disk works here too (the worker is a blob: script).
@@ -636,7 +636,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       const { page, errors, context } = await openPage({ viewport, colorScheme: scheme });
       await page.goto(`${server.url}#s=${encodeURIComponent(long)}&step=12`);
       await page.waitForSelector(READY);
-      const scroller = page.locator('#app .as-heatmap-scroll');
+      const scroller = page.locator('#app .as-heat-card .as-heatmap-scroll');
       await scroller.evaluate((el) => { el.scrollTop = 250; el.scrollLeft = 150; });
       const scrolls = await scroller.evaluate((el) => ({ down: el.scrollHeight > el.clientHeight + 1, across: el.scrollWidth > el.clientWidth + 1 }));
       assert.ok(scrolls.down || scrolls.across, `${name}: a 30-word map scrolls in its box`);
@@ -1000,7 +1000,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
       const empty = page.locator('#app .as-heat-card .as-empty');
       assert.ok(await empty.isVisible());
       assert.match(await empty.textContent(), /no attention.*the decoder sees only a fixed summary of the source, c = \[→h_S ; ←h_1\].*the same vector at every step\. So there is no alignment to show/);
-      assert.ok(await page.locator('#app canvas.as-heatmap-canvas').isHidden());
+      assert.ok(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').isHidden());
       assert.ok(await page.locator('#app .as-legend').isHidden());
       for (const b of await page.locator('#app .as-heat-card button[data-export]').all()) assert.ok(await b.isDisabled());
       assert.ok(await page.locator('#app .as-toolbar button', { hasText: 'Numbers table' }).isDisabled());
@@ -1055,12 +1055,12 @@ const THIRTEEN = 'Print the selected page and close the window before you open t
 async function firstScreen(page) {
   return page.evaluate(() => {
     const r = (sel) => { const el = document.querySelector(sel); if (!el || el.hidden) return null; const b = el.getBoundingClientRect(); return { top: b.top, bottom: b.bottom, left: b.left, right: b.right, width: b.width, height: b.height }; };
-    const c = document.querySelector('#app canvas.as-heatmap-canvas');
+    const c = document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas');
     return {
       vw: innerWidth, vh: innerHeight, overflowX: document.documentElement.scrollWidth - innerWidth,
-      translation: r('#app .as-translation'), canvas: r('#app canvas.as-heatmap-canvas'), steps: r('#app .as-steps-card'), heat: r('#app .as-heat-card'),
+      translation: r('#app .as-translation'), canvas: r('#app .as-heat-card canvas.as-heatmap-canvas'), steps: r('#app .as-steps-card'), heat: r('#app .as-heat-card'),
       gridY: Number(c.dataset.gridY), cell: Number(c.dataset.cell),
-      scrolls: (() => { const s = document.querySelector('#app .as-heatmap-scroll'); return s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1; })(),
+      scrolls: (() => { const s = document.querySelector('#app .as-heat-card .as-heatmap-scroll'); return s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1; })(),
     };
   });
 }
@@ -1076,7 +1076,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
       const { page, errors, context } = await openPage({ viewport: { width, height } });
       await page.goto(`${server.url}#s=${encodeURIComponent(THIRTEEN)}&step=2`);
       await page.waitForSelector(READY);
-      await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+      await page.waitForFunction(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas')?.dataset.paints) > 0);
       const f = await firstScreen(page);
       const at = `${name} ${width}×${height}`;
       assert.ok(f.translation.top >= 0 && f.translation.bottom <= height, `${at}: the translation is on the first screen (${JSON.stringify(f.translation)})`);
@@ -1106,9 +1106,9 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}#s=${encodeURIComponent('Delete the selected document now')}&step=0`);
     await page.waitForSelector(READY);
-    await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+    await page.waitForFunction(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas')?.dataset.paints) > 0);
     const m = await exportedMatrix(page);
-    const canvas = page.locator('#app canvas.as-heatmap-canvas');
+    const canvas = page.locator('#app .as-heat-card canvas.as-heatmap-canvas');
     await canvas.scrollIntoViewIfNeeded();
     const tapCell = async (t, j) => {
       const box = await canvas.boundingBox();
@@ -1130,17 +1130,17 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     const before = Number(await canvas.getAttribute('data-cell'));
     const paints = Number(await canvas.getAttribute('data-paints'));
     await page.locator('#app button[aria-label="Zoom in"]').click();
-    await page.waitForFunction((p) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.paints) > p, paints);
+    await page.waitForFunction((p) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.paints) > p, paints);
     assert.ok(Number(await canvas.getAttribute('data-cell')) > before, 'zoom in grows the cells');
     assert.equal(await textOf(page, '#app .as-zoom'), '125 %');
     await page.locator('#app button', { hasText: 'Fit' }).click();
-    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) === c, before);
+    await page.waitForFunction((c) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) === c, before);
     // The keyboard: + zooms in, 0 fits.
     await canvas.focus();
     await page.keyboard.press('+');
-    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) > c, before);
+    await page.waitForFunction((c) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) > c, before);
     await page.keyboard.press('0');
-    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) === c, before);
+    await page.waitForFunction((c) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) === c, before);
     assert.deepEqual(errors, []);
     await browserContext.close();
   });
@@ -1149,8 +1149,8 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     const { page, errors, context } = await openPage({ viewport: { width: 1920, height: 1080 } });
     await page.goto(`${server.url}#s=${encodeURIComponent('Open the file')}&step=1`);
     await page.waitForSelector(READY);
-    const canvas = page.locator('#app canvas.as-heatmap-canvas');
-    await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+    const canvas = page.locator('#app .as-heat-card canvas.as-heatmap-canvas');
+    await page.waitForFunction(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas')?.dataset.paints) > 0);
     const cellBefore = Number(await canvas.getAttribute('data-cell'));
     const sizeOf = (sel) => page.locator(sel).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     const typeBefore = await sizeOf('#app .as-translation');
@@ -1166,7 +1166,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     assert.ok(await sizeOf('#app .as-translation') >= 1.5 * typeBefore, 'large type');
     assert.ok(await page.locator('#app .as-model-card').isHidden(), 'only the figure: no model picker');
     assert.ok(await page.locator('#app .as-theory-card').isHidden());
-    await page.waitForFunction((c) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.cell) > c, cellBefore);
+    await page.waitForFunction((c) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) > c, cellBefore);
     await page.screenshot({ path: path.join(ARTIFACTS, 'after', 'presenter-1920x1080.png') });
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
@@ -1190,8 +1190,8 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     const long = 'When you open a new window from the file menu, the program asks whether you want to save the changes to the current document before it closes the old one';
     await page.goto(`${server.url}#s=${encodeURIComponent(long)}&scale=16`);
     await page.waitForSelector(READY);
-    const canvas = page.locator('#app canvas.as-heatmap-canvas');
-    await page.waitForFunction(() => Number(document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+    const canvas = page.locator('#app .as-heat-card canvas.as-heatmap-canvas');
+    await page.waitForFunction(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas')?.dataset.paints) > 0);
     const m = await exportedMatrix(page);
     /** The colour at the middle of cell (t, j). */
     const pixel = (t, j) => canvas.evaluate((c, [tt, jj]) => {
@@ -1210,7 +1210,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     const button = page.locator('#app .as-toolbar button', { hasText: 'Colour per row' });
     const paints = Number(await canvas.getAttribute('data-paints'));
     await button.click();
-    await page.waitForFunction((p) => Number(document.querySelector('#app canvas.as-heatmap-canvas').dataset.paints) > p, paints);
+    await page.waitForFunction((p) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.paints) > p, paints);
     assert.equal(await button.getAttribute('aria-pressed'), 'true');
     for (const t of rows) assert.ok(near(await pixel(t, argmax(m.alpha[t])), top), `row ${t}: its largest weight has the top colour`);
     assert.match(await page.locator('#app .as-legend').textContent(), /row max.*per row: each row is scaled to its own largest α/);
@@ -1378,7 +1378,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
         const r = await page.evaluate(async () => {
           const input = document.querySelector('#app .as-slider input[type="range"]');
           const perf = document.querySelector('#app .as-perf');
-          const canvas = document.querySelector('#app canvas.as-heatmap-canvas');
+          const canvas = document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas');
           const p0 = Number(canvas.dataset.paints);
           const d0 = Number(perf.dataset.count);
           for (let i = 0; i < 60; i++) { input.value = String(-2 + i * 0.05); input.dispatchEvent(new Event('input', { bubbles: true })); }
