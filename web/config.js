@@ -43,6 +43,9 @@ export const CONFIG = Object.freeze({
   playIntervalMs: 1100,
   playIntervalReducedMs: 1600,
 
+  // Quiz (cards/quiz.js): how many next-word choices a step offers (the word it wrote and the runners-up)
+  quizWordChoices: 5,
+
   // Engine / worker
   engineStartTimeoutMs: 30_000, // a worker that says nothing for this long has failed
   requestTimeoutMs: 30_000,

@@ -1,12 +1,14 @@
 // state.js - the one place the page's state lives, and its URL form.
 //
 // Shareable state (sentence, model, scale, step, view, pieces, colour, compare, UI language,
-// pin, beam search) round-trips through the URL hash:
-// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de&pin=1:@2&beam=4&lp=0.6`. `scale` is
+// pin, beam search, quiz) round-trips through the URL hash:
+// `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de&pin=1:@2&beam=4&lp=0.6&quiz=1`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained);
 // `uilang` the UI language (en, fr, de, es), written only once one was chosen;
 // `beam` the beam search card's width (1-8) and `lp` its length penalty
 // (0-4), each written only once one was chosen (cards/beam.js).
+// `quiz` the predict-then-reveal quiz (lib/quiz.js: quiz=1 or quiz=source+word),
+// which starts at `step`.
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
@@ -15,6 +17,7 @@
 import { CONFIG, VIEWS, COLOUR_MODES, MODEL_ID } from './config.js';
 import { parseCompareList } from './lib/compare.js';
 import { parsePin, pinToString } from './lib/pin.js';
+import { parseQuizValue, quizValue } from './lib/quiz.js';
 import { t, num, uiLanguageOf } from './i18n/index.js';
 import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
@@ -24,7 +27,7 @@ const FILE_NAME_MAX = 120;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null };
 }
 
 /**
@@ -89,6 +92,14 @@ export function parseShareString(str) {
   const lp = params.get('lp');
   if (lp !== null && parseLengthPenalty(lp) !== null) out.beamLp = parseLengthPenalty(lp);
   else if (lp !== null) out.rejectedLp = clip(lp);
+  // quiz=1 / quiz=source+word: the quiz (cards/quiz.js). A value it does not
+  // know still starts the quiz (source words only: the link asked for a quiz,
+  // and the answers stay hidden) and is reported as rejectedQuiz.
+  const quiz = params.get('quiz');
+  if (quiz !== null) {
+    const q = parseQuizValue(quiz);
+    if (q.bad !== undefined) { out.quiz = 'source'; out.rejectedQuiz = q.bad; } else out.quiz = q.mode;
+  }
   return out;
 }
 
@@ -125,6 +136,7 @@ export function serializeShareState(st) {
   if (st.pin) p.set('pin', pinToString(st.pin));
   if (st.beam != null) p.set('beam', String(st.beam));
   if (st.beamLp != null) p.set('lp', formatLengthPenalty(st.beamLp));
+  if (st.quiz) p.set('quiz', quizValue(st.quiz));
   return p.toString();
 }
 

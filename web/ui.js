@@ -13,6 +13,7 @@
 //   controllers/pin.js          the translation again with one step's attention pinned (cards/pin.js)
 //   controllers/training.js     the training film: the default model at points of its training (one worker each)
 //   controllers/beam.js         beam search on what the main model translated (its worker)
+//   controllers/quiz.js         the predict-then-reveal game (cards/quiz.js)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 //                               (cards/ribbons.js: the step's weights as bands, full view only)
 //
@@ -27,14 +28,15 @@ import { checkPin, pinProblemText, pinToString, samePin } from './lib/pin.js';
 import { EngineClient } from './client.js';
 import { createModels, LOCAL } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
-import { createShare } from './controllers/share.js';
+import { createShare, shareWhyText, noHostedCopyText } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
 import { createPin } from './controllers/pin.js';
 import { createTraining, FILM_CLOSED } from './controllers/training.js';
 import { createBeam } from './controllers/beam.js';
 import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from './lib/beam.js';
-import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
+import { createQuiz } from './controllers/quiz.js';
+import { setUiLanguage, pickUiLanguage, browserLanguages, t } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
 import * as heatmapCard from './cards/heatmap.js';
@@ -48,6 +50,7 @@ import * as trainingCard from './cards/training.js';
 import * as ribbonsCard from './cards/ribbons.js';
 import * as beamCard from './cards/beam.js';
 import * as offlineCard from './cards/offline.js';
+import * as quizCard from './cards/quiz.js';
 import { createOffline } from './controllers/offline.js';
 
 // In the single-file build modules are blob: URLs, which cannot be a base for
@@ -90,7 +93,7 @@ export function mountAlignscope(root, opts = {}) {
   // disk) never reaches the store's `model`: it waits in modelRequest until
   // the catalogue can say what is shown instead.
   // A malformed pin= (pinError) is said under the sentence once the UI language is set.
-  const { rejectedModel, fileModel, pinError, rejectedBeam, rejectedLp, ...initial } = opts.initial || {};
+  const { rejectedModel, fileModel, pinError, rejectedBeam, rejectedLp, rejectedQuiz, ...initial } = opts.initial || {};
   const store = createStore({
     ...defaultShareState(),
     ...initial,
@@ -109,11 +112,16 @@ export function mountAlignscope(root, opts = {}) {
     film: FILM_CLOSED, filmPoint: 0,
     // beam search (controllers/beam.js, cards/beam.js)
     beamResult: null, beamBusy: null, beamError: null, beamVisible: false,
+    // the quiz (controllers/quiz.js): the game being played, while `quiz` names a mode
+    quizPlay: null,
   }, { derive });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
   // Only the full view has the pin card: elsewhere a link's pin is not applied (nor written back).
   if (!has.full && store.get().pin) store.set({ pin: null });
+  // The quiz is a card of the full view; the compact embeds ignore the key.
+  if (!has.full && store.get().quiz) store.set({ quiz: null });
+  const quizLinkNotice = (value) => store.set(noticePatch(store.get(), 'quizLink', t('quiz.badLink', { value })));
 
   const wrapper = h('div', { class: 'as-root', dataset: { view } });
   if (opts.theme === 'dark' || opts.theme === 'light') wrapper.dataset.theme = opts.theme;
@@ -129,6 +137,14 @@ export function mountAlignscope(root, opts = {}) {
   const pin = has.full ? createPin(store, { client }) : null;
   const training = has.full ? createTraining(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const beam = has.full ? createBeam(store, { client }) : null;
+  const quiz = has.full ? createQuiz(store) : null;
+  // A link to a quiz (the quiz card's "Copy quiz link"), or why there can be none.
+  const quizLink = (mode) => {
+    const st = store.get();
+    if (st.local) return { why: shareWhyText(st) };
+    if (!shareBase) return { why: noHostedCopyText() };
+    return { link: share.link({ quiz: mode }) };
+  };
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -184,6 +200,12 @@ export function mountAlignscope(root, opts = {}) {
       actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), shareLink: () => share.link() },
     })) : null;
     film = training ? add('training', trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })) : null;
+    if (quiz) {
+      add('quiz', quizCard.mount(store, {
+        headingId: id('qz'),
+        actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: quizLink },
+      }));
+    }
     if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
     if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
     if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
@@ -199,6 +221,8 @@ export function mountAlignscope(root, opts = {}) {
     store.set(noticePatch({ ...st, ...noticePatch(st, 'beam', n.beam) }, 'beamLp', n.beamLp));
   };
   if (rejectedBeam != null || rejectedLp != null) setBeamNotices({ rejectedBeam, rejectedLp });
+  // A quiz= value this page does not know (state.js): said in the UI language.
+  if (has.full && rejectedQuiz != null) quizLinkNotice(rejectedQuiz);
   buildCards();
   wrapper.append(grid);
   root.append(wrapper);
@@ -219,6 +243,8 @@ export function mountAlignscope(root, opts = {}) {
     }
     for (const c of cards) c.update(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
+    // While a quiz runs, alignscope.css hides every card that could give its answers away.
+    if (changed.has('quiz')) wrapper.dataset.quiz = has.full && st.quiz ? 'on' : 'off';
     if (st.trace && st.info) wrapper.dataset.ready = 'true';
     stepsOnlyNotice(st, changed);
   }
@@ -251,8 +277,9 @@ export function mountAlignscope(root, opts = {}) {
       // A link made with a file from a disk: say why this shows another model
       // (unless the reader has a file of their own open right now).
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
+      if (has.full && patch.rejectedQuiz != null) quizLinkNotice(patch.rejectedQuiz);
       const next = {};
-      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp']) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp', ...(has.full ? ['quiz'] : [])]) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (['rejectedBeam', 'rejectedLp', 'beam', 'beamLp'].some((k) => patch[k] != null)) setBeamNotices(patch);
       if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
       // A pasted pin link: a malformed pin is said and the pin shown stays; a good one replaces it.
@@ -270,7 +297,8 @@ export function mountAlignscope(root, opts = {}) {
     },
     step(delta) {
       const st = store.get();
-      if (!st.trace) return;
+      // The step-through is hidden during a quiz, and its step is where the quiz starts.
+      if (!st.trace || (has.full && st.quiz)) return;
       store.set({ step: Math.max(0, Math.min(st.trace.T - 1, st.step + delta)) });
     },
     /** Presenter mode on, off, or toggled (no argument). */
@@ -291,6 +319,7 @@ export function mountAlignscope(root, opts = {}) {
       pin?.destroy();
       training?.destroy();
       beam?.destroy();
+      quiz?.destroy();
       offline?.destroy();
       darkQuery.removeEventListener('change', repaint);
       wrapper.remove();

@@ -29,6 +29,8 @@ export function mount(store, { ids, frame = null, actions }) {
   const retry = h('button', { type: 'button', class: 'as-btn as-btn-small', hidden: true }, t('input.retry'));
   const status = h('div', { class: 'as-status', role: 'status' }, progress, statusText, retry);
   const translation = h('p', { class: 'as-translation', 'aria-live': 'polite', 'aria-atomic': 'true' });
+  // Shown instead of the translation while a quiz runs (alignscope.css, data-quiz="on"): it would give the answers away.
+  const quizVeil = h('p', { class: 'as-quiz-veil as-muted' }, t('quiz.veil'));
   // Over the token limit: what is shown instead, and the sentences to choose from.
   const longNote = h('p', { class: 'as-long-note as-small', hidden: true, 'aria-live': 'polite' });
   const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': t('input.partsLabel'), hidden: true });
@@ -50,7 +52,7 @@ export function mount(store, { ids, frame = null, actions }) {
         h('div', { class: 'as-label-row' }, label, presenterBtn),
         sentence, hint, examples),
       h('div', { class: 'as-translation-box' },
-        h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), translation, longNote, parts, perf, trainedOn)),
+        h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), translation, quizVeil, longNote, parts, perf, trainedOn)),
     notice, status);
 
   // ---------- inputs ----------

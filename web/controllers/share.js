@@ -5,7 +5,7 @@
 import { serializeShareState, parseShareString, noticePatch } from '../state.js';
 import { t } from '../i18n/index.js';
 
-const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang', 'pin', 'beam', 'beamLp'];
+const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang', 'pin', 'beam', 'beamLp', 'quiz'];
 
 /** Why there is no link while a model file from the reader's disk is in use. */
 export const shareWhyText = (st) => t('share.why', { name: st.local.name });
@@ -15,11 +15,12 @@ export const noHostedCopyText = () => t('share.noHosted');
 
 /**
  * @param opts { syncUrl, shareBase ('' = no hosted copy to link to), apply(patch) — how a parsed hash is applied (the widget's setState) }
- * @returns { link(), copy() → Promise<{ link, copied }|null>, destroy() }
+ * @returns { link(extra?), copy() → Promise<{ link, copied }|null>, destroy() }
  */
 export function createShare(store, { syncUrl, shareBase, apply }) {
   let urlTimer = null;
-  const link = () => `${shareBase.split('#')[0]}#${serializeShareState(store.get())}`;
+  // extra: shareable values that differ from the page's (the quiz card's link to a quiz not yet started).
+  const link = (extra = null) => `${shareBase.split('#')[0]}#${serializeShareState(extra ? { ...store.get(), ...extra } : store.get())}`;
 
   const unsubscribe = store.subscribe((st, changed) => {
     if (syncUrl && SHARED.some((k) => changed.has(k))) {
