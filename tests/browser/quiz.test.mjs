@@ -181,6 +181,7 @@ test('a quiz link: answers hidden, a scripted run scored from the pageâ€™s own Î
   assert.match(link.hash, /(^#|&)quiz=source\+word(&|$)/);
   await page.click(`${CARD} button:text-is("Start the quiz")`);
   await page.waitForSelector(`${CARD}[data-phase="play"]`);
+  assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('as-quiz-src')), true, 'the focus is on the first source word');
   assert.equal(await page.textContent(`${CARD} .as-quiz-counter`), `Step 1 of ${n - 2}`);
   assert.match(await page.textContent(`${CARD} .as-quiz-sofar`), soFar(m.rows.slice(0, 2)), 'the first two words are given');
   assert.equal(await page.locator('#app .as-heat-card').isVisible(), false, 'hidden again');

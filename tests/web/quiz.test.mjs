@@ -232,6 +232,10 @@ test('the controller: a link’s step past the translation starts at the last ro
   quiz.select(0);
   store.set({ matrix: figureMatrix(trace, {}, false) });
   assert.equal(store.get().quizPlay.pick, 0);
+  // Other weights for the same words (another model, another scale): a new game.
+  store.set({ matrix: { ...words, alpha: words.alpha.map((a, i) => (i === 0 ? a + 1e-3 : a)) } });
+  assert.equal(store.get().quizPlay.pick, null);
+  assert.equal(store.get().quizPlay.restarted, 'A new translation: the quiz starts again.');
   // A model without attention: no game (the card says why).
   store.set({ matrix: { ...words, alpha: null } });
   assert.equal(store.get().quizPlay, null);

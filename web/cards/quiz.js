@@ -104,13 +104,13 @@ export function mount(store, { headingId, actions }) {
   // ---------- inputs ----------
   startBtn.addEventListener('click', () => {
     if (startBtn.getAttribute('aria-disabled') === 'true') return;
-    actions.start(modeOf());
-    // The first source word takes the focus once the game is drawn (update below).
+    // The first source word takes the focus once the game is drawn (renderGame).
     pendingFocus = 'source';
+    actions.start(modeOf());
   });
   startAt.addEventListener('change', () => actions.setStep(Number(startAt.value)));
   leaveBtn.addEventListener('click', () => { actions.leave(); startBtn.focus(); });
-  againBtn.addEventListener('click', () => { actions.again(); pendingFocus = 'source'; });
+  againBtn.addEventListener('click', () => { pendingFocus = 'source'; actions.again(); });
   revealBtn.addEventListener('click', () => tryReveal());
   nextBtn.addEventListener('click', () => { actions.next(); pendingFocus = store.get().quizPlay?.done ? 'summary' : 'source'; applyFocus(); });
   copyBtn.addEventListener('click', async () => {

@@ -8,7 +8,7 @@
 // step-through's `step`: the link's step is where a game starts.
 //
 //   quizPlay: {
-//     key,        what the game is of (text, translation, level, model, scale)
+//     key,        what the game is of (lib/quiz.js matrixKey: text, translation, level, α)
 //     mode,       'source' | 'word'
 //     startRow,   the first row played (the matrix row of the link's step)
 //     row,        the row being asked now (startRow … T−1)
@@ -23,14 +23,11 @@
 
 import { CONFIG } from '../config.js';
 import { noticePatch } from '../state.js';
-import { startRow, alphaRow, scoreStep, wordChoices } from '../lib/quiz.js';
+import { startRow, alphaRow, scoreStep, wordChoices, matrixKey } from '../lib/quiz.js';
 import { t, num } from '../i18n/index.js';
 
 /** What a game is of: a new key is a new game. */
-function keyOf(st) {
-  const m = st.matrix;
-  return JSON.stringify([m.trace.text, m.trace.translation, m.level, st.local ? `file:${st.local.name}` : st.model, st.scale]);
-}
+const keyOf = (st) => matrixKey(st.matrix);
 
 /**
  * @param store the widget's store
@@ -69,8 +66,9 @@ export function createQuiz(store) {
       return;
     }
     const p = st.quizPlay;
-    if (p && p.key === keyOf(st) && p.mode === st.quiz) return;
-    newGame(st, p && p.key !== keyOf(st) ? t('quiz.restarted') : null);
+    const key = keyOf(st);
+    if (p && p.key === key && p.mode === st.quiz) return;
+    newGame(st, p && p.key !== key ? t('quiz.restarted') : null);
   }
 
   /** True when this row has what the reveal needs. */
@@ -80,7 +78,7 @@ export function createQuiz(store) {
   }
 
   const unsubscribe = store.subscribe((st, changed) => {
-    if (['quiz', 'matrix', 'step', 'model', 'local', 'scale'].some((k) => changed.has(k))) follow(st, changed);
+    if (['quiz', 'matrix', 'step'].some((k) => changed.has(k))) follow(st, changed);
   });
   follow(store.get(), new Set(['quiz']));
 

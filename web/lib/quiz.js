@@ -108,6 +108,19 @@ export function quizSummary(results) {
   };
 }
 
+/**
+ * What a game is of: the sentence, its translation, the level and the α
+ * themselves (FNV-1a over their bits). Another model, scale or sentence
+ * gives another key; the same translation made again, the same key.
+ */
+export function matrixKey(matrix) {
+  const a = matrix.alpha instanceof Float32Array ? matrix.alpha : Float32Array.from(matrix.alpha);
+  const bits = new Uint32Array(a.buffer, a.byteOffset, a.length);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bits.length; i++) { h ^= bits[i]; h = Math.imul(h, 0x01000193); }
+  return JSON.stringify([matrix.trace.text, matrix.trace.translation, matrix.level, matrix.T, matrix.S, h >>> 0]);
+}
+
 /** A 32-bit hash of a string (FNV-1a): the shuffle's seed. */
 export function hashString(s) {
   let h = 0x811c9dc5;
