@@ -5,7 +5,7 @@
 // word and piece levels differ.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseQuizValue, quizValue, scoreStep, quizSummary, wordChoices, startRow, alphaRow, sameWord, seededShuffle, pieceText } from '../../web/lib/quiz.js';
+import { parseQuizValue, quizValue, scoreStep, quizSummary, wordChoices, startRow, alphaRow, sameWord, seededShuffle, matrixKey } from '../../web/lib/quiz.js';
 import { parseShareString, serializeShareState, defaultShareState, createStore } from '../../web/state.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { createQuiz } from '../../web/controllers/quiz.js';
@@ -43,8 +43,9 @@ const trace = {
     ['</s>', '.', '▁!', '▁les'],
   ],
 };
-const words = figureMatrix(trace, {}, false);
-const pieces = figureMatrix(trace, {}, true);
+const INFO = { tokenizer: 'subwords' };
+const words = figureMatrix(trace, INFO, false);
+const pieces = figureMatrix(trace, INFO, true);
 
 test('the link value: quiz=1 / source / source+word / 0, strictly; it round-trips through the hash', () => {
   assert.deepEqual(parseQuizValue('1'), { mode: 'source' });
@@ -140,11 +141,14 @@ test('next-word choices: the word it wrote and the runners-up at its first step,
   assert.deepEqual(wordChoices(words, 0, 5).choices, c.choices, 'the same order every time');
   assert.deepEqual(wordChoices(words, 0, 2).choices.length, 2);
   assert.ok(wordChoices(words, 0, 2).choices.includes('fichiers'), 'the truth is always offered');
-  assert.deepEqual([...wordChoices(words, 3, 5).choices].sort(), ['!', '.', '</s>', 'les']);
-  assert.deepEqual([...wordChoices(pieces, 4, 5).choices].sort(), ['</s>', 'é', 'ées', 'és']);
+  assert.deepEqual([...wordChoices(words, 3, 5).choices].sort(), ['!', '.', '</s>', 'les'], 'words: plain text, no continuation mark');
+  // Pieces: written as the step-through writes them, what it wrote included ("·és" continues "sauv").
+  assert.deepEqual(wordChoices(pieces, 4, 5).truth, '·és');
+  assert.deepEqual([...wordChoices(pieces, 4, 5).choices].sort(), ['</s>', '·é', '·ées', '·és']);
+  assert.deepEqual(wordChoices(pieces, 5, 5).truth, '</s>');
   assert.deepEqual([...wordChoices(words, 2, 9).choices].sort(), ['.', 'enregistr', 'sauvés'], '“▁sauvés” is the word itself, once');
-  assert.equal(pieceText('▁le'), 'le');
-  assert.equal(pieceText('▁'), '▁');
+  // A word model's tokens are shown as they are.
+  assert.deepEqual([...wordChoices(figureMatrix(trace, {}, false), 1, 5).choices].sort(), ['non', '▁ne', '▁pas', '▁sans']);
   const list = ['a', 'b', 'c', 'd', 'e', 'f'];
   assert.deepEqual([...seededShuffle(list, 7)].sort(), list);
   assert.deepEqual(seededShuffle(list, 7), seededShuffle(list, 7));
@@ -230,7 +234,9 @@ test('the controller: a link’s step past the translation starts at the last ro
   assert.equal(p.restarted, 'A new translation: the quiz starts again.');
   // The same translation made again (a new object, the same content): the game goes on.
   quiz.select(0);
-  store.set({ matrix: figureMatrix(trace, {}, false) });
+  store.set({ matrix: figureMatrix(trace, INFO, false) });
+  assert.equal(matrixKey(figureMatrix(trace, INFO, false)), matrixKey(words));
+  assert.notEqual(matrixKey(pieces), matrixKey(words));
   assert.equal(store.get().quizPlay.pick, 0);
   // Other weights for the same words (another model, another scale): a new game.
   store.set({ matrix: { ...words, alpha: words.alpha.map((a, i) => (i === 0 ? a + 1e-3 : a)) } });

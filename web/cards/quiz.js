@@ -318,7 +318,7 @@ export function mount(store, { headingId, actions }) {
         w.btn.setAttribute('aria-checked', String(on));
         w.btn.tabIndex = k === focusWord ? 0 : -1;
         w.btn.setAttribute('aria-disabled', String(p.revealed));
-        w.btn.classList.toggle('as-quiz-truth', p.revealed && w.word === m.rowLabels[p.row]);
+        w.btn.classList.toggle('as-quiz-truth', p.revealed && w.word === p.truth);
       });
     }
 

@@ -15,6 +15,7 @@
 //     pick,       the source column selected for this row, or null
 //     word,       the next-word guess selected for this row, or null
 //     choices,    the next-word choices of this row (lib/quiz.js wordChoices), or null
+//     truth,      which of them it wrote, or null
 //     revealed,   this row's answer is shown
 //     results,    [scoreStep(…) + { row }], one per revealed row
 //     done,       every row was played: the summary is shown
@@ -43,7 +44,8 @@ export function createQuiz(store) {
   const patchPlay = (values) => set({ quizPlay: { ...play(), ...values } });
 
   function rowState(st, row) {
-    return { row, pick: null, word: null, revealed: false, choices: st.quiz === 'word' ? wordChoices(st.matrix, row, CONFIG.quizWordChoices).choices : null };
+    const w = st.quiz === 'word' ? wordChoices(st.matrix, row, CONFIG.quizWordChoices) : null;
+    return { row, pick: null, word: null, revealed: false, choices: w?.choices ?? null, truth: w?.truth ?? null };
   }
 
   function newGame(st, restarted = null) {
@@ -111,7 +113,7 @@ export function createQuiz(store) {
       if (!ready()) return;
       const p = play();
       const m = store.get().matrix;
-      const r = scoreStep(alphaRow(m, p.row), p.pick, p.mode === 'word' ? { guess: p.word, truth: m.rowLabels[p.row] } : null);
+      const r = scoreStep(alphaRow(m, p.row), p.pick, p.mode === 'word' ? { guess: p.word, truth: p.truth } : null);
       patchPlay({ revealed: true, restarted: null, results: [...p.results, { ...r, row: p.row }] });
     },
     /** On to the next row, or to the summary after the last. */

@@ -14,7 +14,7 @@
 // The link key is `quiz=1` (or `quiz=source`: source words only) or
 // `quiz=source+word` (also the next word); `quiz=0` is no quiz.
 
-import { rowOfStep } from './words.js';
+import { rowOfStep, displayPiece } from './words.js';
 
 /** The quiz modes as the store holds them: 'source' (pick the source word) and 'word' (also guess the next word). */
 export const QUIZ_MODES = Object.freeze(['source', 'word']);
@@ -146,30 +146,33 @@ export function seededShuffle(list, seed) {
   return out;
 }
 
-/** A vocabulary piece as a reader sees it: SentencePiece's word mark '▁' dropped. */
-export function pieceText(token) {
-  const s = String(token ?? '').replace(/^\u2581/, '');
-  return s === '' ? String(token ?? '') : s;
-}
-
 /**
- * The next-word choices of row `r`: the word it wrote (the row's label) and
- * the other candidates the decoder's softmax ranked highest at the row's
- * first decoder step (for a word of several pieces, the alternatives to its
- * first piece), at most `k` in all, without case-insensitive duplicates, in
- * an order fixed by the sentence and the row (the same on every reload).
+ * The next-word choices of row `r`: what it wrote there and the other
+ * candidates the decoder's softmax ranked highest at the row's first decoder
+ * step (for a word of several pieces, the alternatives to its first piece),
+ * at most `k` in all, without case-insensitive duplicates, in an order fixed
+ * by the sentence and the row (the same on every reload). With pieces shown,
+ * every choice, what it wrote included, is written as the step-through writes
+ * its candidates (lib/words.js displayPiece: "·és" continues a word); with
+ * words, what it wrote is the row's word and the others are plain text (no
+ * word mark, no continuation mark). Either way, nothing but the guess tells
+ * them apart.
  *   -> { choices: [string], truth: string }
  */
 export function wordChoices(matrix, r, k) {
   const trace = matrix.trace;
-  const truth = matrix.rowLabels[r];
+  const subwords = matrix.info?.tokenizer === 'subwords';
   const first = matrix.rowGroups[r].first;
-  const written = trace.target[first]?.token;
+  const target = trace.target[first];
+  const written = target?.token;
+  const truth = matrix.level === 'pieces' && written != null && !(target.copiedFrom >= 0) ? displayPiece(written, { subwords }).text : matrix.rowLabels[r];
   const out = [truth];
   for (const tok of trace.topTokens?.[first] ?? []) {
     if (out.length >= k) break;
     if (tok === written) continue; // the piece it wrote: `truth` stands for it
-    const text = pieceText(tok);
+    const shown = displayPiece(tok, { subwords });
+    // Words: a piece that would continue a word is written plainly, as the row's word is.
+    const text = matrix.level === 'pieces' || !shown.continues ? shown.text : String(tok);
     if (!out.some((w) => sameWord(w, text))) out.push(text);
   }
   return { choices: seededShuffle(out, hashString(`${trace.text}\u0000${matrix.level}\u0000${r}`)), truth };
