@@ -71,6 +71,10 @@ test('a quiz link: answers hidden, a scripted run scored from the page’s own �
     assert.equal(await page.locator(`#app ${sel}`).isVisible(), false, `${sel} is hidden during the quiz`);
   }
   assert.equal(await page.locator('#app .as-quiz-veil').isVisible(), true, 'the translation box says why it is empty');
+  // And so is every other view of α there is (ribbons, beam search, pinning, the training film, …): only these stay.
+  const shown = await page.$$eval('#app .as-grid > [data-area]', (els) => els.filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.dataset.area));
+  assert.deepEqual(shown.filter((a) => !['input', 'quiz', 'model', 'theory', 'byhand', 'offline'].includes(a)), [], `shown during the quiz: ${shown}`);
+  assert.ok(shown.includes('quiz') && shown.includes('input'));
   assert.match(await page.textContent(`${CARD} .as-quiz-hidden-note`), /hidden until you leave the quiz/);
 
   const m = await pageMatrix(page);
