@@ -138,13 +138,15 @@ export function mountAlignscope(root, opts = {}) {
   const training = has.full ? createTraining(store, { workerUrl, workerType: inline?.workerType ?? 'module', inline, base }) : null;
   const beam = has.full ? createBeam(store, { client }) : null;
   const quiz = has.full ? createQuiz(store) : null;
-  // A link to a quiz (the quiz card's "Copy quiz link"), or why there can be none.
-  const quizLink = (mode) => {
+  // A link to this view (with `extra` shareable values: the quiz card's link to a
+  // quiz not yet started), or why there can be none: { link } | { why }.
+  const linkOrWhy = (extra = null) => {
     const st = store.get();
     if (st.local) return { why: shareWhyText(st) };
     if (!shareBase) return { why: noHostedCopyText() };
-    return { link: share.link({ quiz: mode }) };
+    return { link: share.link(extra) };
   };
+  const quizLink = (mode) => linkOrWhy({ quiz: mode });
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
@@ -197,7 +199,7 @@ export function mountAlignscope(root, opts = {}) {
     beamed = has.full ? add('beam', beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam })) : null;
     pinView = has.full ? add('pin', pinCard.mount(store, {
       headingId: id('pn'), frame,
-      actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), shareLink: () => share.link() },
+      actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), link: () => linkOrWhy() },
     })) : null;
     film = training ? add('training', trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })) : null;
     if (quiz) {

@@ -184,7 +184,8 @@ test('width 1 is greedy: exactly the main translation, and the card says so', as
     assert.equal(main, greedy.translation);
     assert.match(st.greedyNote, /greedy search, the way the main heatmap’s translation is made\. Here it gives exactly that translation: “/);
     assert.equal(await page.locator(`${CARD} .as-beam-leaf`).count(), 1);
-    assert.match(await page.evaluate(() => location.hash), /(^#|&)beam=1(&|$)/);
+    // The address follows the store after a short pause (controllers/share.js).
+    await page.waitForFunction(() => /(^#|&)beam=1(&|$)/.test(location.hash));
     // A link with beam=1 opens at width 1.
     const other = await openPage(env.browser, { viewport: DESKTOP });
     await openCard(other.page, `s=${encodeURIComponent(SENTENCE)}&beam=1&lp=0.5`, { width: 1 });

@@ -165,13 +165,13 @@ test('switching back to a model already used downloads nothing', async () => {
     const page = await firstVisit(context, server.url);
     const other = catalog.models.find((m) => m.id !== def.id && m.attention !== 'none');
     const count = (m) => server.hits.get(`/models/${m.file}`) ?? 0;
-    const select = page.locator('#app select.as-select');
+    const select = page.locator('#app .as-model-card select.as-select');
     const start = { def: count(def), other: count(other) };
     const bytesBefore = server.stats.bytes;
     for (const id of [other.id, def.id, other.id, def.id]) {
       await select.selectOption(id);
       await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.ready === 'true'
-        && document.querySelector('#app select.as-select').value === want && !document.querySelector('#app progress:not([hidden])'), id, { timeout: 60_000 });
+        && document.querySelector('#app .as-model-card select.as-select').value === want && !document.querySelector('#app progress:not([hidden])'), id, { timeout: 60_000 });
     }
     assert.equal(count(def), start.def, 'the default model was not requested again');
     assert.equal(count(other), start.other + 1, 'the other model was downloaded once');
@@ -194,8 +194,8 @@ test('“Make all models available offline” stores every model, with progress;
     assert.equal(await status.getAttribute('data-error'), 'false');
     await context.setOffline(true);
     const last = catalog.models.at(-1);
-    await page.locator('#app select.as-select').selectOption(last.id);
-    await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.ready === 'true' && document.querySelector('#app select.as-select').value === want, last.id, { timeout: 60_000 });
+    await page.locator('#app .as-model-card select.as-select').selectOption(last.id);
+    await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.ready === 'true' && document.querySelector('#app .as-model-card select.as-select').value === want, last.id, { timeout: 60_000 });
   } finally {
     await context.close();
   }
@@ -258,7 +258,7 @@ test('the standalone file’s “Copy link” explains that a link needs a hoste
     await readyIn(page);
     await page.getByRole('button', { name: 'Copy link' }).click();
     await page.getByText(/A link needs a hosted copy/).first().waitFor();
-    assert.equal(await page.locator('#app input.as-link:not([hidden])').count(), 0, 'no file:// link is offered');
+    assert.equal(await page.locator('#app input.as-link:visible').count(), 0, 'no file:// link is offered (by any card)');
     const out = path.join(tmp, 'dist-with-base');
     const { standalone } = buildDist({ out, quiet: true, shareBase: 'https://course.example.org/alignscope/' });
     await page.goto(`${pathToFileURL(standalone).href}#s=Open+the+file`);

@@ -336,7 +336,7 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.locator('#app .as-steps').focus();
     await page.keyboard.press('ArrowRight');
     await page.locator('#app .as-toolbar button', { hasText: 'Copy link' }).click();
-    const link = await page.locator('#app input.as-link').inputValue();
+    const link = await page.locator('#app .as-heat-card input.as-link').inputValue();
     assert.match(link, /#s=Close\+the\+current\+dialog&m=[\w-]+&scale=[0-9.]+&step=1/);
     await page.waitForTimeout(300);
     const snapshot = async (p) => ({
@@ -496,11 +496,11 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     await page.goto(`${server.url}#s=Open+the+file&m=${encodeURIComponent('https://evil.example/m.alsc')}`);
     await page.waitForSelector(READY);
     assert.match(await page.locator('#app .as-notice').textContent(), /The model “https:\/\/evil\.example\/m\.alsc” was not loaded: alignscope loads models only by their id/);
-    assert.equal(await page.locator('#app select').inputValue(), catalog.default);
+    assert.equal(await page.locator('#app .as-model-card select').inputValue(), catalog.default);
     assert.ok(requested.every((u) => u.startsWith(server.url)), 'no request left the site');
     await page.evaluate(() => { location.hash = '#s=Open+the+file&m=no-such-model'; });
     await page.waitForFunction(() => /There is no model “no-such-model”/.test(document.querySelector('#app .as-notice')?.textContent));
-    assert.equal(await page.locator('#app select').inputValue(), catalog.default);
+    assert.equal(await page.locator('#app .as-model-card select').inputValue(), catalog.default);
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -701,9 +701,9 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const { page, errors, context } = await openPage();
     await page.goto(server.url);
     await page.waitForSelector(READY);
-    const options = await page.locator('#app select option').allTextContents();
+    const options = await page.locator('#app .as-model-card select option').allTextContents();
     assert.equal(options.length, testCatalog.models.length);
-    const byId = Object.fromEntries(await page.locator('#app select option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])));
+    const byId = Object.fromEntries(await page.locator('#app .as-model-card select option').evaluateAll((os) => os.map((o) => [o.value, o.textContent])));
     const real = testCatalog.models.find((m) => m.id === catalog.default);
     assert.ok(byId[real.id].startsWith(real.label), byId[real.id]);
     assert.ok(byId[real.id].includes(`${(real.bytes / 1e6).toFixed(1)} MB`), byId[real.id]);
@@ -714,11 +714,11 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     assert.match(byId['toy-int8'], /additive · 2[0-9] kB · BLEU 1\.3 · int8$/);
     // The line under the picker is the select's description (read with it) and names the model in use.
     const info = page.locator('#app .as-model-info');
-    assert.equal(await page.locator('#app select').getAttribute('aria-describedby'), await info.getAttribute('id'));
+    assert.equal(await page.locator('#app .as-model-card select').getAttribute('aria-describedby'), await info.getAttribute('id'));
     assert.equal(await info.getAttribute('aria-live'), 'polite');
     const line = await info.textContent();
     for (const want of ['additive attention (Bahdanau)', `${(real.bytes / 1e6).toFixed(1)} MB download`, `test BLEU ${real.bleu.toFixed(1)}`, `${(real.parameters / 1e6).toFixed(1)} M parameters`]) assert.ok(line.includes(want), `${want} in ${line}`);
-    await page.locator('#app select').selectOption('toy-int8');
+    await page.locator('#app .as-model-card select').selectOption('toy-int8');
     await waitForTranslation(page, (await nodeModel(path.join(modelsDir, 'toy-int8.alsc'))).translate('Show the new window').translation);
     assert.equal(await info.textContent(), 'additive attention (Bahdanau) · 22 kB download · int8 weights · 18 k parameters · test BLEU 1.3 · en → fr. Trained for seconds on a made-up corpus: for tests only.');
     // Every model side by side, in a real table.
@@ -749,7 +749,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.route('**/models/index.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...testCatalog, default: 'toy-general' }) }));
     await page.goto(`${server.url}#s=Close+the+window`);
     await page.waitForSelector(READY);
-    assert.equal(await page.locator('#app select').inputValue(), 'toy-general');
+    assert.equal(await page.locator('#app .as-model-card select').inputValue(), 'toy-general');
     assert.match(await page.locator('#app .as-model-info').textContent(), /^general attention \(Luong\)/);
     await page.waitForFunction(() => /&m=toy-general&/.test(location.hash));
     assert.equal(await page.locator('#app .as-notice').textContent(), '');
@@ -780,8 +780,8 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await waitForTranslation(page, want);
     const size = fs.statSync(TOY('dot')).size;
     assert.match(await page.locator('#app .as-model-info').textContent(), new RegExp(`^Your file “dot\\.alsc” \\(${Math.round(size / 1e3)} kB\\) · dot-product attention \\(Luong\\) · f16 weights · 23 k parameters · en → fr\\. Not from this site’s list`));
-    assert.equal(await page.locator('#app select').inputValue(), 'file:');
-    assert.match(await page.locator('#app select option:checked').textContent(), /^Your file: dot\.alsc — dot · 4[0-9] kB$/);
+    assert.equal(await page.locator('#app .as-model-card select').inputValue(), 'file:');
+    assert.match(await page.locator('#app .as-model-card select option:checked').textContent(), /^Your file: dot\.alsc — dot · 4[0-9] kB$/);
     // The heatmap is this model's: the export matches engine.js on the same file.
     const m = await exportedMatrix(page);
     assert.equal(m.model, 'file:dot.alsc');
@@ -797,25 +797,25 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await copy.focus();
     await page.keyboard.press('Enter'); // focusable, and says why when pressed
     assert.match(await page.locator('#app .as-notice [data-topic="share"]').textContent(), /Links cannot carry a model file/);
-    assert.ok(await page.locator('#app input.as-link').isHidden(), 'no link was produced');
+    assert.ok(await page.locator('#app .as-heat-card input.as-link').isHidden(), 'no link was produced');
     // The address bar does not pretend either: a link opened from it explains.
     await page.waitForFunction(() => /&m=file%3Adot\.alsc&/.test(location.hash));
     const other = await openPage();
     await other.page.goto(await page.evaluate(() => location.href));
     await other.page.waitForSelector(READY);
     assert.match(await other.page.locator('#app .as-notice [data-topic="model"]').textContent(), /This link was made with a model file from someone’s disk \(“dot\.alsc”\)\. A link cannot carry a file, so this shows “.+” from this site’s list instead; to see what the link showed, open that file with “Open a model file…”\./);
-    assert.equal(await other.page.locator('#app select').inputValue(), catalog.default);
+    assert.equal(await other.page.locator('#app .as-model-card select').inputValue(), catalog.default);
     assert.deepEqual(other.errors, []);
     await other.context.close();
     // Back to a model from the list: links work again. And the file is still offered.
-    await page.locator('#app select').selectOption(catalog.default);
+    await page.locator('#app .as-model-card select').selectOption(catalog.default);
     await waitForTranslation(page, nodeEngine.translate(sentence, { scoreScale: nodeInfo.trainedScoreScale }).translation);
     assert.equal(await copy.getAttribute('aria-disabled'), null);
     assert.ok(await why.isHidden());
     assert.equal(await page.locator('#app .as-notice [data-topic="share"]').count(), 0);
     await copy.click();
-    assert.match(await page.locator('#app input.as-link').inputValue(), new RegExp(`&m=${catalog.default}&`));
-    await page.locator('#app select').selectOption('file:');
+    assert.match(await page.locator('#app .as-heat-card input.as-link').inputValue(), new RegExp(`&m=${catalog.default}&`));
+    await page.locator('#app .as-model-card select').selectOption('file:');
     await waitForTranslation(page, want);
     assert.match(await page.locator('#app .as-model-info').textContent(), /^Your file “dot\.alsc”/);
     assert.deepEqual(errors, []);
@@ -840,7 +840,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.waitForFunction(() => document.querySelector('#app .as-status').hidden);
     assert.deepEqual(await SNAPSHOT(page), before);
     assert.equal(await page.locator('#app .as-model-info').textContent(), infoBefore);
-    assert.equal(await page.locator('#app select').inputValue(), catalog.default);
+    assert.equal(await page.locator('#app .as-model-card select').inputValue(), catalog.default);
     assert.equal(await page.locator('#app .as-toolbar button', { hasText: 'Copy link' }).getAttribute('aria-disabled'), null);
     // The old model still translates, at the old scale.
     const n = await decodeCount(page);
@@ -950,7 +950,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const rel = 2 ** 0.2;
     await page.locator('#app .as-play').click(); // playing while the model changes
     assert.equal(await page.locator('#app .as-play').getAttribute('aria-pressed'), 'true');
-    await page.locator('#app select').selectOption('toy-dot');
+    await page.locator('#app .as-model-card select').selectOption('toy-dot');
     const dot = await nodeModel(path.join(modelsDir, 'toy-dot.alsc'));
     const ref = dot.translate(sentence, rel);
     await waitForTranslation(page, ref.translation);
@@ -966,18 +966,18 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     // To the model without attention, from the end of the step-through.
     await page.locator('#app .as-steps').focus();
     await page.keyboard.press('End');
-    await page.locator('#app select').selectOption('toy-none');
+    await page.locator('#app .as-model-card select').selectOption('toy-none');
     const none = await nodeModel(path.join(modelsDir, 'toy-none.alsc'));
     await waitForTranslation(page, none.translate(sentence).translation);
     assert.equal(await textOf(page, '#app .as-step-count'), `step ${none.translate(sentence).T} / ${none.translate(sentence).T}`, 'the step is clamped to the shorter translation');
     assert.ok(await page.locator('#app .as-slider input').isDisabled());
     assert.match(await textOf(page, '#app .as-heat-card .as-empty'), /decoder sees only a fixed summary of the source/);
     // Back to an attention model: the slider is on again, at the same place.
-    await page.locator('#app select').selectOption(catalog.default);
+    await page.locator('#app .as-model-card select').selectOption(catalog.default);
     await waitForTranslation(page, nodeEngine.translate(sentence, { scoreScale: nodeInfo.trainedScoreScale / rel }).translation);
     assert.ok(await page.locator('#app .as-slider input').isEnabled());
     assert.ok(Math.abs(Number(await page.locator('#app .as-slider input').inputValue()) - 0.2) < 1e-9);
-    assert.ok(await page.locator('#app .as-legend').isVisible());
+    assert.ok(await page.locator('#app .as-heat-card .as-legend').isVisible());
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -1001,7 +1001,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
       assert.ok(await empty.isVisible());
       assert.match(await empty.textContent(), /no attention.*the decoder sees only a fixed summary of the source, c = \[→h_S ; ←h_1\].*the same vector at every step\. So there is no alignment to show/);
       assert.ok(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').isHidden());
-      assert.ok(await page.locator('#app .as-legend').isHidden());
+      assert.ok(await page.locator('#app .as-heat-card .as-legend').isHidden());
       for (const b of await page.locator('#app .as-heat-card button[data-export]').all()) assert.ok(await b.isDisabled());
       assert.ok(await page.locator('#app .as-toolbar button', { hasText: 'Numbers table' }).isDisabled());
       // Slider: off, with the reason as its description.
@@ -1213,7 +1213,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     await page.waitForFunction((p) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.paints) > p, paints);
     assert.equal(await button.getAttribute('aria-pressed'), 'true');
     for (const t of rows) assert.ok(near(await pixel(t, argmax(m.alpha[t])), top), `row ${t}: its largest weight has the top colour`);
-    assert.match(await page.locator('#app .as-legend').textContent(), /row max.*per row: each row is scaled to its own largest α/);
+    assert.match(await page.locator('#app .as-heat-card .as-legend').textContent(), /row max.*per row: each row is scaled to its own largest α/);
     await page.waitForFunction(() => /&colour=row/.test(location.hash));
     const e = await exportedMatrix(page);
     assert.equal(e.colour, 'row');
@@ -1319,7 +1319,7 @@ describe('the page as a figure', { timeout: 170_000 }, () => {
     assert.ok(!/d = \d+ \(/.test(additive), 'no “d = …” for additive attention');
     for (const [id, kind] of [['toy-dot', 'dot'], ['toy-scaled-dot', 'scaled_dot'], ['toy-general', 'general']]) {
       const toy = await nodeModel(path.join(modelsDir, `${id}.alsc`));
-      await page.locator('#app select').selectOption(id);
+      await page.locator('#app .as-model-card select').selectOption(id);
       await waitForTranslation(page, toy.translate('Open the file').translation);
       const title = await card.locator('h2').textContent();
       const text = await card.textContent();

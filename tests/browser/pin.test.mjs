@@ -140,6 +140,8 @@ describe('pin the finger', () => {
     assert.match(got.summary, new RegExp(`At step ${STEP + 1} \\(“${original.target[STEP].text}”\\), all the weight was put on “${first.text}”`));
     assert.equal(await card.getByRole('button', { name: `Put all the weight on “${first.text}” (1 of ${n})` }).getAttribute('aria-pressed'), 'true');
     pinLink = got.link;
+    // The address follows the store after a short pause (controllers/share.js).
+    await page.waitForFunction((hash) => location.hash === hash, new URL(pinLink).hash, { timeout: 10_000 }).catch(() => {});
     assert.equal(new URL(pinLink).hash, await page.evaluate(() => location.hash), 'the card’s link is the page’s');
     await card.screenshot({ path: path.join(ARTIFACTS, 'pin-desktop-light.png') });
     await audit(page, 'pinned, desktop, light');

@@ -29,7 +29,7 @@ const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, c
 // A change of α at least this large (total variation) is "large" in the card's verdict.
 const LARGE_CHANGE = 0.5;
 
-/** ctx: { headingId, frame (the widget's frameQueue), actions: { setPin(pin), clearPin(), setStep(step), shareLink() → string } } */
+/** ctx: { headingId, frame (the widget's frameQueue), actions: { setPin(pin), clearPin(), setStep(step), link() → { link } | { why } } } */
 export function mount(store, { headingId, frame = null, actions }) {
   const intro = h('p', { class: 'as-small as-muted' }, t('pin.intro'));
   const levelNote = h('p', { class: 'as-small as-muted as-pin-level' });
@@ -88,7 +88,9 @@ export function mount(store, { headingId, frame = null, actions }) {
   };
   const linkField = h('input', { class: 'as-link as-pin-link', type: 'text', readonly: true, 'aria-label': t('pin.linkLabel') });
   const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('pin.copy'));
-  const linkRow = h('div', { class: 'as-pin-link-row', hidden: true }, h('p', { class: 'as-small as-muted' }, t('pin.linkNote')), h('div', { class: 'as-row' }, linkField, copyBtn));
+  // Where no link can be made (a model file from a disk, the single file with no hosted copy): why.
+  const linkWhy = h('p', { class: 'as-small as-muted', hidden: true });
+  const linkRow = h('div', { class: 'as-pin-link-row', hidden: true }, h('p', { class: 'as-small as-muted' }, t('pin.linkNote')), h('div', { class: 'as-row' }, linkField, copyBtn), linkWhy);
 
   const element = h('section', { class: 'as-card as-pin-card', 'aria-labelledby': headingId },
     h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('pin.heading'))),
@@ -238,7 +240,9 @@ export function mount(store, { headingId, frame = null, actions }) {
   goBtn.addEventListener('click', () => { const st = store.get(); if (st.pin) actions.setStep(st.pin.step); });
   resetBtn.addEventListener('click', () => actions.clearPin());
   copyBtn.addEventListener('click', async () => {
-    linkField.value = actions.shareLink();
+    const r = actions.link();
+    if (!r.link) return;
+    linkField.value = r.link;
     let copied = false;
     try { await navigator.clipboard.writeText(linkField.value); copied = true; } catch { /* file:// or no permission: the field is selectable */ }
     linkField.focus();
@@ -250,7 +254,13 @@ export function mount(store, { headingId, frame = null, actions }) {
   // The link shows the whole shareable state (the step and scale too).
   function renderLink(st) {
     linkRow.hidden = !st.pin;
-    if (st.pin) linkField.value = actions.shareLink();
+    if (!st.pin) return;
+    const r = actions.link();
+    linkWhy.hidden = !r.why;
+    linkWhy.textContent = r.why ?? '';
+    linkField.hidden = !r.link;
+    copyBtn.hidden = !r.link;
+    if (r.link) linkField.value = r.link;
   }
 
   const EDITOR = ['trace', 'matrix', 'step', 'pin', 'pieces', 'info'];
