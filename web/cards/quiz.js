@@ -17,9 +17,9 @@
 
 import { h, uid } from '../lib/dom.js';
 import { fmt } from '../lib/math.js';
-import { viridis, rgb, textOn } from '../lib/colormap.js';
 import { alphaRow, quizSummary } from '../lib/quiz.js';
 import { t, num } from '../i18n/index.js';
+import { paintWeight } from '../views/weight.js';
 
 /**
  * ctx: { headingId, actions: { start(mode), leave(), select(j), guess(word), ready(), reveal(), next(), again(),
@@ -292,11 +292,7 @@ export function mount(store, { headingId, actions }) {
       c.mark.replaceChildren(...marks.map((x) => h('span', null, x)));
       if (row) {
         const a = row[j];
-        const colour = viridis(a);
-        c.bar.style.height = `${Math.max(1, a * 100)}%`;
-        c.val.textContent = fmt(a, 2);
-        c.chip.style.backgroundColor = rgb(colour);
-        c.chip.style.color = textOn(colour);
+        paintWeight(c, a);
         c.btn.setAttribute('aria-label', [t('quiz.srcRevealed', { word: c.text, a: fmt(a) }), ...marks].join(', '));
       } else {
         c.val.textContent = '';

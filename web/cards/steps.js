@@ -9,11 +9,12 @@
 
 import { CONFIG } from '../config.js';
 import { h, uid, prefersReducedMotion } from '../lib/dom.js';
-import { viridis, diverging, rgb, textOn } from '../lib/colormap.js';
+import { diverging, rgb } from '../lib/colormap.js';
 import { fmt, argmax } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { wordOfStep, sourceWords, pieceToWord, displayPiece, CONTINUES_MARK } from '../lib/words.js';
 import { t as tr, num } from '../i18n/index.js';
+import { paintWeight } from '../views/weight.js';
 
 /**
  * The card. frame: the widget's frameQueue (a re-decode of the same
@@ -180,11 +181,7 @@ export function mount(store, { headingId, frame = null }) {
       const c = cols[j];
       if (row) {
         const a = row[j];
-        const colour = viridis(a);
-        c.bar.style.height = `${Math.max(1, a * 100)}%`;
-        c.val.textContent = fmt(a, 2);
-        c.chip.style.backgroundColor = rgb(colour);
-        c.chip.style.color = textOn(colour);
+        paintWeight(c, a);
         c.col.setAttribute('aria-label', `${c.said}: ${fmt(a)}`);
       } else c.col.setAttribute('aria-label', c.said);
       c.col.classList.toggle('as-best', j === best);
