@@ -10,7 +10,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, ARTIFACTS, WEB, REPO, DESKTOP, PHONE, READY } from './support.mjs';
+import { startBrowser, openPage, ARTIFACTS, WEB, REPO, DESKTOP, PHONE, gotoReady as gotoReadyIn } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { rowOfStep, sourceWords } from '../../web/lib/words.js';
@@ -71,13 +71,11 @@ async function audit(page, label) {
 // axe's own probes set inline styles, which the page's CSP refuses (and logs).
 const pageErrors = (errors) => errors.filter((e) => !/^Applying inline style violates/.test(e));
 
-// support.mjs gotoReady with more patience: this machine's two cores are often shared by several Chromiums.
+// More patience than support.mjs's default: this machine's two cores are often shared by several Chromiums.
 const SLOW = 180_000;
 async function gotoReady(page, url) {
   page.setDefaultTimeout(SLOW);
-  await page.goto(url, { timeout: SLOW });
-  await page.waitForSelector(`#app ${READY}`, { timeout: SLOW });
-  await page.waitForFunction(() => Number(document.querySelector('#app .as-perf')?.dataset.count ?? 0) > 0, null, { timeout: SLOW });
+  await gotoReadyIn(page, url, { timeout: SLOW });
 }
 const noticeOf = (page) => page.$eval('#app .as-notice', (n) => n.querySelector('[data-topic="pin"]')?.textContent ?? null);
 

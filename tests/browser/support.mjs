@@ -63,8 +63,8 @@ export async function openPage(browser, { viewport = DESKTOP, colorScheme = 'lig
 }
 
 /** Open the page at `url` and wait for its first heatmap. */
-export async function gotoReady(page, url, { ready = `#app ${READY}` } = {}) {
-  await page.goto(url);
-  await page.waitForSelector(ready, { timeout: 60_000 });
-  await page.waitForFunction(() => Number(document.querySelector('#app .as-perf')?.dataset.count ?? 0) > 0, null, { timeout: 60_000 });
+export async function gotoReady(page, url, { ready = `#app ${READY}`, timeout = 60_000 } = {}) {
+  await page.goto(url, { timeout: Math.max(timeout, 30_000) });
+  await page.waitForSelector(ready, { timeout });
+  await page.waitForFunction(() => Number(document.querySelector('#app .as-perf')?.dataset.count ?? 0) > 0, null, { timeout });
 }
