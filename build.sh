@@ -605,8 +605,14 @@ mode_test() {
     mode_wasm
     mode_models
     bench_build
-    log "node --test tests/"
-    node --test tests/
+    # Test files run in parallel, at least two at a time: Node's default is
+    # one fewer than the cores (one on a 2-core machine), and most files wait
+    # on Chromium, a child process or a timed fuzz run rather than compute.
+    local jobs
+    jobs=$(nproc)
+    (( jobs < 2 )) && jobs=2
+    log "node --test --test-concurrency=$jobs tests/"
+    node --test --test-concurrency="$jobs" tests/
 }
 
 # Everything below is one compound command ending in exit, so bash has read
