@@ -93,3 +93,21 @@ test('render_budget.mjs --quick measures the page in Chromium and reports every 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('browser_steps.mjs --quick: every build and onnxruntime-web in Chromium, paired, same tokens', { skip: skip || (existsSync(join(ROOT, 'build', 'bench', 'decoder_step.onnx')) ? false : 'build/bench/*.onnx not built'), timeout: 170_000 }, async () => {
+  const r = await runGroup([join(ROOT, 'tests', 'bench', 'browser_steps.mjs'), '--quick'], 160_000);
+  assert.equal(r.status, 0, `${r.stderr.slice(-3000)}`);
+  const res = JSON.parse(r.stdout);
+  assert.equal(res.crossOriginIsolated, true, 'a fine timer');
+  // Chromium 114+ runs relaxed SIMD: nothing of ours may be missing there.
+  assert.deepEqual(Object.keys(res.stats).sort(), ['ort', 'relaxed', 'relaxed-int8', 'simd', 'simd-int8']);
+  assert.deepEqual(res.unavailable, {});
+  for (const [name, s] of Object.entries(res.stats)) {
+    for (const p of s.sentences) assert.ok(p.wholeMedianMs > 0 && p.decodeMedianMs > 0 && p.steps >= 1, `${name}: ${JSON.stringify(p)}`);
+    assert.equal(res.ratiosVsOrt[name].step.rounds, res.rounds, name);
+  }
+  // The builds and ORT agree on every greedy token of the shipped model (relaxed rounding may differ, but not enough to flip one here).
+  for (const [name, a] of Object.entries(res.agreement)) assert.equal(a.sameTokens, true, `${name}: ${JSON.stringify(a.perSentence)}`);
+  assert.ok(res.relaxedVsSimd.f32.step.median > 0 && res.relaxedVsSimd.int8.step.median > 0);
+  assert.match(r.stderr, /\| alignscope wasm relaxed SIMD, int8 weights \|/, 'the Markdown table');
+});
