@@ -53,8 +53,10 @@ function pageModel() {
 }
 
 /**
- * Runs in the page. Returns { variant, info, rows, core, output, ... } (see
- * growthBench). Everything it needs comes in `a`: it cannot see Node's scope.
+ * Runs in the page (page.evaluate): everything it needs comes in `a`
+ * ({ modelUrl, kernelsUrl, lines, lengths, coreGrid, rounds, reps, gridRounds,
+ * warmMs, minSampleMs }); it cannot see Node's scope. Returns { variant,
+ * isa, options, model, rows, coreGrid, output, notes, ... } (growthBench).
  */
 async function measureInPage(a) {
   const { bestVariant, createEngine, VARIANT_NAMES } = await import('/web/engine.js');
