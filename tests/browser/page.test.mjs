@@ -133,6 +133,9 @@ after(async () => {
 async function openPage({ viewport = { width: 1280, height: 800 }, colorScheme = 'light', reducedMotion = 'reduce' } = {}) {
   // No service worker here: these tests are about the page itself (route() must see every request); tests/browser/offline.test.mjs tests it with one.
   const context = await browser.newContext({ viewport, colorScheme, reducedMotion, acceptDownloads: true, serviceWorkers: 'block' });
+  // Waits and actions get 60 s, not Playwright's 30: test files run two at a
+  // time, and a busy shared machine can take more than 30 s to load a page.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error' || /Refused to|Content Security Policy/i.test(m.text())) errors.push(m.text()); });

@@ -55,6 +55,9 @@ export async function startBrowser() {
 /** A fresh page in its own context; errors collects console errors and uncaught exceptions. */
 export async function openPage(browser, { viewport = DESKTOP, colorScheme = 'light', locale = 'en-US', reducedMotion = 'reduce', isMobile = false } = {}) {
   const context = await browser.newContext({ viewport, colorScheme, locale, reducedMotion, isMobile, hasTouch: isMobile });
+  // Waits and actions get 60 s, not Playwright's 30: test files run two at a
+  // time, and a busy shared machine can take more than 30 s to load a page.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
