@@ -471,6 +471,22 @@ bench_build() {
             -sEXPORTED_FUNCTIONS=_kb_setup,_kb_attention,_kb_attention_part,_kb_matvec,_kb_matvec_i8,_kb_softmax,_kb_peak8,_kb_peak12,_kb_peak_dot8,_kb_stream \
             -o build/bench/kernels_bench.wasm build/bench/kb/kernels_scalar.o build/bench/kb/kernels_wasmsimd.o build/bench/kb/kernels_bench.o
     fi
+    # The relaxed twins of the weight products beside their SIMD128 twins,
+    # clang 19 as web/gen/alignscope-relaxed.wasm (timed in Chromium by
+    # tests/bench/kernels_relaxed.mjs). A reactor with its kb_* exports
+    # (export_name in the source); nothing prints, so no WASI import is left.
+    if stale build/bench/kernels_bench_relaxed.wasm tests/bench/kernels_bench_relaxed.c src/kernels_scalar.c \
+        src/kernels_wasmsimd.c src/kernels_wasmrelaxed.c "${HEADERS[@]}"; then
+        wasm_relaxed_env
+        log "bench: build/bench/kernels_bench_relaxed.wasm (wasmsimd + wasmrelaxed twins, clang-19)"
+        mkdir -p build/bench/kbr
+        wasm_relaxed_compile build/bench/kbr/kernels_scalar.o src/kernels_scalar.c "${NO_AUTOVEC[@]}"
+        wasm_relaxed_compile build/bench/kbr/kernels_wasmsimd.o src/kernels_wasmsimd.c
+        wasm_relaxed_compile build/bench/kbr/kernels_wasmrelaxed.o src/kernels_wasmrelaxed.c
+        wasm_relaxed_compile build/bench/kbr/kernels_bench_relaxed.o tests/bench/kernels_bench_relaxed.c
+        "${CLANG_WASM[@]}" -mexec-model=reactor -Wl,--strip-all -Wl,-z,stack-size=1048576 \
+            -Wl,--initial-memory=33554432 -o build/bench/kernels_bench_relaxed.wasm build/bench/kbr/*.o
+    fi
     # The shipped default model (its f16 and int8 files), for every backend.
     if STALE_SELF=0 stale build/bench/models.json tests/bench/make_models.py tests/bench/sentences.txt \
         models/train/model.py models/train/export.py models/train/alsc_to_torch.py models/en-fr.alsc models/en-fr-int8.alsc; then
