@@ -263,14 +263,29 @@ void as_i8_matvec_q8c4_batch__wasmrelaxed(size_t rows, size_t cols, const int8_t
 
 /* ---- the selection: the one place a twin is chosen --------------------- */
 /* as_i8_pack_weights, as_i8_matvec_packed(_batch): the int8 layout the
- * chosen twin reads (q32, or q8c4 in the relaxed build) and its product. */
+ * chosen twin reads and its product.
+ * The relaxed build takes relaxed_madd for its f32 products but keeps the
+ * SIMD128 q32 product for int8, by measurement (./build.sh bench, Chromium,
+ * tests/bench/kernels_relaxed.mjs): the exact q8c4 product needs four
+ * relaxed dot products per weight quad (the input's four 7-bit digits), i.e.
+ * twice q32's multiplier work even where the dot is one instruction (VNNI,
+ * ARM sdot), and V8 lowers it to five instructions on x86 without VNNI: it
+ * measured 0.3x the q32 product there. Both give the same bits, so the
+ * choice costs no accuracy. -DAS_RELAXED_INT8_DOT builds the q8c4 product in
+ * (the kernel tests and the kernel bench exercise it either way). */
 #if defined(__wasm_relaxed_simd__)
 #define AS_KERNEL_ISA "wasmrelaxed"
 #define as_f32_matvec_p24 as_f32_matvec_p24__wasmrelaxed
 #define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__wasmrelaxed
+#if defined(AS_RELAXED_INT8_DOT)
 #define as_i8_pack_weights as_i8_pack_q8c4
 #define as_i8_matvec_packed as_i8_matvec_q8c4__wasmrelaxed
 #define as_i8_matvec_packed_batch as_i8_matvec_q8c4_batch__wasmrelaxed
+#else
+#define as_i8_pack_weights as_i8_pack_q32
+#define as_i8_matvec_packed as_i8_matvec_q32__wasmsimd
+#define as_i8_matvec_packed_batch as_i8_matvec_q32_batch__wasmsimd
+#endif
 #elif defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
 #define as_f32_matvec_p24 as_f32_matvec_p24__wasmsimd
 #define as_f32_matvec_p24_batch as_f32_matvec_p24_batch__wasmsimd

@@ -86,7 +86,7 @@ const sentences = readFileSync(join(HERE, 'sentences.txt'), 'utf8').split('\n').
 // topK: candidates per step. 0 (the default here) is the other backends'
 // work: greedy tokens, nothing but the argmax from the logits. The page asks
 // for 5 with their probabilities, which adds the softmax normaliser (a pass
-// of exp over the 8000 words) to every step: the simd-page backend.
+// of exp over the V words) to every step: the simd-page backend.
 async function wasmBackend(variant, modelBytes, name = variant, { topK = 0 } = {}) {
   const engine = await createEngine({ variant });
   const info = engine.load(modelBytes);
@@ -329,7 +329,7 @@ async function main() {
 
   // The kernel micro-benchmarks run twice, first while nothing else of the
   // bench is loaded or running and again after the rounds, and the run with
-  // the faster 8000 x 256 f32 matvec is reported (both are recorded): the
+  // the faster V x O f32 matvec is reported (both are recorded): the
   // memory-bound kernels follow this shared host's bandwidth, which can stay
   // low for longer than one run of them.
   const kernelRuns = [];
@@ -433,7 +433,7 @@ async function main() {
 
 /** What bounds a decoder step: its weight products (decoderStepMacs) timed
  * at the matvec loop's own best rate, measured by the kernel bench (f32: the
- * p24 loop on a panel in L1; int8: the q32 loop on the 8000 x 256 matrix,
+ * p24 loop on a panel in L1; int8: the q32 loop on the V x O matrix,
  * compute-bound), with nothing else in the step. ORT's median step over that
  * floor is the most this loop shape could reach against ORT. */
 function stepFloor(info, stats, kernels) {
@@ -475,7 +475,8 @@ function targets(r) {
   add('f32 decoder step vs onnxruntime-web, Node', o?.step, 2);
   add('whole sentence vs onnxruntime-web (worst sentence)', o?.wholeMinSpread, 2);
   add('whole sentence vs PyTorch eager (worst sentence)', p?.wholeMinSpread, 5);
-  add('8000×256 matvec, fraction of V8 SIMD128 peak', r.kernels?.matvec.fractionOfPeak, 0.75, '');
+  const shape = r.kernels?.shape ? `${r.kernels.shape.rows}×${r.kernels.shape.cols}` : 'V×O';
+  add(`${shape} f32 matvec, fraction of V8 SIMD128 peak, Node`, r.kernels?.matvec.fractionOfPeak, 0.75, '');
   const att = (r.kernels?.attention ?? []).filter((a) => a.S >= 32);
   add('attention core SIMD vs scalar, S ≥ 32 (worst length)', att.length ? Math.min(...att.map((a) => a.speedup)) : null, 3);
   if (r.browser?.sliderRedecode) t.push({ name: 'slider re-decode, 20-word sentence, Chromium (median)', value: r.browser.sliderRedecode.medianMs, goal: 8, met: r.browser.sliderRedecode.medianMs < 8, unit: 'ms', lowerIsBetter: true });
@@ -489,7 +490,7 @@ function targets(r) {
   const mv = r.kernels?.matvec;
   if (mv && r.kernels?.stream) info('the same f32 matvec, fraction of the streaming-read roof (memory bound)', mv.simd.gflops / r.kernels.stream.roofGflops, '');
   if (mv?.l1Resident24x256) info('the same f32 loop on a 24-row panel in L1 (its own ceiling), fraction of peak', mv.l1Resident24x256.simd.gflops / r.kernels.peak.gflops, '');
-  if (mv?.int8Q32) info('int8 8000×256 matvec, f32-equivalent GFLOP/s as a fraction of the f32 peak', mv.int8Q32.simd.gflops / (mv.simd.gflops / mv.fractionOfPeak), '');
+  if (mv?.int8Q32) info(`int8 ${shape} matvec, f32-equivalent GFLOP/s as a fraction of the f32 peak`, mv.int8Q32.simd.gflops / (mv.simd.gflops / mv.fractionOfPeak), '');
   if (r.stepFloor?.f32.ceilingVsOrt) info('f32 step ceiling vs onnxruntime-web: every product at the L1 loop rate, nothing else', r.stepFloor.f32.ceilingVsOrt, '×');
   if (r.stepFloor?.int8.ceilingVsOrt) info('int8 step ceiling vs onnxruntime-web f32: every product at the int8 loop rate, nothing else', r.stepFloor.int8.ceilingVsOrt, '×');
   info('int8 whole sentence vs onnxruntime-web f32 (worst sentence)', r.ratiosVsOrt['simd-int8']?.wholeMinSpread, '×');
@@ -535,12 +536,13 @@ function markdown(r) {
   if (k.runs?.length > 1) {
     lines.push(`Run twice (before and after the rounds); the run with the faster f32 matvec is reported: ${k.runs.map((x) => `${f(x.matvecGflops, 1)} GFLOP/s at ${f(x.streamGBs, 1)} GB/s streaming`).join(' and ')}.`, '');
   }
-  lines.push(`Output projection 8000×256 matvec: SIMD ${f(k.matvec.simd.gflops, 1)} GFLOP/s (${f(k.matvec.simd.minMs, 3)} ms), scalar ${f(k.matvec.scalar.gflops, 1)} GFLOP/s; ` +
+  const shape = `${k.shape?.rows ?? 8000}×${k.shape?.cols ?? 256}`;
+  lines.push(`Output projection ${shape} matvec (the shipped model's V × O): SIMD ${f(k.matvec.simd.gflops, 1)} GFLOP/s (${f(k.matvec.simd.minMs, 3)} ms), scalar ${f(k.matvec.scalar.gflops, 1)} GFLOP/s; ` +
     `V8 SIMD128 peak (f32x4 mul+add chains) ${f(k.peak.gflops, 1)} GFLOP/s → ${f(100 * k.matvec.fractionOfPeak, 0)} % of peak. ` +
-    `Streaming read of the same 8 MB: ${f(k.stream.GBs, 1)} GB/s (roof ${f(k.stream.roofGflops, 1)} GFLOP/s); the same kernel on an L2-resident 264×256: ${f(k.matvec.l2Resident264x256.simd.gflops, 1)} GFLOP/s. ` +
+    `Streaming read of the same ${(k.stream.bytes / 1e6).toFixed(1)} MB: ${f(k.stream.GBs, 1)} GB/s (roof ${f(k.stream.roofGflops, 1)} GFLOP/s); the same kernel on an L2-resident 264×256: ${f(k.matvec.l2Resident264x256.simd.gflops, 1)} GFLOP/s. ` +
     `Before (row-major W): SIMD r4 ${f(k.matvec.rowMajor.simd.gflops, 1)} GFLOP/s, scalar ${f(k.matvec.rowMajor.scalar.gflops, 1)} GFLOP/s. ` +
-    (k.matvec.int8Q32 ? `int8 weights (q32, 2 MB): SIMD ${f(k.matvec.int8Q32.simd.gflops, 1)} GFLOP/s (${f(k.matvec.int8Q32.simd.minMs, 3)} ms, ${f(k.matvec.int8Q32.simd.vsF32)}× f32), scalar ${f(k.matvec.int8Q32.scalar.gflops, 1)} GFLOP/s. ` : '') +
-    `Vocabulary softmax (8000): SIMD ${f(k.vocabSoftmax.simd.minUs, 1)} µs, scalar ${f(k.vocabSoftmax.scalar.minUs, 1)} µs.`, '');
+    (k.matvec.int8Q32 ? `int8 weights (q32, ${((k.shape?.rows ?? 8000) * (k.shape?.cols ?? 256) / 1e6).toFixed(1)} MB): SIMD ${f(k.matvec.int8Q32.simd.gflops, 1)} GFLOP/s (${f(k.matvec.int8Q32.simd.minMs, 3)} ms, ${f(k.matvec.int8Q32.simd.vsF32)}× f32), scalar ${f(k.matvec.int8Q32.scalar.gflops, 1)} GFLOP/s. ` : '') +
+    `Vocabulary softmax (${k.shape?.rows ?? 8000}): SIMD ${f(k.vocabSoftmax.simd.minUs, 1)} µs, scalar ${f(k.vocabSoftmax.scalar.minUs, 1)} µs.`, '');
   const sf = r.stepFloor;
   if (sf) {
     const mb = (x) => (x / 1e6).toFixed(1);

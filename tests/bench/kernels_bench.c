@@ -178,10 +178,12 @@ KB_EXPORT float kb_peak8(int iters) {
 
 KB_EXPORT float kb_peak12(int iters) {
     const v128_t m = wasm_f32x4_splat(0.9999f), c = wasm_f32x4_splat(1e-4f);
+    /* No chain may start at the fixed point of a * m + c (1.0: 0.9999 + 1e-4
+     * rounds to 1.0f), or the compiler folds it and 11 chains run for 12. */
     v128_t a0 = wasm_f32x4_splat(0.1f), a1 = wasm_f32x4_splat(0.2f), a2 = wasm_f32x4_splat(0.3f),
            a3 = wasm_f32x4_splat(0.4f), a4 = wasm_f32x4_splat(0.5f), a5 = wasm_f32x4_splat(0.6f),
            a6 = wasm_f32x4_splat(0.7f), a7 = wasm_f32x4_splat(0.8f), a8 = wasm_f32x4_splat(0.9f),
-           a9 = wasm_f32x4_splat(1.0f), a10 = wasm_f32x4_splat(1.1f), a11 = wasm_f32x4_splat(1.2f);
+           a9 = wasm_f32x4_splat(1.05f), a10 = wasm_f32x4_splat(1.1f), a11 = wasm_f32x4_splat(1.2f);
     for (int i = 0; i < iters; i++) {
         PEAK_BODY(a0); PEAK_BODY(a1); PEAK_BODY(a2); PEAK_BODY(a3);
         PEAK_BODY(a4); PEAK_BODY(a5); PEAK_BODY(a6); PEAK_BODY(a7);
@@ -200,13 +202,16 @@ KB_EXPORT float kb_peak12(int iters) {
 #define DOT_BODY(a, wv) a = wasm_i32x4_add(a, wasm_i32x4_dot_i16x8(wv, xv))
 
 KB_EXPORT int kb_peak_dot8(int iters) {
+    /* Eight different weight vectors: with four, chains k and k+4 computed the
+     * same dot, the compiler kept one, and 4 dots ran for 8. */
     const v128_t w0 = wasm_i16x8_splat(3), w1 = wasm_i16x8_splat(-5), w2 = wasm_i16x8_splat(7), w3 = wasm_i16x8_splat(-11);
+    const v128_t w4 = wasm_i16x8_splat(13), w5 = wasm_i16x8_splat(-17), w6 = wasm_i16x8_splat(19), w7 = wasm_i16x8_splat(-23);
     const v128_t one = wasm_i16x8_splat(1);
     v128_t xv = wasm_i16x8_splat(1);
     v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     for (int i = 0; i < iters; i++) {
         DOT_BODY(a0, w0); DOT_BODY(a1, w1); DOT_BODY(a2, w2); DOT_BODY(a3, w3);
-        DOT_BODY(a4, w0); DOT_BODY(a5, w1); DOT_BODY(a6, w2); DOT_BODY(a7, w3);
+        DOT_BODY(a4, w4); DOT_BODY(a5, w5); DOT_BODY(a6, w6); DOT_BODY(a7, w7);
         xv = wasm_i16x8_add(xv, one);
     }
     const v128_t s = wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_add(a0, a1), wasm_i32x4_add(a2, a3)),

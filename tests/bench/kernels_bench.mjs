@@ -7,7 +7,7 @@
 //
 // - attention core (additive scores + softmax + context, A = 256, D = 512)
 //   for source lengths 8 ... 512, SIMD twin against scalar twin;
-// - the 8000 x 256 output projection matvec in GFLOP/s (2 flops per weight),
+// - the shipped model's output projection matvec (V x O, e.g. 6000 x 256) in GFLOP/s (2 flops per weight),
 //   p24 layout (what the engine runs) and row-major (what it ran before),
 //   against the V8 SIMD128 arithmetic peak measured here (f32x4 mul + add
 //   chains, no memory traffic) and the streaming read bandwidth over the
@@ -16,7 +16,7 @@
 //   instruction pair (i32x4.dot_i16x8_s + add chains).
 // Every figure is the minimum and the median over repetitions after warm-up;
 // GFLOP/s use the minimum time (the kernel's capability, not the noise).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,7 +24,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const KERNELS_WASM = join(ROOT, 'build', 'bench', 'kernels_bench.wasm');
 
 export const ATTENTION_LENGTHS = [8, 16, 32, 64, 128, 256, 512];
-const A = 256, D = 512, ROWS = 8000, COLS = 256;
+// The shipped model's shapes (build/bench/models.json, tests/bench/make_models.py):
+// attention dim A, annotation dim D = 2 x encoder hidden, and the output
+// projection ROWS (target vocabulary) x COLS (output dim).
+const MODELS_JSON = join(ROOT, 'build', 'bench', 'models.json');
+const shipped = existsSync(MODELS_JSON) ? JSON.parse(readFileSync(MODELS_JSON, 'utf8')).config : null;
+const A = shipped?.attention_dim ?? 256, D = 2 * (shipped?.encoder_hidden ?? 256);
+const ROWS = shipped?.tgt_vocab_size ?? 8000, COLS = shipped?.output_dim ?? 256;
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 
@@ -79,7 +85,7 @@ export async function runKernelBench({ quick = false } = {}) {
   const streamT = time(k.kb_stream, 1, reps * 2, bursts);
   const streamGBs = (4 * ROWS * COLS) / (streamT.min * 1e6);
 
-  // The 8000 x 256 output projection, in the layout the engine uses (p24)
+  // The V x O output projection, in the layout the engine uses (p24)
   // and row-major (the kernels the engine used before).
   const matvec = {}, rowMajor = {};
   for (const [name, simd] of [['simd', 1], ['scalar', 0]]) {
@@ -143,7 +149,7 @@ export async function runKernelBench({ quick = false } = {}) {
     matvec: { rows: ROWS, cols: COLS, layout: 'p24', ...matvec, fractionOfPeak: matvec.simd.gflops / peak, l2Resident264x256: small, l1Resident24x256: l1, rowMajor,
       int8Q32: { ...i8, fractionOfDotPeak: i8.simd.gflops / dotPeak.gflops } },
     vocabSoftmax: { n: ROWS, ...softmax },
-    attention,
+    attention, shape: { A, D, rows: ROWS, cols: COLS, from: shipped ? 'build/bench/models.json' : 'default shape (no build/bench/models.json)' },
   };
 }
 
