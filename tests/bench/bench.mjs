@@ -52,6 +52,7 @@ import { decoderStepMacs, encoderWeights, median, pairedRatios, summarise } from
 import { renderBudget, budgetLines, budgetTargets } from './render_budget.mjs';
 import { browserStepBench, browserStepLines, browserStepTargets } from './browser_steps.mjs';
 import { growthBench, growthLines, growthTargets } from './growth.mjs';
+import { relaxedKernelBench, relaxedKernelLines, relaxedKernelTargets } from './kernels_relaxed.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -262,6 +263,12 @@ async function browserBench() {
       }
     } catch (e) {
       result.navigationToFirstHeatmap = { error: String(e.message ?? e).split('\n')[0] };
+    }
+    // (2a) the weight products of both builds against their instructions' peaks, in Chromium.
+    try {
+      result.relaxedKernels = await relaxedKernelBench(browser, { quick: QUICK });
+    } catch (e) {
+      result.relaxedKernels = { error: String(e.message ?? e).split('\n')[0] };
     }
     // (2b) how a translation's cost grows with the source length, on the page's path.
     try {
@@ -482,6 +489,7 @@ function targets(r) {
   if (r.browser?.sliderRedecode) t.push({ name: 'slider re-decode, 20-word sentence, Chromium (median)', value: r.browser.sliderRedecode.medianMs, goal: 8, met: r.browser.sliderRedecode.medianMs < 8, unit: 'ms', lowerIsBetter: true });
   add('int8 decoder step vs onnxruntime-web f32, Node', r.ratiosVsOrt['simd-int8']?.step, 5);
   if (r.browser?.steps) t.push(...browserStepTargets(r.browser.steps));
+  if (r.browser?.relaxedKernels) t.push(...relaxedKernelTargets(r.browser.relaxedKernels));
   if (r.browser?.growth && !r.browser.growth.error) t.push(...growthTargets(r.browser.growth));
   add('int8 matvec (SIMD128, q32), fraction of the peak of its instructions (dot_i16x8 + add chains), Node', r.kernels?.matvec.int8Q32?.fractionOfDotPeak, 0.7, '');
   if (r.browser?.renderBudget && !r.browser.renderBudget.error) t.push(...budgetTargets(r.browser.renderBudget));
@@ -572,6 +580,7 @@ function markdown(r) {
     if (b.steps) lines.push(...browserStepLines(b.steps, r.sentences));
     if (b.sliderRedecode) lines.push(`One slider event (re-decode, encoder reused), ${b.sliderRedecode.words}-word sentence (${b.sliderRedecode.steps} steps): median ${f(b.sliderRedecode.medianMs)} ms, min ${f(b.sliderRedecode.minMs)} ms, p90 ${f(b.sliderRedecode.p90Ms)} ms (engine.js on the main thread, ${b.sliderRedecode.variant ?? 'simd'} build${b.sliderRedecode.model ? `, ${b.sliderRedecode.model}` : ''}, ${b.chromium}).`, '');
     if (b.navigationToFirstHeatmap) lines.push(b.navigationToFirstHeatmap.error ? `Navigation → first heatmap: unavailable (${b.navigationToFirstHeatmap.error}).` : `Navigation → first heatmap on the real page: median ${f(b.navigationToFirstHeatmap.medianMs, 0)} ms, min ${f(b.navigationToFirstHeatmap.minMs, 0)} ms (${b.navigationToFirstHeatmap.runs} fresh loads; model ${b.navigationToFirstHeatmap.model}).`, '');
+    if (b.relaxedKernels) lines.push(...(b.relaxedKernels.error ? [`Kernels in Chromium: unavailable (${b.relaxedKernels.error}).`] : relaxedKernelLines(b.relaxedKernels)), '');
     if (b.growth) lines.push(...(b.growth.error ? [`How cost grows with length: unavailable (${b.growth.error}).`] : growthLines(b.growth)), '');
     if (b.renderBudget) lines.push(...(b.renderBudget.error ? [`Render budget: unavailable (${b.renderBudget.error}).`] : budgetLines(b.renderBudget)), '');
     if (b.pageTestMetrics?.sliderRoundTripMedianMs != null) lines.push(`Page test (tests/artifacts/metrics.json): slider round trip through the worker, median ${b.pageTestMetrics.sliderRoundTripMedianMs} ms; navigation → first heatmap ${b.pageTestMetrics.navigationToFirstHeatmapMs} ms.`, '');
