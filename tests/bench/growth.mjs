@@ -329,8 +329,9 @@ export function growthLines(r) {
   const notes = [...r.notes];
   if (m.attention !== 'additive') notes.push(`the core timed is the additive kernel, not this model's ${m.attention} attention`);
   if (r.variant === 'relaxed') {
-    notes.push('the kernel bench has no relaxed-SIMD twin: the core and the output product above are its SIMD128 twins; the relaxed build runs the same SIMD128 attention kernels ' +
-      `but its own relaxed ${m.weightType === 'int8' ? 'int8 (q8c4, relaxed dot)' : 'f32 (relaxed madd)'} product, so the output layer's time here is what the SIMD128 build pays`);
+    notes.push(m.weightType === 'int8'
+      ? 'the kernel bench has no relaxed-SIMD twin: the core and the output product above are its SIMD128 twins, which are what the relaxed build runs for attention and for int8 products (src/kernels.h)'
+      : 'the kernel bench has no relaxed-SIMD twin: the core and the output product above are its SIMD128 twins; the relaxed build runs the same attention kernels but its own f32 (relaxed madd) products, so the output layer\'s time here is what the SIMD128 build pays');
   } else if (r.variant === 'scalar') {
     notes.push('the page runs the scalar build here, but the core and the output product above are the SIMD128 twins');
   }
