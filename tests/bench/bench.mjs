@@ -512,6 +512,9 @@ function markdown(r) {
   const names = Object.keys(r.stats);
   const label = { relaxed: 'alignscope wasm relaxed SIMD', simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', 'simd-page': 'alignscope wasm SIMD128, + 5 candidates per step (the page)', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (SIMD twin, gcc -O3 -march=native)' };
   const lines = [];
+  const busyShare = r.machine.otherCpuBusyBefore;
+  lines.push(`Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpu} (${r.machine.cores} cores), Node ${r.machine.node}` +
+    `${r.browser?.chromium ? `, Chromium ${r.browser.chromium}` : ''}; other processes used ${busyShare == null ? '?' : `${(100 * busyShare).toFixed(0)} %`} of the CPU in the second before it started.`, '');
   lines.push(`### Speed (${r.model.source === 'random init (seed 1234)' ? 'random weights, ' : ''}${r.model.parameters.toLocaleString('en')} parameters, f32 unless marked int8; ${r.machine.cpu}, 1 thread)`, '');
   lines.push('ms per whole translation (encoder + greedy decoding) and per decoder step, min / median over all timed samples; ×ORT = how many times faster than onnxruntime-web, paired by round (median over rounds).', '');
   // Which file each backend ran (tests/bench/make_models.py: the shipped model unless --random).
