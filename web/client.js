@@ -44,7 +44,8 @@ export class EngineClient {
    * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
    * build's module when the page carries it inline, `wasmUrls` { relaxed,
    * simd, scalar } where the catalogue names the wasm by content hash
-   * (dist/). Resolves with { variant }.
+   * (dist/). Resolves with the worker's 'ready' message: { variant,
+   * timing: { startedAt, initAt, compiledAt, streamed } } (epoch ms, worker.js).
    */
   start({ wasmBytes, wasmUrls, variant } = {}) {
     this.stop();
@@ -80,18 +81,23 @@ export class EngineClient {
    * it had. A newer load supersedes an older one: the older promise rejects
    * and its late answer is ignored. Translations asked for before the load
    * are dropped (their results would describe the previous model).
+   * onTiming({ startAt, doneAt }): when the worker's engine read the model
+   * (epoch ms, worker.js).
    */
-  load(modelId, bytes) {
+  load(modelId, bytes, { onTiming = null } = {}) {
     const p = this.#expect('loaded', CONFIG.requestTimeoutMs);
     const copy = bytes.slice().buffer;
     this.inFlight = null;
     this.pending = null;
     this.loadId += 1;
     this.worker.postMessage({ type: 'load', modelId, loadId: this.loadId, bytes: copy }, [copy]);
-    return p.then((m) => m.info);
+    return p.then((m) => { if (m.timing) onTiming?.(m.timing); return m.info; });
   }
 
-  /** Ask for a translation; results arrive through onResult(trace, params, roundTripMs). */
+  /**
+   * Ask for a translation; results arrive through onResult(trace, params,
+   * roundTripMs, workerMs, doneAt), doneAt the worker's epoch ms.
+   */
   translate(params) {
     if (!this.worker) return;
     if (this.inFlight) {
@@ -251,7 +257,7 @@ export class EngineClient {
       if (next) this.#send(next);
       // Only report the newest answer: an older one is about to be replaced.
       if (!next) {
-        if (msg.type === 'result') this.onResult?.(msg.trace, done.params, rt, msg.workerMs);
+        if (msg.type === 'result') this.onResult?.(msg.trace, done.params, rt, msg.workerMs, msg.doneAt);
         else this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done.params);
       }
       return;

@@ -198,7 +198,7 @@ export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}
   };
   const { instance } = await WebAssembly.instantiate(bytes instanceof ArrayBuffer ? bytes : toExactBuffer(bytes), imports);
   instance.exports._initialize?.();
-  return new Engine(instance, variant);
+  return new Engine(instance, variant, { streamed: false });
 }
 
 function toExactBuffer(view) {
@@ -212,9 +212,11 @@ class Engine {
   #tgtTokens = []; // decoded target vocabulary, filled lazily
   #disposed = false;
 
-  constructor(instance, variant) {
+  constructor(instance, variant, { streamed = false } = {}) {
     this.#x = instance.exports;
     this.variant = variant;
+    // Whether the module was compiled while it downloaded (WebAssembly.instantiateStreaming).
+    this.streamed = streamed;
     this.isa = this.#string(this.#x.asw_kernel_isa());
   }
 

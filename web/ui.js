@@ -52,6 +52,7 @@ import * as beamCard from './cards/beam.js';
 import * as offlineCard from './cards/offline.js';
 import * as quizCard from './cards/quiz.js';
 import { createOffline } from './controllers/offline.js';
+import { startupRecorder } from './lib/startup.js';
 
 // In the single-file build modules are blob: URLs, which cannot be a base for
 // relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
@@ -127,9 +128,11 @@ export function mountAlignscope(root, opts = {}) {
   if (opts.theme === 'dark' || opts.theme === 'light') wrapper.dataset.theme = opts.theme;
 
   // ---------- controllers ----------
+  // This widget's start-up as performance marks (lib/startup.js; the first widget of a document only).
+  const startup = startupRecorder();
   const client = new EngineClient({ workerUrl: inline?.workerUrl ?? new URL('worker.js', MODULE_BASE), workerType: inline?.workerType ?? 'module' });
-  const models = createModels(store, { client, inline, base, localFiles });
-  const translation = createTranslation(store, { client });
+  const models = createModels(store, { client, inline, base, localFiles, startup });
+  const translation = createTranslation(store, { client, startup });
   const share = createShare(store, { syncUrl: !!opts.syncUrl, shareBase, apply: (p) => api.setState(p) });
   const presenter = createPresenter(store, { element: wrapper });
   const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
@@ -185,7 +188,7 @@ export function mountAlignscope(root, opts = {}) {
     for (const c of cards.splice(0)) c.destroy?.();
     areas.length = 0;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
-    heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, actions: { copyLink: () => share.copy(), modelTag } })) : null;
+    heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag } })) : null;
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true });
     // The ribbons: the step's weights as bands, in step with the heatmap and the step-through.

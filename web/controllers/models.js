@@ -14,6 +14,7 @@ import { fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
 import { bestVariant } from '../engine.js';
 import { t, num } from '../i18n/index.js';
+import { pageTime } from '../lib/startup.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -49,12 +50,12 @@ export function engineStartOptions(inline, catalog = null, base = null) {
  * onProgress({ text, value, max }) follows the download, in words.
  * Used by the main model (below) and by the compared ones (compare.js).
  */
-export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress }) {
-  if (inline?.models?.[entry.id]) return fromBase64(inline.models[entry.id]);
+export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onSource = null }) {
+  if (inline?.models?.[entry.id]) { onSource?.('inline'); return fromBase64(inline.models[entry.id]); }
   const name = entry.label || entry.id;
   const expected = entry.bytes || 0;
   onProgress({ text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null });
-  const { bytes } = await getModel({
+  const { bytes, from } = await getModel({
     url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal,
     onProgress: (loaded, total) => {
       const all = total || expected;
@@ -66,6 +67,7 @@ export async function fetchCatalogModel(entry, { catalog, base, inline, signal, 
       });
     },
   });
+  onSource?.(from);
   return bytes;
 }
 
@@ -95,10 +97,11 @@ const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((
 
 /**
  * @param store   the widget's store
- * @param opts    { client (EngineClient), inline (single-file build's packed bytes), base (URL of web/), localFiles }
+ * @param opts    { client (EngineClient), inline (single-file build's packed bytes), base (URL of web/), localFiles,
+ *                  startup (lib/startup.js recorder: the catalogue, the worker, the download, the compile, the load) }
  * @returns { boot(), pick(id), check(id, rejected, fileModel), openFile(file), retry(), destroy() }
  */
-export function createModels(store, { client, inline, base, localFiles }) {
+export function createModels(store, { client, inline, base, localFiles, startup = null }) {
   let loadSeq = 0;       // a newer load (or file) makes the answer of an older one moot
   let loadAbort = null;
   const notice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
@@ -109,6 +112,7 @@ export function createModels(store, { client, inline, base, localFiles }) {
     try {
       // The catalogue first: in dist/ it names the wasm by its content hash.
       const catalog = store.get().catalog ?? await loadCatalog();
+      startup?.mark('catalog', { detail: { models: catalog.models.length } });
       const startOptions = engineStartOptions(inline, catalog, base);
       const started = client.start(startOptions);
       store.set({ catalog });
@@ -117,7 +121,14 @@ export function createModels(store, { client, inline, base, localFiles }) {
       store.set({ modelRequest: null });
       // The model downloads while the worker compiles the wasm: load() waits
       // for the engine only when it has the bytes.
-      const engineReady = started.then((ready) => { store.set({ build: ready?.variant ?? startOptions.variant }); });
+      const engineReady = started.then((ready) => {
+        const tm = ready?.timing;
+        if (tm && startup) {
+          startup.mark('worker', { at: pageTime(tm.startedAt) });
+          startup.mark('compile', { at: pageTime(tm.compiledAt), detail: { variant: ready.variant, streamed: !!tm.streamed, ms: tm.compiledAt - tm.initAt } });
+        }
+        store.set({ build: ready?.variant ?? startOptions.variant });
+      });
       engineReady.catch(() => { /* boot's own catch below reports it */ });
       await load({ engineReady });
     } catch (err) {
@@ -167,11 +178,15 @@ export function createModels(store, { client, inline, base, localFiles }) {
     store.set({ ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
     let stage = 'download';
     try {
+      const asked = performance.now();
+      let from = null;
       const bytes = await fetchCatalogModel(entry, {
         catalog: st.catalog, base, inline, signal: loadAbort.signal,
         onProgress: (p) => { if (seq === loadSeq) store.set({ progress: p }); },
+        onSource: (f) => { from = f; },
       });
       if (seq !== loadSeq) return;
+      startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from, ms: performance.now() - asked } });
       if (engineReady) {
         stage = 'engine';
         await engineReady;
@@ -179,7 +194,9 @@ export function createModels(store, { client, inline, base, localFiles }) {
       }
       stage = 'check';
       progress(t('load.checking'));
-      const info = await client.load(entry.id, bytes);
+      const info = await client.load(entry.id, bytes, {
+        onTiming: (tm) => startup?.mark('load', { at: pageTime(tm.doneAt), detail: { model: entry.id, ms: tm.doneAt - tm.startAt } }),
+      });
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready', progress: null });
     } catch (err) {
