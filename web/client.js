@@ -27,6 +27,8 @@ export class EngineClient {
     this.onResult = onResult;
     this.onError = onError;
     this.worker = null;
+    this.initialised = false; // start() has sent this worker its 'init'
+    this.workerError = null;  // the worker failed before start() (its script, say)
     this.nextId = 1;
     this.inFlight = null;    // { id, params, sentAt }
     this.pending = null;     // latest params waiting for the worker
@@ -40,6 +42,28 @@ export class EngineClient {
   }
 
   /**
+   * Create the worker without starting its engine, so that its modules load
+   * while the page still works out how to start it (the catalogue names the
+   * wasm, models.js boot()); start() then uses it. Throws where no worker can
+   * be made (start() says so). Does nothing when there is a worker already.
+   */
+  spawn() {
+    if (this.worker) return;
+    this.workerError = null;
+    this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
+    this.worker.onmessage = (e) => this.#onMessage(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      const err = new Error(e.message ? t('engine.failedWhy', { why: e.message }) : t('engine.failed'));
+      // Before start(): start() reports it.
+      this.workerError = err;
+      this.#rejectAll(err);
+      this.onError?.(err, 'worker');
+    };
+    this.worker.onmessageerror = () => this.#rejectAll(new Error(t('engine.unreadable')));
+  }
+
+  /**
    * Start the worker and the engine: `variant` ('relaxed', 'simd' or
    * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
    * build's module when the page carries it inline, `wasmUrls` { relaxed,
@@ -48,20 +72,22 @@ export class EngineClient {
    * timing: { startedAt, initAt, compiledAt, streamed } } (epoch ms, worker.js).
    */
   start({ wasmBytes, wasmUrls, variant } = {}) {
-    this.stop();
-    try {
-      this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
-    } catch (err) {
-      return Promise.reject(new Error(t('engine.cannotStart', { why: err.message })));
+    // A worker spawned ahead (spawn()) and not started yet is used; any other is replaced.
+    if (this.initialised || !this.worker) {
+      this.stop();
+      try {
+        this.spawn();
+      } catch (err) {
+        return Promise.reject(new Error(t('engine.cannotStart', { why: err.message })));
+      }
     }
-    this.worker.onmessage = (e) => this.#onMessage(e.data);
-    this.worker.onerror = (e) => {
-      e.preventDefault?.();
-      const err = new Error(e.message ? t('engine.failedWhy', { why: e.message }) : t('engine.failed'));
-      this.#rejectAll(err);
-      this.onError?.(err, 'worker');
-    };
-    this.worker.onmessageerror = () => this.#rejectAll(new Error(t('engine.unreadable')));
+    if (this.workerError) {
+      // It failed before its start: said once, and the next start() makes a new one.
+      const err = this.workerError;
+      this.stop();
+      return Promise.reject(err);
+    }
+    this.initialised = true;
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
     const msg = { type: 'init', variant };
     if (wasmUrls) msg.wasmUrls = Object.fromEntries(Object.entries(wasmUrls).map(([k, u]) => [k, String(u)]));
@@ -82,11 +108,13 @@ export class EngineClient {
    * and its late answer is ignored. Translations asked for before the load
    * are dropped (their results would describe the previous model).
    * onTiming({ startAt, doneAt }): when the worker's engine read the model
-   * (epoch ms, worker.js).
+   * (epoch ms, worker.js). transfer: the caller gives the bytes away (they
+   * are detached here, not copied; a view of part of a buffer is copied anyway).
    */
-  load(modelId, bytes, { onTiming = null } = {}) {
+  load(modelId, bytes, { onTiming = null, transfer = false } = {}) {
     const p = this.#expect('loaded', CONFIG.requestTimeoutMs);
-    const copy = bytes.slice().buffer;
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const copy = transfer && whole ? bytes.buffer : bytes.slice().buffer;
     this.inFlight = null;
     this.pending = null;
     this.loadId += 1;
@@ -159,6 +187,8 @@ export class EngineClient {
   stop() {
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.initialised = false;
+    this.workerError = null;
     this.inFlight = null;
     this.pending = null;
     this.#rejectAll(new Error('stopped'));
@@ -330,11 +360,20 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
     total = encoded ? 0 : Number(res.headers.get('content-length')) || 0;
     onProgress?.(0, total);
+    // With a known length the chunks go straight into the result as they come
+    // (no second pass to join them); a body longer than it said is kept whole.
+    let out = total ? new Uint8Array(total) : null;
     const chunks = [];
+    const keep = (chunk) => {
+      if (out && loaded + chunk.length <= out.length) out.set(chunk, loaded);
+      else {
+        if (out) { chunks.push(out.subarray(0, loaded)); out = null; }
+        chunks.push(chunk);
+      }
+      loaded += chunk.length;
+    };
     if (!res.body || !res.body.getReader) {
-      const buf = new Uint8Array(await res.arrayBuffer());
-      chunks.push(buf);
-      loaded = buf.length;
+      keep(new Uint8Array(await res.arrayBuffer()));
     } else {
       const reader = res.body.getReader();
       for (;;) {
@@ -347,18 +386,18 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
         }
         if (step.done) break;
         arm();
-        chunks.push(step.value);
-        loaded += step.value.length;
+        keep(step.value);
         onProgress?.(loaded, total);
       }
     }
     if (total && loaded !== total) {
       throw new DownloadError('truncated', t('download.truncated', { loaded: num(loaded), n: total }), { loaded, total });
     }
-    const out = new Uint8Array(loaded);
+    if (out) return out;
+    const joined = new Uint8Array(loaded);
     let off = 0;
-    for (const c of chunks) { out.set(c, off); off += c.length; }
-    return out;
+    for (const c of chunks) { joined.set(c, off); off += c.length; }
+    return joined;
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onOuterAbort);

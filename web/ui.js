@@ -218,6 +218,11 @@ export function mountAlignscope(root, opts = {}) {
   }
   const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
   applyUiLanguage(store.get());
+  // The engine starts before the cards are built (its messages are in the UI
+  // language, set just above): the catalogue request and the worker's modules
+  // are on their way while this thread makes the DOM; what boot() does next
+  // waits for the catalogue, so the cards are there by then.
+  models.boot();
   // A link's beam width or length penalty out of range: say so (in the UI language), keep the card's own.
   const setBeamNotices = (asked) => {
     if (!has.full) return;
@@ -331,6 +336,5 @@ export function mountAlignscope(root, opts = {}) {
     },
   };
   if (pinError && has.full) store.set(noticePatch(store.get(), 'pin', pinProblemText(pinError)));
-  models.boot();
   return api;
 }

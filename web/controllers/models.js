@@ -14,7 +14,8 @@ import { fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
 import { bestVariant } from '../engine.js';
 import { t, num } from '../i18n/index.js';
-import { pageTime } from '../lib/startup.js';
+import { pageTime, startupSettled } from '../lib/startup.js';
+import { frameTask } from '../lib/frame.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -47,16 +48,19 @@ export function engineStartOptions(inline, catalog = null, base = null) {
  * A catalogue model's bytes: packed in the single-file build, else through
  * the shared model store (one download per page and frame, cached for the
  * next visit, checked against the catalogue's SHA-256; lib/model-store.js).
- * onProgress({ text, value, max }) follows the download, in words.
+ * They are the caller's own (it may transfer them to its worker).
+ * onProgress({ text, value, max }) follows the download, in words;
+ * onSource('inline'|'cache'|'network') says where the bytes came from;
+ * storeWhen: what the cache write waits for (lib/model-store.js).
  * Used by the main model (below) and by the compared ones (compare.js).
  */
-export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onSource = null }) {
+export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onSource = null, storeWhen = null }) {
   if (inline?.models?.[entry.id]) { onSource?.('inline'); return fromBase64(inline.models[entry.id]); }
   const name = entry.label || entry.id;
   const expected = entry.bytes || 0;
   onProgress({ text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null });
   const { bytes, from } = await getModel({
-    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal,
+    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal, storeWhen,
     onProgress: (loaded, total) => {
       const all = total || expected;
       onProgress({
@@ -105,11 +109,20 @@ export function createModels(store, { client, inline, base, localFiles, startup 
   let loadSeq = 0;       // a newer load (or file) makes the answer of an older one moot
   let loadAbort = null;
   const notice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
+  // Until the first heatmap is on screen (or the start is over without one),
+  // a downloaded model waits to be written to the cache: see getModel's storeWhen.
+  let settle;
+  const settled = new Promise((resolve) => { settle = resolve; });
+  const stopWatching = store.subscribe((st) => { if (startupSettled(st)) settle(); });
+  settled.then(stopWatching);
   const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
 
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: t('load.starting'), value: null, max: null } });
     try {
+      // The worker's modules load while the catalogue comes (start() below uses it; a
+      // worker that cannot be made is reported there).
+      try { client.spawn(); } catch { /* start() says why */ }
       // The catalogue first: in dist/ it names the wasm by its content hash.
       const catalog = store.get().catalog ?? await loadCatalog();
       startup?.mark('catalog', { detail: { models: catalog.models.length } });
@@ -177,14 +190,19 @@ export function createModels(store, { client, inline, base, localFiles, startup 
     const name = entry?.label || st.model;
     store.set({ ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
     let stage = 'download';
+    // The progress bar moves at most once a frame: a download from a fast host
+    // comes in many chunks, and each store.set() goes through every card.
+    let latest = null;
+    const shown = frameTask(() => { if (seq === loadSeq && latest) store.set({ progress: latest }); });
     try {
       const asked = performance.now();
       let from = null;
       const bytes = await fetchCatalogModel(entry, {
         catalog: st.catalog, base, inline, signal: loadAbort.signal,
-        onProgress: (p) => { if (seq === loadSeq) store.set({ progress: p }); },
-        onSource: (f) => { from = f; },
+        onProgress: (p) => { latest = p; shown.request(); },
+        onSource: (f) => { from = f; }, storeWhen: settled,
       });
+      shown.cancel();
       if (seq !== loadSeq) return;
       startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from, ms: performance.now() - asked } });
       if (engineReady) {
@@ -194,12 +212,15 @@ export function createModels(store, { client, inline, base, localFiles, startup 
       }
       stage = 'check';
       progress(t('load.checking'));
+      // The bytes are this load's own (lib/model-store.js): moved to the worker, not copied.
       const info = await client.load(entry.id, bytes, {
+        transfer: true,
         onTiming: (tm) => startup?.mark('load', { at: pageTime(tm.doneAt), detail: { model: entry.id, ms: tm.doneAt - tm.startAt } }),
       });
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready', progress: null });
     } catch (err) {
+      shown.cancel();
       if (stage === 'engine') throw err;
       if (seq !== loadSeq) return;
       store.set({ status: 'failed', error: { stage: 'load', message: loadErrorMessage(name, stage, err) } });
@@ -303,6 +324,7 @@ export function createModels(store, { client, inline, base, localFiles, startup 
   return {
     boot, pick, check, openFile, retry, load,
     destroy() {
+      settle();
       loadAbort?.abort();
       if (localFiles) for (const [type, fn] of dragEvents) removeEventListener(type, fn);
     },

@@ -3,8 +3,14 @@
 // (a Web Lock per URL, then the Cache API), and by later visits (the same
 // versioned cache the service worker serves from offline, web/sw.js).
 //
-//   getModel({ url, sha256, bytes, cacheName, onProgress, signal })
-//     → Promise<{ bytes: Uint8Array, from: 'cache'|'network', stored: boolean, storeError }>
+//   getModel({ url, sha256, cacheName, onProgress, signal, storeWhen })
+//     → Promise<{ bytes: Uint8Array, from: 'cache'|'network', storing: Promise<{ stored: boolean, storeError }> }>
+//
+// The bytes are the caller's own (the first caller of a shared download
+// gets them, every other one a copy): it may transfer them to a worker. They
+// come as soon as they are verified; writing them to the cache goes on
+// behind (`storing`, which never rejects; onStored(fn) hears of each model
+// stored), so the first heatmap does not wait for the disk.
 //
 // Bytes are checked against the catalogue's SHA-256 before they are used or
 // stored. A cached entry that does not match is deleted and downloaded
@@ -36,15 +42,31 @@ async function openCache(cacheName) {
   try { return await caches.open(cacheName); } catch { return null; } // e.g. storage blocked
 }
 
-/** Put verified bytes in the cache; the error (a quota, usually) is returned, not thrown. */
-async function store(cache, url, bytes) {
-  if (!cache) return { stored: false, storeError: null };
+const storedListeners = new Set();
+/** fn({ url, cacheName }) after each model this page puts in a cache. Returns the unsubscribe. */
+export function onStored(fn) {
+  storedListeners.add(fn);
+  return () => storedListeners.delete(fn);
+}
+
+/**
+ * Put verified bytes in the cache; the error (a quota, usually) is returned,
+ * not thrown. The Response takes its own copy of the bytes at once (a
+ * BufferSource body is copied when the Response is made), so the caller's
+ * may be transferred while the write goes on.
+ */
+function store(cache, cacheName, url, bytes, when) {
+  if (!cache) return Promise.resolve({ stored: false, storeError: null });
+  let response;
   try {
-    await cache.put(url, new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) } }));
-    return { stored: true, storeError: null };
+    response = new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) } });
   } catch (err) {
-    return { stored: false, storeError: err };
+    return Promise.resolve({ stored: false, storeError: err });
   }
+  return Promise.resolve(when).catch(() => {}).then(() => cache.put(url, response)).then(() => {
+    for (const fn of storedListeners) fn({ url, cacheName });
+    return { stored: true, storeError: null };
+  }, (err) => ({ stored: false, storeError: err }));
 }
 
 async function fetchVerified(url, sha256, progress, signal) {
@@ -56,7 +78,7 @@ async function fetchVerified(url, sha256, progress, signal) {
   throw new DownloadError('checksum', t('download.checksum'));
 }
 
-async function obtain(url, sha256, cacheName, progress, signal) {
+async function obtain(url, sha256, cacheName, progress, signal, storeWhen) {
   const cache = await openCache(cacheName);
   if (cache) {
     const hit = await cache.match(url).catch(() => null);
@@ -64,13 +86,13 @@ async function obtain(url, sha256, cacheName, progress, signal) {
       const bytes = new Uint8Array(await hit.arrayBuffer());
       if (await matches(bytes, sha256)) {
         progress(bytes.length, bytes.length);
-        return { bytes, from: 'cache', stored: true, storeError: null };
+        return { bytes, from: 'cache', storing: Promise.resolve({ stored: true, storeError: null }) };
       }
       await cache.delete(url).catch(() => {}); // stale or corrupt: never used
     }
   }
   const bytes = await fetchVerified(url, sha256, progress, signal);
-  return { bytes, from: 'network', ...(await store(cache, url, bytes)) };
+  return { bytes, from: 'network', storing: store(cache, cacheName, url, bytes, storeWhen) };
 }
 
 /** Whether `url` is already in the cache `cacheName` (for "available offline" counts). */
@@ -79,16 +101,29 @@ export async function isStored(url, cacheName) {
   return !!cache && !!(await cache.match(new URL(url, location.href).href).catch(() => null));
 }
 
-export function getModel({ url, sha256 = null, cacheName = null, onProgress = null, signal = null }) {
+/**
+ * storeWhen: a promise the cache write waits for (the page's first heatmap:
+ * writing 5 MB competes with the first load; until then the Response holds
+ * its own copy of the bytes). The first caller of a shared download sets it.
+ */
+export function getModel({ url, sha256 = null, cacheName = null, onProgress = null, signal = null, storeWhen = null }) {
   const key = new URL(url, globalThis.location?.href).href;
   let job = inFlight.get(key);
   if (!job) {
     const ctrl = new AbortController();
     job = { listeners: new Set(), waiters: 0, ctrl };
     const progress = (loaded, total) => { for (const fn of job.listeners) fn(loaded, total); };
-    const run = () => obtain(key, sha256, cacheName, progress, ctrl.signal);
+    const run = () => obtain(key, sha256, cacheName, progress, ctrl.signal, storeWhen);
     const locks = globalThis.navigator?.locks;
-    job.promise = (locks ? locks.request(`alignscope-model ${key}`, run) : run())
+    // With Web Locks, the lock is held until the bytes are in the cache (another
+    // tab waiting for it then finds them there), but the bytes go to the callers
+    // as soon as they are verified.
+    job.promise = (locks
+      ? new Promise((resolve, reject) => {
+        locks.request(`alignscope-model ${key}`, () => run().then((r) => { resolve(r); return r.storing; }, (err) => { reject(err); }))
+          .catch(reject);
+      })
+      : run())
       .finally(() => { if (inFlight.get(key) === job) inFlight.delete(key); });
     inFlight.set(key, job);
   }
@@ -100,6 +135,12 @@ export function getModel({ url, sha256 = null, cacheName = null, onProgress = nu
     const onAbort = () => { done(); if (job.waiters === 0) { job.ctrl.abort(signal.reason); if (inFlight.get(key) === job) inFlight.delete(key); } reject(signal.reason ?? new DOMException('aborted', 'AbortError')); };
     if (signal?.aborted) { onAbort(); return; }
     signal?.addEventListener('abort', onAbort, { once: true });
-    job.promise.then((r) => { done(); resolve(r); }, (err) => { done(); reject(err); });
+    // The first caller to hear gets the bytes themselves, later ones a copy each: every caller owns what it gets.
+    job.promise.then((r) => {
+      done();
+      const bytes = job.handedOut ? r.bytes.slice() : r.bytes;
+      job.handedOut = true;
+      resolve({ ...r, bytes });
+    }, (err) => { done(); reject(err); });
   });
 }

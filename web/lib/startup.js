@@ -57,3 +57,13 @@ export function startupRecorder() {
     close() { open = false; },
   };
 }
+
+/**
+ * Whether a widget's start-up is over (store state): its first heatmap is
+ * painted, or it cannot be (the start failed, or the sentence has no
+ * translation). Work that must not compete with the first heatmap (the
+ * service worker's install, the offline count) waits for it.
+ */
+export function startupSettled(st) {
+  return !!st.firstHeatmap || st.status === 'failed' || (st.status === 'ready' && !!st.error);
+}
