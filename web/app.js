@@ -6,6 +6,7 @@ import { parseShareString } from './state.js';
 import { registerServiceWorker } from './controllers/offline.js';
 import { t, tParts, uiLanguage, UI_LANGUAGES } from './i18n/index.js';
 import { startupSettled } from './lib/startup.js';
+import { takePrestart } from './controllers/prestart.js';
 
 const app = mountAlignscope(document.getElementById('app'), {
   view: 'full',
@@ -14,6 +15,8 @@ const app = mountAlignscope(document.getElementById('app'), {
   // The single-file build's links point at the hosted copy it was built with, or nowhere ('').
   shareBase: globalThis.ALIGNSCOPE_INLINE ? (globalThis.ALIGNSCOPE_INLINE.shareBase ?? '') : location.href.split('#')[0],
   localFiles: true,
+  // The catalogue, the worker and the model download boot.js began (controllers/prestart.js).
+  prestart: takePrestart(),
 });
 
 // Offline after one visit (web/sw.js); nothing happens from file://. Registered

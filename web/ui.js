@@ -83,7 +83,8 @@ function derive(st, changed) {
  *   localFiles: offer "Open a model file…" and take a .alsc file dropped anywhere on the page;
  *   theme: 'light'|'dark' to force one;
  *   heatBoxPx: a fixed height for the heatmap's box (embed.html: the iframe grows to its content, so nothing may follow its height);
- *   uiLang: the UI language when the state names none ('fr'; else the browser's, else English).
+ *   uiLang: the UI language when the state names none ('fr'; else the browser's, else English);
+ *   prestart: what controllers/prestart.js began for this page (app.js: takePrestart()), carried on from.
  */
 export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
@@ -128,10 +129,12 @@ export function mountAlignscope(root, opts = {}) {
   if (opts.theme === 'dark' || opts.theme === 'light') wrapper.dataset.theme = opts.theme;
 
   // ---------- controllers ----------
+  // What controllers/prestart.js began for this page (its worker, the catalogue's request, the model's download).
+  const early = opts.prestart && !inline && opts.prestart.base === base.href ? opts.prestart : null;
   // This widget's start-up as performance marks (lib/startup.js; the first widget of a document only).
-  const startup = startupRecorder();
-  const client = new EngineClient({ workerUrl: inline?.workerUrl ?? new URL('worker.js', MODULE_BASE), workerType: inline?.workerType ?? 'module' });
-  const models = createModels(store, { client, inline, base, localFiles, startup });
+  const startup = early?.startup ?? startupRecorder();
+  const client = early?.client ?? new EngineClient({ workerUrl: inline?.workerUrl ?? new URL('worker.js', MODULE_BASE), workerType: inline?.workerType ?? 'module' });
+  const models = createModels(store, { client, inline, base, localFiles, startup, prestart: early });
   const translation = createTranslation(store, { client, startup });
   const share = createShare(store, { syncUrl: !!opts.syncUrl, shareBase, apply: (p) => api.setState(p) });
   const presenter = createPresenter(store, { element: wrapper });

@@ -50,16 +50,17 @@ export function engineStartOptions(inline, catalog = null, base = null) {
  * next visit, checked against the catalogue's SHA-256; lib/model-store.js).
  * They are the caller's own (it may transfer them to its worker).
  * onProgress({ text, value, max }) follows the download, in words;
- * onSource('inline'|'cache'|'network') says where the bytes came from;
+ * onDone({ from: 'inline'|'cache'|'network', startedAt }) says where the bytes
+ * came from and when their download began (performance.now());
  * storeWhen: what the cache write waits for (lib/model-store.js).
  * Used by the main model (below) and by the compared ones (compare.js).
  */
-export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onSource = null, storeWhen = null }) {
-  if (inline?.models?.[entry.id]) { onSource?.('inline'); return fromBase64(inline.models[entry.id]); }
+export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onDone = null, storeWhen = null }) {
+  if (inline?.models?.[entry.id]) { onDone?.({ from: 'inline', startedAt: performance.now() }); return fromBase64(inline.models[entry.id]); }
   const name = entry.label || entry.id;
   const expected = entry.bytes || 0;
   onProgress({ text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null });
-  const { bytes, from } = await getModel({
+  const { bytes, from, startedAt } = await getModel({
     url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal, storeWhen,
     onProgress: (loaded, total) => {
       const all = total || expected;
@@ -71,8 +72,22 @@ export async function fetchCatalogModel(entry, { catalog, base, inline, signal, 
       });
     },
   });
-  onSource?.(from);
+  onDone?.({ from, startedAt });
   return bytes;
+}
+
+/**
+ * The catalogue's request (models/index.json), begun: { response, json }
+ * (promises; the JSON parsed once, null for an HTTP error). controllers/prestart.js
+ * begins it before the widget exists; loadCatalog() reads what came.
+ */
+export function requestCatalog(base) {
+  const url = new URL('models/index.json', base);
+  const response = fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
+  const json = response.then((res) => (res.ok ? res.json() : null));
+  response.catch(() => {});
+  json.catch(() => {});
+  return { url, response, json };
 }
 
 /** What the reader can do about a refused file, by the engine's code. */
@@ -102,10 +117,12 @@ const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((
 /**
  * @param store   the widget's store
  * @param opts    { client (EngineClient), inline (single-file build's packed bytes), base (URL of web/), localFiles,
- *                  startup (lib/startup.js recorder: the catalogue, the worker, the download, the compile, the load) }
+ *                  startup (lib/startup.js recorder: the catalogue, the worker, the download, the compile, the load),
+ *                  prestart (controllers/prestart.js: the catalogue's request and the engine's start, begun
+ *                  before this widget; the first boot() goes on from them) }
  * @returns { boot(), pick(id), check(id, rejected, fileModel), openFile(file), retry(), destroy() }
  */
-export function createModels(store, { client, inline, base, localFiles, startup = null }) {
+export function createModels(store, { client, inline, base, localFiles, startup = null, prestart = null }) {
   let loadSeq = 0;       // a newer load (or file) makes the answer of an older one moot
   let loadAbort = null;
   const notice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
@@ -113,25 +130,31 @@ export function createModels(store, { client, inline, base, localFiles, startup 
   // a downloaded model waits to be written to the cache: see getModel's storeWhen.
   let settle;
   const settled = new Promise((resolve) => { settle = resolve; });
-  const stopWatching = store.subscribe((st) => { if (startupSettled(st)) settle(); });
+  const stopWatching = store.subscribe((st) => { if (startupSettled(st)) { settle(); startup?.close(); } });
   settled.then(stopWatching);
   const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
 
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: t('load.starting'), value: null, max: null } });
+    // What prestart.js began serves the first boot only (a retry starts afresh).
+    const early = prestart;
+    prestart = null;
     try {
       // The worker's modules load while the catalogue comes (start() below uses it; a
       // worker that cannot be made is reported there).
       try { client.spawn(); } catch { /* start() says why */ }
       // The catalogue first: in dist/ it names the wasm by its content hash.
-      const catalog = store.get().catalog ?? await loadCatalog();
-      startup?.mark('catalog', { detail: { models: catalog.models.length } });
-      const startOptions = engineStartOptions(inline, catalog, base);
-      const started = client.start(startOptions);
-      store.set({ catalog });
+      const catalog = store.get().catalog ?? await loadCatalog(early?.catalog);
+      if (!early) startup?.mark('catalog', { detail: { models: catalog.models.length } }); // (prestart.js marked its own)
+      // The engine prestart.js started from the same catalogue, or one started now.
+      const begun = early ? await early.engine : null;
+      const startOptions = begun?.options ?? engineStartOptions(inline, catalog, base);
+      const started = begun?.started ?? client.start(startOptions);
+      // Which model (check(), with the catalogue in hand): the store hears of it
+      // in load()'s one store.set, after its download has started.
       const req = store.get().modelRequest ?? {};
-      check(store.get().model, req.rejected, req.fileModel);
-      store.set({ modelRequest: null });
+      const r = resolveModel(catalog, store.get().model, { rejected: req.rejected, fileModel: req.fileModel, canOpenFiles: localFiles });
+      const resolved = { catalog, modelRequest: null, model: r.model, ...noticePatch(store.get(), 'model', r.notice) };
       // The model downloads while the worker compiles the wasm: load() waits
       // for the engine only when it has the bytes.
       const engineReady = started.then((ready) => {
@@ -143,25 +166,26 @@ export function createModels(store, { client, inline, base, localFiles, startup 
         store.set({ build: ready?.variant ?? startOptions.variant });
       });
       engineReady.catch(() => { /* boot's own catch below reports it */ });
-      await load({ engineReady });
+      await load({ engineReady, patch: resolved });
     } catch (err) {
       store.set({ status: 'failed', error: { stage: 'init', message: err.message } });
     }
   }
 
-  async function loadCatalog() {
+  /** The catalogue, from a request begun earlier (requestCatalog) or now; its problems in words. */
+  async function loadCatalog(request = null) {
     if (inline?.index) return inline.index;
-    const url = new URL('models/index.json', base);
+    const { url, response, json } = request ?? requestCatalog(base);
     let res;
     try {
-      res = await fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
+      res = await response;
     } catch (err) {
       throw new Error(err.name === 'TimeoutError'
         ? t('catalog.timeout', { path: url.pathname, s: num(CONFIG.catalogTimeoutMs / 1000) })
         : t('catalog.offline', { path: url.pathname }));
     }
     if (!res.ok) throw new Error(t('catalog.http', { status: res.status, path: url.pathname }));
-    const cat = await res.json();
+    const cat = await json;
     if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error(t('catalog.malformed'));
     return cat;
   }
@@ -180,31 +204,36 @@ export function createModels(store, { client, inline, base, localFiles, startup 
   }
 
   /** engineReady: the engine's start (boot), awaited after the download;
-   *  if it fails, that failure is thrown to boot (an 'init' error, not a model's). */
-  async function load({ engineReady = null } = {}) {
+   *  if it fails, that failure is thrown to boot (an 'init' error, not a model's).
+   *  patch: state to set with the load's own (boot: the catalogue and the model). */
+  async function load({ engineReady = null, patch = null } = {}) {
     const seq = ++loadSeq;
     loadAbort?.abort();
     loadAbort = new AbortController();
-    const st = store.get();
+    const st = { ...store.get(), ...patch };
     const entry = st.catalog.models.find((m) => m.id === st.model);
     const name = entry?.label || st.model;
-    store.set({ ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
-    let stage = 'download';
     // The progress bar moves at most once a frame: a download from a fast host
     // comes in many chunks, and each store.set() goes through every card.
     let latest = null;
     const shown = frameTask(() => { if (seq === loadSeq && latest) store.set({ progress: latest }); });
+    let source = null;
+    // The download starts before the cards hear of the load (its first steps,
+    // a lock and a look in the cache, wait on other threads meanwhile); at boot
+    // it may be under way already (prestart.js: the model store hands it over).
+    const downloading = (async () => fetchCatalogModel(entry, {
+      catalog: st.catalog, base, inline, signal: loadAbort.signal,
+      onProgress: (p) => { latest = p; shown.request(); },
+      onDone: (d) => { source = d; }, storeWhen: settled,
+    }))();
+    downloading.catch(() => { /* awaited below */ });
+    store.set({ ...patch, ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
+    let stage = 'download';
     try {
-      const asked = performance.now();
-      let from = null;
-      const bytes = await fetchCatalogModel(entry, {
-        catalog: st.catalog, base, inline, signal: loadAbort.signal,
-        onProgress: (p) => { latest = p; shown.request(); },
-        onSource: (f) => { from = f; }, storeWhen: settled,
-      });
+      const bytes = await downloading;
       shown.cancel();
       if (seq !== loadSeq) return;
-      startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from, ms: performance.now() - asked } });
+      startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from: source?.from ?? null, ms: source ? performance.now() - source.startedAt : null } });
       if (engineReady) {
         stage = 'engine';
         await engineReady;

@@ -4,7 +4,9 @@
 // versioned cache the service worker serves from offline, web/sw.js).
 //
 //   getModel({ url, sha256, cacheName, onProgress, signal, storeWhen })
-//     → Promise<{ bytes: Uint8Array, from: 'cache'|'network', storing: Promise<{ stored: boolean, storeError }> }>
+//     → Promise<{ bytes: Uint8Array, from: 'cache'|'network', storing: Promise<{ stored: boolean, storeError }>,
+//                 startedAt (performance.now() when the shared download began) }>
+//   prefetchModel({ url, sha256, cacheName, storeWhen })   the same, before anyone asks (getModel takes it over)
 //
 // The bytes are the caller's own (the first caller of a shared download
 // gets them, every other one a copy): it may transfer them to a worker. They
@@ -23,7 +25,7 @@
 import { fetchWithProgress, DownloadError } from '../client.js';
 import { t } from '../i18n/index.js';
 
-const inFlight = new Map(); // url → { promise, listeners: Set, waiters, ctrl }
+const inFlight = new Map(); // url → job: { promise, listeners: Set, waiters, ctrl, handedOut, last: [loaded, total], prefetched, claimed, settled }
 
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
 /** SHA-256 of bytes as hex, or null where SubtleCrypto is missing (an insecure context). */
@@ -42,6 +44,16 @@ async function openCache(cacheName) {
   try { return await caches.open(cacheName); } catch { return null; } // e.g. storage blocked
 }
 
+/** The cached Response for url in cacheName, or null (none, no Cache API, storage blocked). */
+async function lookUp(cacheName, url) {
+  if (!cacheName) return null;
+  try {
+    return (await globalThis.caches?.match(url, { cacheName })) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 const storedListeners = new Set();
 /** fn({ url, cacheName }) after each model this page puts in a cache. Returns the unsubscribe. */
 export function onStored(fn) {
@@ -55,18 +67,20 @@ export function onStored(fn) {
  * BufferSource body is copied when the Response is made), so the caller's
  * may be transferred while the write goes on.
  */
-function store(cache, cacheName, url, bytes, when) {
-  if (!cache) return Promise.resolve({ stored: false, storeError: null });
+function store(cacheName, url, bytes, when) {
+  if (!cacheName || !globalThis.caches) return Promise.resolve({ stored: false, storeError: null });
   let response;
   try {
     response = new Response(bytes, { headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) } });
   } catch (err) {
     return Promise.resolve({ stored: false, storeError: err });
   }
-  return Promise.resolve(when).catch(() => {}).then(() => cache.put(url, response)).then(() => {
+  return Promise.resolve(when).catch(() => {}).then(() => openCache(cacheName)).then(async (cache) => {
+    if (!cache) return { stored: false, storeError: null };
+    await cache.put(url, response);
     for (const fn of storedListeners) fn({ url, cacheName });
     return { stored: true, storeError: null };
-  }, (err) => ({ stored: false, storeError: err }));
+  }).catch((err) => ({ stored: false, storeError: err }));
 }
 
 async function fetchVerified(url, sha256, progress, signal) {
@@ -78,27 +92,81 @@ async function fetchVerified(url, sha256, progress, signal) {
   throw new DownloadError('checksum', t('download.checksum'));
 }
 
-async function obtain(url, sha256, cacheName, progress, signal, storeWhen) {
-  const cache = await openCache(cacheName);
-  if (cache) {
-    const hit = await cache.match(url).catch(() => null);
-    if (hit) {
-      const bytes = new Uint8Array(await hit.arrayBuffer());
-      if (await matches(bytes, sha256)) {
-        progress(bytes.length, bytes.length);
-        return { bytes, from: 'cache', storing: Promise.resolve({ stored: true, storeError: null }) };
-      }
-      await cache.delete(url).catch(() => {}); // stale or corrupt: never used
+async function obtain(url, sha256, cacheName, progress, signal, storeWhen, looked) {
+  // One look in the named cache (caches.match: no caches.open first, one round trip to the browser fewer).
+  const hit = await (looked ?? lookUp(cacheName, url));
+  if (hit) {
+    const bytes = new Uint8Array(await hit.arrayBuffer());
+    if (await matches(bytes, sha256)) {
+      progress(bytes.length, bytes.length);
+      return { bytes, from: 'cache', storing: Promise.resolve({ stored: true, storeError: null }) };
     }
+    await (await openCache(cacheName))?.delete(url).catch(() => {}); // stale or corrupt: never used
   }
   const bytes = await fetchVerified(url, sha256, progress, signal);
-  return { bytes, from: 'network', storing: store(cache, cacheName, url, bytes, storeWhen) };
+  return { bytes, from: 'network', storing: store(cacheName, url, bytes, storeWhen) };
 }
 
 /** Whether `url` is already in the cache `cacheName` (for "available offline" counts). */
 export async function isStored(url, cacheName) {
   const cache = await openCache(cacheName);
   return !!cache && !!(await cache.match(new URL(url, location.href).href).catch(() => null));
+}
+
+/** The job for `key`: the download (or the look in the cache) that every caller of that URL shares. */
+function startJob(key, { sha256, cacheName, storeWhen }) {
+  const ctrl = new AbortController();
+  const job = { key, listeners: new Set(), waiters: 0, ctrl, handedOut: false, last: null, prefetched: false, claimed: false, settled: false,
+    startedAt: globalThis.performance?.now() ?? 0 };
+  const progress = (loaded, total) => { job.last = [loaded, total]; for (const fn of job.listeners) fn(loaded, total); };
+  const locks = globalThis.navigator?.locks;
+  let result;
+  if (locks) {
+    // The cache is looked at while the lock is asked for (two round trips to
+    // the browser at once, not one after the other); that look counts only if
+    // the lock was free at once: after waiting for another tab's download, look again.
+    const early = lookUp(cacheName, key);
+    const name = `alignscope-model ${key}`;
+    // The lock is held until the bytes are in the cache (another tab waiting
+    // for it then finds them there); the bytes go to the callers as soon as they are verified.
+    result = new Promise((resolve, reject) => {
+      const run = (looked) => obtain(key, sha256, cacheName, progress, ctrl.signal, storeWhen, looked)
+        .then((r) => { resolve(r); return r.storing; }, reject);
+      locks.request(name, { ifAvailable: true }, (lock) => (lock ? run(early) : locks.request(name, () => run(null))))
+        .catch(reject);
+    });
+  } else {
+    result = obtain(key, sha256, cacheName, progress, ctrl.signal, storeWhen, null);
+  }
+  job.promise = result.finally(() => {
+    job.settled = true;
+    // Done: later callers start afresh (and find the bytes in the cache), except
+    // that a prefetch nobody has taken yet waits for its taker (prefetchModel).
+    if (inFlight.get(key) === job && (!job.prefetched || job.claimed)) inFlight.delete(key);
+  });
+  job.promise.catch(() => {});
+  inFlight.set(key, job);
+  return job;
+}
+
+/**
+ * Start fetching a model before anyone asks for it (controllers/prestart.js:
+ * the page's model, while the page's other modules load). The first
+ * getModel() of the same URL takes it over as if it had asked first: its
+ * bytes (not a copy), its progress from then on, its errors; until then the
+ * prefetch counts as one waiter, so it is never aborted. A prefetch nobody
+ * takes is let go when `storeWhen` settles (its bytes written to the cache
+ * by then, so a later getModel finds them there).
+ */
+export function prefetchModel({ url, sha256 = null, cacheName = null, storeWhen = null }) {
+  const key = new URL(url, globalThis.location?.href).href;
+  if (inFlight.has(key)) return;
+  const job = startJob(key, { sha256, cacheName, storeWhen });
+  job.prefetched = true;
+  job.waiters = 1;
+  Promise.all([job.promise.catch(() => {}), Promise.resolve(storeWhen).catch(() => {})]).then(() => {
+    if (!job.claimed && inFlight.get(key) === job) inFlight.delete(key);
+  });
 }
 
 /**
@@ -109,25 +177,18 @@ export async function isStored(url, cacheName) {
 export function getModel({ url, sha256 = null, cacheName = null, onProgress = null, signal = null, storeWhen = null }) {
   const key = new URL(url, globalThis.location?.href).href;
   let job = inFlight.get(key);
-  if (!job) {
-    const ctrl = new AbortController();
-    job = { listeners: new Set(), waiters: 0, ctrl };
-    const progress = (loaded, total) => { for (const fn of job.listeners) fn(loaded, total); };
-    const run = () => obtain(key, sha256, cacheName, progress, ctrl.signal, storeWhen);
-    const locks = globalThis.navigator?.locks;
-    // With Web Locks, the lock is held until the bytes are in the cache (another
-    // tab waiting for it then finds them there), but the bytes go to the callers
-    // as soon as they are verified.
-    job.promise = (locks
-      ? new Promise((resolve, reject) => {
-        locks.request(`alignscope-model ${key}`, () => run().then((r) => { resolve(r); return r.storing; }, (err) => { reject(err); }))
-          .catch(reject);
-      })
-      : run())
-      .finally(() => { if (inFlight.get(key) === job) inFlight.delete(key); });
-    inFlight.set(key, job);
+  if (!job) job = startJob(key, { sha256, cacheName, storeWhen });
+  else if (job.prefetched && !job.claimed) {
+    // This caller takes the prefetch's place (its one waiter); a prefetch
+    // already done leaves the list now, as any finished download does.
+    job.claimed = true;
+    job.waiters -= 1;
+    if (job.settled) inFlight.delete(key);
   }
-  if (onProgress) job.listeners.add(onProgress);
+  if (onProgress) {
+    job.listeners.add(onProgress);
+    if (job.last) onProgress(...job.last);
+  }
   job.waiters += 1;
   return new Promise((resolve, reject) => {
     const done = () => { job.waiters -= 1; if (onProgress) job.listeners.delete(onProgress); signal?.removeEventListener('abort', onAbort); };
@@ -140,7 +201,7 @@ export function getModel({ url, sha256 = null, cacheName = null, onProgress = nu
       done();
       const bytes = job.handedOut ? r.bytes.slice() : r.bytes;
       job.handedOut = true;
-      resolve({ ...r, bytes });
+      resolve({ ...r, bytes, startedAt: job.startedAt });
     }, (err) => { done(); reject(err); });
   });
 }

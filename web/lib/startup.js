@@ -31,30 +31,36 @@ export const epochNow = () => performance.timeOrigin + performance.now();
 /** An epochNow() of any thread → this thread's performance timeline. */
 export const pageTime = (epochMs) => epochMs - performance.timeOrigin;
 
-const INERT = Object.freeze({ active: false, mark() {}, close() {} });
+const INERT = Object.freeze({ active: false, settled: Promise.resolve(), mark() {}, close() {} });
 let claimed = false;
 
 /**
- * The recorder of this document's start-up, for the first widget that asks;
- * later ones (and runtimes without performance.mark) get one that does nothing.
+ * The recorder of this document's start-up, for the first widget that asks
+ * (or controllers/prestart.js, on its behalf); later ones (and runtimes
+ * without performance.mark) get one that does nothing.
  *   mark(phase, { at, detail })   at: a time on this page's timeline (default now)
  *   close()                       start-up is over: nothing more is marked
+ *   settled                       a promise, resolved once it is over
  * mark('paint') closes it.
  */
 export function startupRecorder() {
   if (claimed || typeof globalThis.performance?.mark !== 'function') return INERT;
   claimed = true;
   let open = true;
+  let settle;
+  const settled = new Promise((resolve) => { settle = resolve; });
+  const close = () => { open = false; settle(); };
   return {
     get active() { return open; },
+    settled,
     mark(phase, { at = performance.now(), detail = null } = {}) {
       if (!open) return;
       if (!STARTUP_PHASES.includes(phase)) throw new Error(`startup: no phase ${phase}`);
       // A worker's time can land a hair before the page's own zero (rounding); never before it.
       performance.mark(STARTUP_PREFIX + phase, { startTime: Math.max(0, at), detail });
-      if (phase === 'paint') open = false;
+      if (phase === 'paint') close();
     },
-    close() { open = false; },
+    close,
   };
 }
 
