@@ -5,7 +5,7 @@
 // slider dragged at 120 events/s costs one decode per worker round trip and
 // the picture always ends on the latest value.
 
-import { t, num, fixed } from './i18n/index.js';
+import { t, num, fixed } from './i18n/core.js';
 import { CONFIG } from './config.js';
 import { STATUS_CODES } from './engine.js';
 

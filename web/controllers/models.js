@@ -13,7 +13,7 @@ import { resolveModel, noticePatch } from '../state.js';
 import { fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
 import { bestVariant } from '../engine.js';
-import { t, num } from '../i18n/index.js';
+import { t, num } from '../i18n/core.js';
 import { pageTime, startupSettled } from '../lib/startup.js';
 import { frameTask } from '../lib/frame.js';
 
@@ -57,23 +57,30 @@ export function engineStartOptions(inline, catalog = null, base = null) {
  */
 export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onDone = null, storeWhen = null }) {
   if (inline?.models?.[entry.id]) { onDone?.({ from: 'inline', startedAt: performance.now() }); return fromBase64(inline.models[entry.id]); }
-  const name = entry.label || entry.id;
-  const expected = entry.bytes || 0;
-  onProgress({ text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null });
+  onProgress(downloadProgress(entry));
   const { bytes, from, startedAt } = await getModel({
     url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal, storeWhen,
-    onProgress: (loaded, total) => {
-      const all = total || expected;
-      onProgress({
-        text: all
-          ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
-          : t('load.progress', { name, loaded: formatBytes(loaded) }),
-        value: all ? Math.min(all, loaded) : null, max: all || null,
-      });
-    },
+    onProgress: (loaded, total) => onProgress(downloadProgress(entry, loaded, total)),
   });
   onDone?.({ from, startedAt });
   return bytes;
+}
+
+/**
+ * A model's download in words, for the progress bar: { text, value, max }.
+ * Without `loaded`, the download is about to begin.
+ */
+export function downloadProgress(entry, loaded = null, total = 0) {
+  const name = entry.label || entry.id;
+  const expected = entry.bytes || 0;
+  if (loaded == null) return { text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null };
+  const all = total || expected;
+  return {
+    text: all
+      ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
+      : t('load.progress', { name, loaded: formatBytes(loaded) }),
+    value: all ? Math.min(all, loaded) : null, max: all || null,
+  };
 }
 
 /**
@@ -133,6 +140,10 @@ export function createModels(store, { client, inline, base, localFiles, startup 
   const stopWatching = store.subscribe((st) => { if (startupSettled(st)) { settle(); startup?.close(); } });
   settled.then(stopWatching);
   const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
+  // prestart.js's model (downloading, or loading in the engine, or loaded) until a load takes it over;
+  // then the one being taken over, which a newer load cancels.
+  let earlyModel = null;
+  let adopting = null;
 
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: t('load.starting'), value: null, max: null } });
@@ -154,6 +165,7 @@ export function createModels(store, { client, inline, base, localFiles, startup 
       // in load()'s one store.set, after its download has started.
       const req = store.get().modelRequest ?? {};
       const r = resolveModel(catalog, store.get().model, { rejected: req.rejected, fileModel: req.fileModel, canOpenFiles: localFiles });
+      earlyModel = begun && early ? await early.model : null;
       const resolved = { catalog, modelRequest: null, model: r.model, ...noticePatch(store.get(), 'model', r.notice) };
       // The model downloads while the worker compiles the wasm: load() waits
       // for the engine only when it has the bytes.
@@ -218,10 +230,22 @@ export function createModels(store, { client, inline, base, localFiles, startup 
     let latest = null;
     const shown = frameTask(() => { if (seq === loadSeq && latest) store.set({ progress: latest }); });
     let source = null;
+    // prestart.js's model, if it is this one: its download and its load in the
+    // engine are under way (or done) and are carried on, not begun again. Any
+    // other load means it is not wanted: it must not be loaded over this one.
+    const adopt = earlyModel?.id === entry?.id ? earlyModel : null;
+    if (!adopt) earlyModel?.cancel();
+    earlyModel = null;
+    adopting?.cancel();
+    adopting = adopt;
+    if (adopt) {
+      adopt.onProgress = (loaded, total) => { latest = downloadProgress(entry, loaded, total); shown.request(); };
+      latest = adopt.last ? downloadProgress(entry, ...adopt.last) : downloadProgress(entry);
+      shown.request();
+    }
     // The download starts before the cards hear of the load (its first steps,
-    // a lock and a look in the cache, wait on other threads meanwhile); at boot
-    // it may be under way already (prestart.js: the model store hands it over).
-    const downloading = (async () => fetchCatalogModel(entry, {
+    // a lock and a look in the cache, wait on other threads meanwhile).
+    const downloading = adopt ? adopt.download.then((r) => r.bytes) : (async () => fetchCatalogModel(entry, {
       catalog: st.catalog, base, inline, signal: loadAbort.signal,
       onProgress: (p) => { latest = p; shown.request(); },
       onDone: (d) => { source = d; }, storeWhen: settled,
@@ -233,7 +257,8 @@ export function createModels(store, { client, inline, base, localFiles, startup 
       const bytes = await downloading;
       shown.cancel();
       if (seq !== loadSeq) return;
-      startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from: source?.from ?? null, ms: source ? performance.now() - source.startedAt : null } });
+      // (prestart.js marks its own download and load.)
+      if (!adopt) startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from: source?.from ?? null, ms: source ? performance.now() - source.startedAt : null } });
       if (engineReady) {
         stage = 'engine';
         await engineReady;
@@ -242,7 +267,7 @@ export function createModels(store, { client, inline, base, localFiles, startup 
       stage = 'check';
       progress(t('load.checking'));
       // The bytes are this load's own (lib/model-store.js): moved to the worker, not copied.
-      const info = await client.load(entry.id, bytes, {
+      const info = adopt ? await adopt.loaded : await client.load(entry.id, bytes, {
         transfer: true,
         onTiming: (tm) => startup?.mark('load', { at: pageTime(tm.doneAt), detail: { model: entry.id, ms: tm.doneAt - tm.startAt } }),
       });

@@ -6,7 +6,6 @@
 //   getModel({ url, sha256, cacheName, onProgress, signal, storeWhen })
 //     → Promise<{ bytes: Uint8Array, from: 'cache'|'network', storing: Promise<{ stored: boolean, storeError }>,
 //                 startedAt (performance.now() when the shared download began) }>
-//   prefetchModel({ url, sha256, cacheName, storeWhen })   the same, before anyone asks (getModel takes it over)
 //
 // The bytes are the caller's own (the first caller of a shared download
 // gets them, every other one a copy): it may transfer them to a worker. They
@@ -23,9 +22,9 @@
 // the corresponding sharing is skipped and the rest still holds.
 
 import { fetchWithProgress, DownloadError } from '../client.js';
-import { t } from '../i18n/index.js';
+import { t } from '../i18n/core.js';
 
-const inFlight = new Map(); // url → job: { promise, listeners: Set, waiters, ctrl, handedOut, last: [loaded, total], prefetched, claimed, settled }
+const inFlight = new Map(); // url → job: { promise, listeners: Set, waiters, ctrl, handedOut, startedAt }
 
 const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('');
 /** SHA-256 of bytes as hex, or null where SubtleCrypto is missing (an insecure context). */
@@ -116,9 +115,8 @@ export async function isStored(url, cacheName) {
 /** The job for `key`: the download (or the look in the cache) that every caller of that URL shares. */
 function startJob(key, { sha256, cacheName, storeWhen }) {
   const ctrl = new AbortController();
-  const job = { key, listeners: new Set(), waiters: 0, ctrl, handedOut: false, last: null, prefetched: false, claimed: false, settled: false,
-    startedAt: globalThis.performance?.now() ?? 0 };
-  const progress = (loaded, total) => { job.last = [loaded, total]; for (const fn of job.listeners) fn(loaded, total); };
+  const job = { listeners: new Set(), waiters: 0, ctrl, handedOut: false, startedAt: globalThis.performance?.now() ?? 0 };
+  const progress = (loaded, total) => { for (const fn of job.listeners) fn(loaded, total); };
   const locks = globalThis.navigator?.locks;
   let result;
   if (locks) {
@@ -138,35 +136,11 @@ function startJob(key, { sha256, cacheName, storeWhen }) {
   } else {
     result = obtain(key, sha256, cacheName, progress, ctrl.signal, storeWhen, null);
   }
-  job.promise = result.finally(() => {
-    job.settled = true;
-    // Done: later callers start afresh (and find the bytes in the cache), except
-    // that a prefetch nobody has taken yet waits for its taker (prefetchModel).
-    if (inFlight.get(key) === job && (!job.prefetched || job.claimed)) inFlight.delete(key);
-  });
-  job.promise.catch(() => {});
+  // Done: later callers start afresh (and find the bytes in the cache).
+  job.promise = result.finally(() => { if (inFlight.get(key) === job) inFlight.delete(key); });
+  job.promise.catch(() => { /* each caller hears of it */ });
   inFlight.set(key, job);
   return job;
-}
-
-/**
- * Start fetching a model before anyone asks for it (controllers/prestart.js:
- * the page's model, while the page's other modules load). The first
- * getModel() of the same URL takes it over as if it had asked first: its
- * bytes (not a copy), its progress from then on, its errors; until then the
- * prefetch counts as one waiter, so it is never aborted. A prefetch nobody
- * takes is let go when `storeWhen` settles (its bytes written to the cache
- * by then, so a later getModel finds them there).
- */
-export function prefetchModel({ url, sha256 = null, cacheName = null, storeWhen = null }) {
-  const key = new URL(url, globalThis.location?.href).href;
-  if (inFlight.has(key)) return;
-  const job = startJob(key, { sha256, cacheName, storeWhen });
-  job.prefetched = true;
-  job.waiters = 1;
-  Promise.all([job.promise.catch(() => {}), Promise.resolve(storeWhen).catch(() => {})]).then(() => {
-    if (!job.claimed && inFlight.get(key) === job) inFlight.delete(key);
-  });
 }
 
 /**
@@ -176,19 +150,8 @@ export function prefetchModel({ url, sha256 = null, cacheName = null, storeWhen 
  */
 export function getModel({ url, sha256 = null, cacheName = null, onProgress = null, signal = null, storeWhen = null }) {
   const key = new URL(url, globalThis.location?.href).href;
-  let job = inFlight.get(key);
-  if (!job) job = startJob(key, { sha256, cacheName, storeWhen });
-  else if (job.prefetched && !job.claimed) {
-    // This caller takes the prefetch's place (its one waiter); a prefetch
-    // already done leaves the list now, as any finished download does.
-    job.claimed = true;
-    job.waiters -= 1;
-    if (job.settled) inFlight.delete(key);
-  }
-  if (onProgress) {
-    job.listeners.add(onProgress);
-    if (job.last) onProgress(...job.last);
-  }
+  const job = inFlight.get(key) ?? startJob(key, { sha256, cacheName, storeWhen });
+  if (onProgress) job.listeners.add(onProgress);
   job.waiters += 1;
   return new Promise((resolve, reject) => {
     const done = () => { job.waiters -= 1; if (onProgress) job.listeners.delete(onProgress); signal?.removeEventListener('abort', onAbort); };
