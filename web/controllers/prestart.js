@@ -26,7 +26,7 @@ import { EngineClient } from '../client.js';
 import { parseShareString, resolveModel } from '../state.js';
 import { getModel } from '../lib/model-store.js';
 import { startupRecorder, pageTime } from '../lib/startup.js';
-import { setUiLanguage, pickUiLanguage, browserLanguages, loadUiLanguage } from '../i18n/core.js';
+import { setUiLanguage, pickUiLanguage, browserLanguages, loadUiLanguage, num } from '../i18n/core.js';
 import { engineStartOptions, requestCatalog } from './models.js';
 
 let begun = null;
@@ -95,6 +95,10 @@ export function prestart({ base = null, hash = globalThis.location?.hash ?? '' }
     return m;
   }
 
+  // The document's first Intl.NumberFormat loads ICU's number data (ms of
+  // work): made now, while the page's other modules are still on their way,
+  // not while the cards are built (i18n/core.js keeps it for num()).
+  num(0);
   begun = { base: base.href, client, catalog, engine, model, startup };
   return begun;
 }
