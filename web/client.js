@@ -55,7 +55,7 @@ export class EngineClient {
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       const err = new Error(e.message ? t('engine.failedWhy', { why: e.message }) : t('engine.failed'));
-      // Before start(): start() reports it.
+      // Kept: a worker that fails before start() (spawned ahead) is reported by start().
       this.workerError = err;
       this.#rejectAll(err);
       this.onError?.(err, 'worker');

@@ -154,17 +154,19 @@ export function getModel({ url, sha256 = null, cacheName = null, onProgress = nu
   if (onProgress) job.listeners.add(onProgress);
   job.waiters += 1;
   return new Promise((resolve, reject) => {
+    let gone = false; // this caller stopped waiting (its signal): the result is not its any more
     const done = () => { job.waiters -= 1; if (onProgress) job.listeners.delete(onProgress); signal?.removeEventListener('abort', onAbort); };
     // The last widget that stops waiting stops the download.
-    const onAbort = () => { done(); if (job.waiters === 0) { job.ctrl.abort(signal.reason); if (inFlight.get(key) === job) inFlight.delete(key); } reject(signal.reason ?? new DOMException('aborted', 'AbortError')); };
+    const onAbort = () => { gone = true; done(); if (job.waiters === 0) { job.ctrl.abort(signal.reason); if (inFlight.get(key) === job) inFlight.delete(key); } reject(signal.reason ?? new DOMException('aborted', 'AbortError')); };
     if (signal?.aborted) { onAbort(); return; }
     signal?.addEventListener('abort', onAbort, { once: true });
     // The first caller to hear gets the bytes themselves, later ones a copy each: every caller owns what it gets.
     job.promise.then((r) => {
+      if (gone) return;
       done();
       const bytes = job.handedOut ? r.bytes.slice() : r.bytes;
       job.handedOut = true;
       resolve({ ...r, bytes, startedAt: job.startedAt });
-    }, (err) => { done(); reject(err); });
+    }, (err) => { if (!gone) { done(); reject(err); } });
   });
 }
