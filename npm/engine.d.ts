@@ -125,6 +125,8 @@ export interface Translation {
 export declare class Engine {
   readonly variant: Variant;
   readonly isa: string;
+  /** Whether the module was compiled while it downloaded (WebAssembly.instantiateStreaming: fetched over http(s) as application/wasm). */
+  readonly streamed: boolean;
   /** Checks the file (magic, version, sizes, CRC-32) and loads it; throws AlignscopeError if refused. */
   load(modelBytes: Uint8Array): ModelInfo;
   readonly info: ModelInfo | null;

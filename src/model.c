@@ -28,22 +28,42 @@ static float read_f32(const uint8_t *p) {
 
 static int is_finite_bits(uint32_t bits) { return ((bits >> 23) & 0xFFu) != 0xFFu; }
 
-/* CRC-32 as zlib computes it (reflected polynomial 0xEDB88320), table-driven;
- * the table is built on first use (the library has no init call). */
-static uint32_t crc_table[256];
-static int crc_table_ready;
+/* CRC-32 as zlib computes it (reflected polynomial 0xEDB88320), eight
+ * bytes at a time ("slicing-by-8": crc_tables[k][b] is the CRC of byte b
+ * followed by k zero bytes, so eight lookups fold in eight bytes), then the
+ * byte-at-a-time loop for the tail. It is most of a model's load time (the
+ * whole file after the header, 5 MB for the page's default model), and this
+ * runs about four times as fast as one byte per step. The tables are built
+ * on first use (the library has no init call). */
+static uint32_t crc_tables[8][256];
+static int crc_tables_ready;
+
+static void crc_build_tables(void) {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_tables[0][i] = c;
+    }
+    for (int t = 1; t < 8; t++)
+        for (uint32_t i = 0; i < 256; i++)
+            crc_tables[t][i] = (crc_tables[t - 1][i] >> 8) ^ crc_tables[0][crc_tables[t - 1][i] & 0xFFu];
+    crc_tables_ready = 1;
+}
 
 static uint32_t crc32_bytes(const uint8_t *p, size_t n) {
-    if (!crc_table_ready) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            crc_table[i] = c;
-        }
-        crc_table_ready = 1;
-    }
+    if (!crc_tables_ready) crc_build_tables();
     uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
+    while (n >= 8) {
+        const uint32_t lo = crc ^ read_u32(p);
+        const uint32_t hi = read_u32(p + 4);
+        crc = crc_tables[7][lo & 0xFFu] ^ crc_tables[6][(lo >> 8) & 0xFFu] ^
+              crc_tables[5][(lo >> 16) & 0xFFu] ^ crc_tables[4][lo >> 24] ^
+              crc_tables[3][hi & 0xFFu] ^ crc_tables[2][(hi >> 8) & 0xFFu] ^
+              crc_tables[1][(hi >> 16) & 0xFFu] ^ crc_tables[0][hi >> 24];
+        p += 8;
+        n -= 8;
+    }
+    while (n--) crc = crc_tables[0][(crc ^ *p++) & 0xFFu] ^ (crc >> 8);
     return crc ^ 0xFFFFFFFFu;
 }
 

@@ -5,6 +5,8 @@ import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
 import { registerServiceWorker } from './controllers/offline.js';
 import { t, tParts, uiLanguage, UI_LANGUAGES } from './i18n/index.js';
+import { startupSettled } from './lib/startup.js';
+import { takePrestart } from './controllers/prestart.js';
 
 const app = mountAlignscope(document.getElementById('app'), {
   view: 'full',
@@ -13,10 +15,20 @@ const app = mountAlignscope(document.getElementById('app'), {
   // The single-file build's links point at the hosted copy it was built with, or nowhere ('').
   shareBase: globalThis.ALIGNSCOPE_INLINE ? (globalThis.ALIGNSCOPE_INLINE.shareBase ?? '') : location.href.split('#')[0],
   localFiles: true,
+  // The catalogue, the worker and the model download boot.js began (controllers/prestart.js).
+  prestart: takePrestart(),
 });
 
-// Offline after one visit (web/sw.js); nothing happens from file://.
-registerServiceWorker(import.meta.url);
+// Offline after one visit (web/sw.js); nothing happens from file://. Registered
+// once the first heatmap is on screen (or the start is over without one): the
+// install fetches and hashes every file of the release, which would otherwise
+// compete with the first load for the network and the CPU.
+{
+  let registered = false;
+  const register = () => { if (!registered) { registered = true; unsubscribe(); registerServiceWorker(import.meta.url); } };
+  const unsubscribe = app.store.subscribe((st) => { if (startupSettled(st)) register(); });
+  if (startupSettled(app.store.get())) register();
+}
 
 // Theme: follows the system until the user picks; the choice is remembered.
 const toggle = document.getElementById('theme-toggle');

@@ -5,7 +5,7 @@
 // slider dragged at 120 events/s costs one decode per worker round trip and
 // the picture always ends on the latest value.
 
-import { t, num, fixed } from './i18n/index.js';
+import { t, num, fixed } from './i18n/core.js';
 import { CONFIG } from './config.js';
 import { STATUS_CODES } from './engine.js';
 
@@ -27,6 +27,8 @@ export class EngineClient {
     this.onResult = onResult;
     this.onError = onError;
     this.worker = null;
+    this.initialised = false; // start() has sent this worker its 'init'
+    this.workerError = null;  // the worker failed before start() (its script, say)
     this.nextId = 1;
     this.inFlight = null;    // { id, params, sentAt }
     this.pending = null;     // latest params waiting for the worker
@@ -40,27 +42,52 @@ export class EngineClient {
   }
 
   /**
-   * Start the worker and the engine: `variant` ('relaxed', 'simd' or
-   * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
-   * build's module when the page carries it inline, `wasmUrls` { relaxed,
-   * simd, scalar } where the catalogue names the wasm by content hash
-   * (dist/). Resolves with { variant }.
+   * Create the worker without starting its engine, so that its modules load
+   * while the page still works out how to start it (the catalogue names the
+   * wasm, models.js boot()); start() then uses it. Throws where no worker can
+   * be made (start() says so). Does nothing when there is a worker already.
    */
-  start({ wasmBytes, wasmUrls, variant } = {}) {
-    this.stop();
-    try {
-      this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
-    } catch (err) {
-      return Promise.reject(new Error(t('engine.cannotStart', { why: err.message })));
-    }
+  spawn() {
+    if (this.worker) return;
+    this.workerError = null;
+    this.worker = new Worker(this.workerUrl, { type: this.workerType, name: 'alignscope-engine' });
     this.worker.onmessage = (e) => this.#onMessage(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
       const err = new Error(e.message ? t('engine.failedWhy', { why: e.message }) : t('engine.failed'));
+      // Kept: a worker that fails before start() (spawned ahead) is reported by start().
+      this.workerError = err;
       this.#rejectAll(err);
       this.onError?.(err, 'worker');
     };
     this.worker.onmessageerror = () => this.#rejectAll(new Error(t('engine.unreadable')));
+  }
+
+  /**
+   * Start the worker and the engine: `variant` ('relaxed', 'simd' or
+   * 'scalar', engine.js bestVariant() on this thread), `wasmBytes` that
+   * build's module when the page carries it inline, `wasmUrls` { relaxed,
+   * simd, scalar } where the catalogue names the wasm by content hash
+   * (dist/). Resolves with the worker's 'ready' message: { variant,
+   * timing: { startedAt, initAt, compiledAt, streamed } } (epoch ms, worker.js).
+   */
+  start({ wasmBytes, wasmUrls, variant } = {}) {
+    // A worker spawned ahead (spawn()) and not started yet is used; any other is replaced.
+    if (this.initialised || !this.worker) {
+      this.stop();
+      try {
+        this.spawn();
+      } catch (err) {
+        return Promise.reject(new Error(t('engine.cannotStart', { why: err.message })));
+      }
+    }
+    if (this.workerError) {
+      // It failed before its start: said once, and the next start() makes a new one.
+      const err = this.workerError;
+      this.stop();
+      return Promise.reject(err);
+    }
+    this.initialised = true;
     const p = this.#expect('ready', CONFIG.engineStartTimeoutMs);
     const msg = { type: 'init', variant };
     if (wasmUrls) msg.wasmUrls = Object.fromEntries(Object.entries(wasmUrls).map(([k, u]) => [k, String(u)]));
@@ -80,18 +107,25 @@ export class EngineClient {
    * it had. A newer load supersedes an older one: the older promise rejects
    * and its late answer is ignored. Translations asked for before the load
    * are dropped (their results would describe the previous model).
+   * onTiming({ startAt, doneAt }): when the worker's engine read the model
+   * (epoch ms, worker.js). transfer: the caller gives the bytes away (they
+   * are detached here, not copied; a view of part of a buffer is copied anyway).
    */
-  load(modelId, bytes) {
+  load(modelId, bytes, { onTiming = null, transfer = false } = {}) {
     const p = this.#expect('loaded', CONFIG.requestTimeoutMs);
-    const copy = bytes.slice().buffer;
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const copy = transfer && whole ? bytes.buffer : bytes.slice().buffer;
     this.inFlight = null;
     this.pending = null;
     this.loadId += 1;
     this.worker.postMessage({ type: 'load', modelId, loadId: this.loadId, bytes: copy }, [copy]);
-    return p.then((m) => m.info);
+    return p.then((m) => { if (m.timing) onTiming?.(m.timing); return m.info; });
   }
 
-  /** Ask for a translation; results arrive through onResult(trace, params, roundTripMs). */
+  /**
+   * Ask for a translation; results arrive through onResult(trace, params,
+   * roundTripMs, workerMs, doneAt), doneAt the worker's epoch ms.
+   */
   translate(params) {
     if (!this.worker) return;
     if (this.inFlight) {
@@ -153,6 +187,8 @@ export class EngineClient {
   stop() {
     if (this.worker) this.worker.terminate();
     this.worker = null;
+    this.initialised = false;
+    this.workerError = null;
     this.inFlight = null;
     this.pending = null;
     this.#rejectAll(new Error('stopped'));
@@ -251,7 +287,7 @@ export class EngineClient {
       if (next) this.#send(next);
       // Only report the newest answer: an older one is about to be replaced.
       if (!next) {
-        if (msg.type === 'result') this.onResult?.(msg.trace, done.params, rt, msg.workerMs);
+        if (msg.type === 'result') this.onResult?.(msg.trace, done.params, rt, msg.workerMs, msg.doneAt);
         else this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done.params);
       }
       return;
@@ -324,11 +360,20 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
     const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
     total = encoded ? 0 : Number(res.headers.get('content-length')) || 0;
     onProgress?.(0, total);
+    // With a known length the chunks go straight into the result as they come
+    // (no second pass to join them); a body longer than it said is kept whole.
+    let out = total ? new Uint8Array(total) : null;
     const chunks = [];
+    const keep = (chunk) => {
+      if (out && loaded + chunk.length <= out.length) out.set(chunk, loaded);
+      else {
+        if (out) { chunks.push(out.subarray(0, loaded)); out = null; }
+        chunks.push(chunk);
+      }
+      loaded += chunk.length;
+    };
     if (!res.body || !res.body.getReader) {
-      const buf = new Uint8Array(await res.arrayBuffer());
-      chunks.push(buf);
-      loaded = buf.length;
+      keep(new Uint8Array(await res.arrayBuffer()));
     } else {
       const reader = res.body.getReader();
       for (;;) {
@@ -341,18 +386,18 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = CON
         }
         if (step.done) break;
         arm();
-        chunks.push(step.value);
-        loaded += step.value.length;
+        keep(step.value);
         onProgress?.(loaded, total);
       }
     }
     if (total && loaded !== total) {
       throw new DownloadError('truncated', t('download.truncated', { loaded: num(loaded), n: total }), { loaded, total });
     }
-    const out = new Uint8Array(loaded);
+    if (out) return out;
+    const joined = new Uint8Array(loaded);
     let off = 0;
-    for (const c of chunks) { out.set(c, off); off += c.length; }
-    return out;
+    for (const c of chunks) { joined.set(c, off); off += c.length; }
+    return joined;
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onOuterAbort);

@@ -187,18 +187,43 @@ export async function createEngine({ variant = 'simd', wasmBytes, wasmUrl } = {}
     const problem = relaxedSimdProblem();
     if (problem) throw new Error(`alignscope: ${problem}; use variant "simd"`);
   }
-  let bytes = wasmBytes;
-  if (!bytes) {
-    const url = wasmUrl ? new URL(wasmUrl, import.meta.url) : new URL(`./gen/alignscope-${variant}.wasm`, import.meta.url);
-    bytes = await fetchBytes(url);
-  }
   const imports = {
     // Standalone wasm reports memory growth; views are re-made after every call anyway.
     env: { emscripten_notify_memory_growth() {} },
   };
-  const { instance } = await WebAssembly.instantiate(bytes instanceof ArrayBuffer ? bytes : toExactBuffer(bytes), imports);
+  let instance;
+  let streamed = false;
+  if (wasmBytes) {
+    ({ instance } = await WebAssembly.instantiate(wasmBytes instanceof ArrayBuffer ? wasmBytes : toExactBuffer(wasmBytes), imports));
+  } else {
+    const url = wasmUrl ? new URL(wasmUrl, import.meta.url) : new URL(`./gen/alignscope-${variant}.wasm`, import.meta.url);
+    ({ instance, streamed } = await instantiateFrom(url, imports));
+  }
   instance.exports._initialize?.();
-  return new Engine(instance, variant);
+  return new Engine(instance, variant, { streamed });
+}
+
+/**
+ * The module at `url`, instantiated: compiled while it downloads
+ * (WebAssembly.instantiateStreaming) where the server calls it
+ * application/wasm, which streaming compilation requires; from its bytes
+ * otherwise (a file: URL in Node, a host with another MIME type). One fetch
+ * either way. → { instance, streamed }
+ */
+async function instantiateFrom(url, imports) {
+  if ((isNode && url.protocol === 'file:') || typeof WebAssembly.instantiateStreaming !== 'function') {
+    const { instance } = await WebAssembly.instantiate(toExactBuffer(await fetchBytes(url)), imports);
+    return { instance, streamed: false };
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`alignscope: cannot fetch ${url} (HTTP ${response.status})`);
+  const type = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/wasm') {
+    const { instance } = await WebAssembly.instantiateStreaming(response, imports);
+    return { instance, streamed: true };
+  }
+  const { instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  return { instance, streamed: false };
 }
 
 function toExactBuffer(view) {
@@ -212,9 +237,11 @@ class Engine {
   #tgtTokens = []; // decoded target vocabulary, filled lazily
   #disposed = false;
 
-  constructor(instance, variant) {
+  constructor(instance, variant, { streamed = false } = {}) {
     this.#x = instance.exports;
     this.variant = variant;
+    // Whether the module was compiled while it downloaded (WebAssembly.instantiateStreaming).
+    this.streamed = streamed;
     this.isa = this.#string(this.#x.asw_kernel_isa());
   }
 

@@ -18,7 +18,7 @@ import { CONFIG, VIEWS, COLOUR_MODES, MODEL_ID } from './config.js';
 import { parseCompareList } from './lib/compare.js';
 import { parsePin, pinToString } from './lib/pin.js';
 import { parseQuizValue, quizValue } from './lib/quiz.js';
-import { t, num, uiLanguageOf } from './i18n/index.js';
+import { t, num, uiLanguageOf } from './i18n/core.js';
 import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
 // `m=file:NAME`: the link was made while a model file from a disk was in use.

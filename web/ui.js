@@ -52,6 +52,7 @@ import * as beamCard from './cards/beam.js';
 import * as offlineCard from './cards/offline.js';
 import * as quizCard from './cards/quiz.js';
 import { createOffline } from './controllers/offline.js';
+import { startupRecorder, startupSettled } from './lib/startup.js';
 
 // In the single-file build modules are blob: URLs, which cannot be a base for
 // relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
@@ -82,7 +83,8 @@ function derive(st, changed) {
  *   localFiles: offer "Open a model file…" and take a .alsc file dropped anywhere on the page;
  *   theme: 'light'|'dark' to force one;
  *   heatBoxPx: a fixed height for the heatmap's box (embed.html: the iframe grows to its content, so nothing may follow its height);
- *   uiLang: the UI language when the state names none ('fr'; else the browser's, else English).
+ *   uiLang: the UI language when the state names none ('fr'; else the browser's, else English);
+ *   prestart: what controllers/prestart.js began for this page (app.js: takePrestart()), carried on from.
  */
 export function mountAlignscope(root, opts = {}) {
   const inline = opts.inline ?? globalThis.ALIGNSCOPE_INLINE ?? null;
@@ -127,9 +129,13 @@ export function mountAlignscope(root, opts = {}) {
   if (opts.theme === 'dark' || opts.theme === 'light') wrapper.dataset.theme = opts.theme;
 
   // ---------- controllers ----------
-  const client = new EngineClient({ workerUrl: inline?.workerUrl ?? new URL('worker.js', MODULE_BASE), workerType: inline?.workerType ?? 'module' });
-  const models = createModels(store, { client, inline, base, localFiles });
-  const translation = createTranslation(store, { client });
+  // What controllers/prestart.js began for this page (its worker, the catalogue's request, the model's download).
+  const early = opts.prestart && !inline && opts.prestart.base === base.href ? opts.prestart : null;
+  // This widget's start-up as performance marks (lib/startup.js; the first widget of a document only).
+  const startup = early?.startup ?? startupRecorder();
+  const client = early?.client ?? new EngineClient({ workerUrl: inline?.workerUrl ?? new URL('worker.js', MODULE_BASE), workerType: inline?.workerType ?? 'module' });
+  const models = createModels(store, { client, inline, base, localFiles, startup, prestart: early });
+  const translation = createTranslation(store, { client, startup });
   const share = createShare(store, { syncUrl: !!opts.syncUrl, shareBase, apply: (p) => api.setState(p) });
   const presenter = createPresenter(store, { element: wrapper });
   const workerUrl = inline?.workerUrl ?? new URL('worker.js', MODULE_BASE);
@@ -159,12 +165,54 @@ export function mountAlignscope(root, opts = {}) {
   // sticky grid item by the whole grid, so a sticky card that is itself the
   // item slides over the cards below it; in the wrapper it stays in its area.
   const areas = [];
-  const add = (area, card, { sticky = false } = {}) => {
+  // Cards far below the first screen wait (`later`, the first build only):
+  // their grid areas stay empty until the first result has been painted, or
+  // the start is over without one (mountLater), so that the first heatmap
+  // does not wait for their DOM, their layout and their first update.
+  // add(area, () => card, { later: true }) defers; a card (or a function) without it is built at once.
+  let later = null; // [{ area, make, sticky, slot }]
+  let laterFrame = 0;
+  let laterTimer = 0;
+  const add = (area, card, { sticky = false, later: wait = false } = {}) => {
+    if (typeof card === 'function') {
+      if (wait && later) {
+        const slot = h('div', { class: 'as-area as-later', dataset: { area } });
+        areas.push(slot);
+        later.push({ area, make: card, sticky, slot });
+        return null;
+      }
+      card = card();
+    }
     const el = sticky ? h('div', { class: 'as-area' }, card.element) : card.element;
     el.dataset.area = area;
     areas.push(el);
     cards.push(card);
     return card;
+  };
+  function mountLater() {
+    const waiting = later;
+    later = null;
+    if (!waiting) return;
+    const st = store.get();
+    const all = new Set(Object.keys(st));
+    for (const { area, make, sticky, slot } of waiting) {
+      const card = make();
+      if (sticky) { slot.classList.remove('as-later'); slot.append(card.element); } else {
+        card.element.dataset.area = area;
+        slot.replaceWith(card.element);
+        areas[areas.indexOf(slot)] = card.element;
+      }
+      cards.push(card);
+      card.update(st, all);
+    }
+    if (st.trace && st.info) wrapper.dataset.ready = 'true';
+  }
+  // In the frame after the one that paints the first result (rAF callbacks run
+  // in the order they were asked for: the heatmap's paint first), then a task:
+  // after that frame is on screen.
+  const mountLaterSoon = () => {
+    if (!later || laterFrame) return;
+    laterFrame = requestAnimationFrame(() => { laterTimer = setTimeout(mountLater, 0); });
   };
   const grid = h('div', { class: 'as-grid' });
   // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
@@ -179,42 +227,59 @@ export function mountAlignscope(root, opts = {}) {
   // The cards take their words from the UI language as they are built: a new
   // language builds them again from the store (translation, step, model,
   // compared models and all stay; nothing is asked of the engine again).
+  let built = false;
   function buildCards() {
     frame.cancel();
     for (const c of cards) c.flush?.();
     for (const c of cards.splice(0)) c.destroy?.();
     areas.length = 0;
+    // Only the first build waits (a new language rebuilds every card at once).
+    later = has.full && !built && !startupSettled(store.get()) ? [] : null;
+    built = true;
+    // In quiz mode the quiz is the first screen.
+    const quizFirst = !!store.get().quiz;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }));
-    heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, actions: { copyLink: () => share.copy(), modelTag } })) : null;
+    heat = has.heat ? add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag } })) : null;
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true });
     // The ribbons: the step's weights as bands, in step with the heatmap and the step-through.
-    if (has.full) add('ribbons', ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag } }));
+    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag } }), { later: true });
     add('model', modelCard.mount(store, {
       ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
       modelsUrl: (f) => new URL(`models/${f}`, base).href,
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }));
-    compared = has.full ? add('compare', compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })) : null;
-    beamed = has.full ? add('beam', beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam })) : null;
-    pinView = has.full ? add('pin', pinCard.mount(store, {
-      headingId: id('pn'), frame,
-      actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), link: () => linkOrWhy() },
-    })) : null;
-    film = training ? add('training', trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })) : null;
+    compared = null;
+    beamed = null;
+    pinView = null;
+    film = null;
+    if (has.full) add('compare', () => (compared = compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })), { later: true });
+    if (has.full) add('beam', () => (beamed = beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam })), { later: true });
+    if (has.full) {
+      add('pin', () => (pinView = pinCard.mount(store, {
+        headingId: id('pn'), frame,
+        actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), link: () => linkOrWhy() },
+      })), { later: true });
+    }
+    if (training) add('training', () => (film = trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })), { later: true });
     if (quiz) {
-      add('quiz', quizCard.mount(store, {
+      add('quiz', () => quizCard.mount(store, {
         headingId: id('qz'),
         actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: quizLink },
-      }));
+      }), { later: !quizFirst });
     }
-    if (has.full) add('theory', theoryCard.mount(store, { headingId: id('th') }));
-    if (has.full) add('byhand', byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }));
-    if (offline) add('offline', offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }));
+    if (has.full) add('theory', () => theoryCard.mount(store, { headingId: id('th') }), { later: true });
+    if (has.full) add('byhand', () => byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }), { later: true });
+    if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), { later: true });
     grid.replaceChildren(...areas);
   }
   const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
   applyUiLanguage(store.get());
+  // The engine starts before the cards are built (its messages are in the UI
+  // language, set just above): the catalogue request and the worker's modules
+  // are on their way while this thread makes the DOM; what boot() does next
+  // waits for the catalogue, so the cards are there by then.
+  models.boot();
   // A link's beam width or length penalty out of range: say so (in the UI language), keep the card's own.
   const setBeamNotices = (asked) => {
     if (!has.full) return;
@@ -247,7 +312,9 @@ export function mountAlignscope(root, opts = {}) {
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
     // While a quiz runs, alignscope.css hides every card that could give its answers away.
     if (changed.has('quiz')) wrapper.dataset.quiz = has.full && st.quiz ? 'on' : 'off';
-    if (st.trace && st.info) wrapper.dataset.ready = 'true';
+    // Ready (tests and embedders wait for it) once every card is there.
+    if (later && (st.trace || startupSettled(st))) mountLaterSoon();
+    else if (st.trace && st.info && !later) wrapper.dataset.ready = 'true';
     stepsOnlyNotice(st, changed);
   }
   store.subscribe(render);
@@ -311,6 +378,9 @@ export function mountAlignscope(root, opts = {}) {
       requestAnimationFrame(repaint);
     },
     destroy() {
+      cancelAnimationFrame(laterFrame);
+      clearTimeout(laterTimer);
+      later = null;
       frame.cancel();
       for (const c of cards) c.destroy?.();
       translation.destroy();
@@ -328,6 +398,5 @@ export function mountAlignscope(root, opts = {}) {
     },
   };
   if (pinError && has.full) store.set(noticePatch(store.get(), 'pin', pinProblemText(pinError)));
-  models.boot();
   return api;
 }

@@ -4,13 +4,13 @@
 //   → { type: 'init', variant?: 'relaxed'|'simd'|'scalar', wasmBytes?: ArrayBuffer, wasmUrls?: { relaxed, simd, scalar } }
 //     (no variant: the worker's own bestVariant(); the page sends the one it detected;
 //     wasmUrls: dist/'s content-hashed file names, from the catalogue)
-//   ← { type: 'ready', variant }
+//   ← { type: 'ready', variant, timing: { startedAt, initAt, compiledAt, streamed } }
 //   → { type: 'load', modelId, loadId, bytes: ArrayBuffer }
-//   ← { type: 'loaded', modelId, loadId, info }
+//   ← { type: 'loaded', modelId, loadId, info, timing: { startAt, doneAt } }
 //     (a refused file: { type: 'error', stage: 'load', loadId, code, message },
 //     and the engine keeps the model it had)
 //   → { type: 'translate', id, text, scoreScale, topK, overrides? }
-//   ← { type: 'result', id, trace, workerMs }
+//   ← { type: 'result', id, trace, workerMs, doneAt }
 //     (overrides: [{ step, weights }], engine.translate's pinned attention)
 //   → { type: 'decode', id, text, scoreScale, topK, overrides? }
 //   ← { type: 'decode-result', id, trace, workerMs }
@@ -24,8 +24,15 @@
 //   ← { type: 'error', id?, loadId?, stage, code?, message }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
+// Times (startedAt, …, doneAt) are epoch ms (performance.timeOrigin +
+// performance.now()): this worker's clock starts at its own creation, so the
+// page puts them on its timeline itself (lib/startup.js pageTime).
 
 import { bestVariant, createEngine } from './engine.js';
+
+const epochNow = () => performance.timeOrigin + performance.now();
+// When this module started running (its imports fetched and evaluated).
+const startedAt = epochNow();
 
 let engine = null;
 let enginePromise = null;
@@ -53,22 +60,24 @@ self.onmessage = async (event) => {
   const msg = event.data || {};
   try {
     if (msg.type === 'init') {
+      const initAt = epochNow();
       const variant = msg.variant || bestVariant();
       const opts = { variant };
       if (msg.wasmBytes) opts.wasmBytes = new Uint8Array(msg.wasmBytes);
       else if (msg.wasmUrls?.[variant]) opts.wasmUrl = msg.wasmUrls[variant];
       enginePromise = createEngine(opts);
       engine = await enginePromise;
-      postMessage({ type: 'ready', variant });
+      postMessage({ type: 'ready', variant, timing: { startedAt, initAt, compiledAt: epochNow(), streamed: engine.streamed } });
     } else if (msg.type === 'load') {
       if (!engine) engine = await enginePromise;
-      const info = await engine.load(new Uint8Array(msg.bytes));
-      postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info } });
+      const startAt = epochNow();
+      const info = engine.load(new Uint8Array(msg.bytes));
+      postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
       const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [] });
       const { trace, transfer } = copyTrace(tr);
-      postMessage({ type: msg.type === 'decode' ? 'decode-result' : 'result', id: msg.id, trace, workerMs: performance.now() - t0 }, transfer);
+      postMessage({ type: msg.type === 'decode' ? 'decode-result' : 'result', id: msg.id, trace, workerMs: performance.now() - t0, doneAt: epochNow() }, transfer);
     } else if (msg.type === 'beam') {
       const t0 = performance.now();
       const result = engine.beam(msg.text, {

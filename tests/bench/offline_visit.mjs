@@ -3,8 +3,8 @@
 // second, offline visit", in Chromium on dist/ with its service worker:
 // one visit online (the page, the wasm and the default model cached), then
 // RUNS reloads with the network off, each timed from navigation start to the
-// first heatmap paint (the page's own firstHeatmap mark, as page.test.mjs
-// reads it). Writes tests/artifacts/offline-visit.json.
+// first heatmap paint (the page's own alignscope:first-heatmap mark, as
+// page.test.mjs reads it). Writes tests/artifacts/offline-visit.json.
 //
 //   node tests/bench/offline_visit.mjs [--runs N]
 import fs from 'node:fs';
@@ -33,9 +33,9 @@ try {
   await context.setOffline(true);
   for (let i = 0; i < runs; i++) {
     await page.reload({ waitUntil: 'commit' });
-    await page.waitForSelector(`#app ${READY}`, { timeout: 60_000 });
-    // The paint after the ready mark: the first heatmap frame, from navigation start.
-    times.push(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now())))));
+    // The page's own mark, made when the first heatmap is painted (cards/heatmap.js), from navigation start.
+    await page.waitForFunction(() => performance.getEntriesByName('alignscope:first-heatmap').length > 0, null, { timeout: 60_000 });
+    times.push(await page.evaluate(() => performance.getEntriesByName('alignscope:first-heatmap')[0].startTime));
   }
 } finally {
   await browser.close();

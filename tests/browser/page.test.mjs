@@ -195,6 +195,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
     page.on('request', (r) => paths.add(new URL(r.url()).pathname));
     await page.goto(server.url);
     await page.waitForSelector(READY);
+    // (Marked when the heatmap's canvas is painted: the frame after the result.)
+    await page.waitForFunction(() => performance.getEntriesByName('alignscope:first-heatmap').length > 0);
     const firstHeatmap = await page.evaluate(() => performance.getEntriesByName('alignscope:first-heatmap')[0]?.startTime);
     assert.ok(firstHeatmap > 0, 'first-heatmap mark');
     await page.waitForTimeout(200);

@@ -21,8 +21,9 @@ import { t, num } from '../i18n/index.js';
 
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
-/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), boxPx (a fixed heatmap box height, or none), actions: { copyLink() → Promise, modelTag() } } */
-export function mount(store, { ids, headingId, frame = null, boxPx = null, actions }) {
+/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), boxPx (a fixed heatmap box height, or none),
+ *        startup (lib/startup.js recorder: the first heatmap's paint), actions: { copyLink() → Promise, modelTag() } } */
+export function mount(store, { ids, headingId, frame = null, boxPx = null, startup = null, actions }) {
   const legendLow = h('span', null, '');
   const legendHigh = h('span', null, '');
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
@@ -62,6 +63,15 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
   const heatmap = heatmapView.render(heatBox, {
     onPick: (t) => store.set({ step: stepOfRow(t) }),
     onZoom: (z) => store.set({ zoom: clampZoom(z) }),
+    // The first heatmap on screen: marked when its canvas is painted, in the animation frame
+    // (alignscope:first-heatmap for the bench and the tests; the recorder's last phase).
+    onPaint: (vm) => {
+      if (store.get().firstHeatmap || !vm.alpha) return;
+      const at = performance.now();
+      performance.mark?.('alignscope:first-heatmap', { startTime: at });
+      startup?.mark('paint', { at, detail: { rows: vm.T, columns: vm.S } });
+      store.set({ firstHeatmap: true });
+    },
     frame,
   });
   const table = tableView.render(tableBox, { captionId: ids.tableCap, frame });
@@ -136,7 +146,6 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, actio
     if (vm?.alpha) {
       heatmap.update(vm);
       table.update(vm);
-      if (!st.firstHeatmap) { performance.mark?.('alignscope:first-heatmap'); store.set({ firstHeatmap: true }); }
     } else {
       const fixed = fixedSummary(st.info);
       const msg = st.trace && none

@@ -13,7 +13,9 @@ import { resolveModel, noticePatch } from '../state.js';
 import { fromBase64, formatBytes, DownloadError } from '../client.js';
 import { getModel } from '../lib/model-store.js';
 import { bestVariant } from '../engine.js';
-import { t, num } from '../i18n/index.js';
+import { t, num } from '../i18n/core.js';
+import { pageTime, startupSettled } from '../lib/startup.js';
+import { frameTask } from '../lib/frame.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -46,27 +48,53 @@ export function engineStartOptions(inline, catalog = null, base = null) {
  * A catalogue model's bytes: packed in the single-file build, else through
  * the shared model store (one download per page and frame, cached for the
  * next visit, checked against the catalogue's SHA-256; lib/model-store.js).
- * onProgress({ text, value, max }) follows the download, in words.
+ * They are the caller's own (it may transfer them to its worker).
+ * onProgress({ text, value, max }) follows the download, in words;
+ * onDone({ from: 'inline'|'cache'|'network', startedAt }) says where the bytes
+ * came from and when their download began (performance.now());
+ * storeWhen: what the cache write waits for (lib/model-store.js).
  * Used by the main model (below) and by the compared ones (compare.js).
  */
-export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress }) {
-  if (inline?.models?.[entry.id]) return fromBase64(inline.models[entry.id]);
+export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onDone = null, storeWhen = null }) {
+  if (inline?.models?.[entry.id]) { onDone?.({ from: 'inline', startedAt: performance.now() }); return fromBase64(inline.models[entry.id]); }
+  onProgress(downloadProgress(entry));
+  const { bytes, from, startedAt } = await getModel({
+    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal, storeWhen,
+    onProgress: (loaded, total) => onProgress(downloadProgress(entry, loaded, total)),
+  });
+  onDone?.({ from, startedAt });
+  return bytes;
+}
+
+/**
+ * A model's download in words, for the progress bar: { text, value, max }.
+ * Without `loaded`, the download is about to begin.
+ */
+export function downloadProgress(entry, loaded = null, total = 0) {
   const name = entry.label || entry.id;
   const expected = entry.bytes || 0;
-  onProgress({ text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null });
-  const { bytes } = await getModel({
-    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal,
-    onProgress: (loaded, total) => {
-      const all = total || expected;
-      onProgress({
-        text: all
-          ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
-          : t('load.progress', { name, loaded: formatBytes(loaded) }),
-        value: all ? Math.min(all, loaded) : null, max: all || null,
-      });
-    },
-  });
-  return bytes;
+  if (loaded == null) return { text: expected ? t('load.downloadingSize', { name, size: formatBytes(expected) }) : t('load.downloading', { name }), value: 0, max: expected || null };
+  const all = total || expected;
+  return {
+    text: all
+      ? t('load.progressOf', { name, loaded: formatBytes(loaded), total: formatBytes(all), p: num(Math.floor((100 * Math.min(loaded, all)) / all)) })
+      : t('load.progress', { name, loaded: formatBytes(loaded) }),
+    value: all ? Math.min(all, loaded) : null, max: all || null,
+  };
+}
+
+/**
+ * The catalogue's request (models/index.json), begun: { response, json }
+ * (promises; the JSON parsed once, null for an HTTP error). controllers/prestart.js
+ * begins it before the widget exists; loadCatalog() reads what came.
+ */
+export function requestCatalog(base) {
+  const url = new URL('models/index.json', base);
+  const response = fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
+  const json = response.then((res) => (res.ok ? res.json() : null));
+  response.catch(() => {});
+  json.catch(() => {});
+  return { url, response, json };
 }
 
 /** What the reader can do about a refused file, by the engine's code. */
@@ -95,49 +123,81 @@ const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((
 
 /**
  * @param store   the widget's store
- * @param opts    { client (EngineClient), inline (single-file build's packed bytes), base (URL of web/), localFiles }
+ * @param opts    { client (EngineClient), inline (single-file build's packed bytes), base (URL of web/), localFiles,
+ *                  startup (lib/startup.js recorder: the catalogue, the worker, the download, the compile, the load),
+ *                  prestart (controllers/prestart.js: the catalogue's request and the engine's start, begun
+ *                  before this widget; the first boot() goes on from them) }
  * @returns { boot(), pick(id), check(id, rejected, fileModel), openFile(file), retry(), destroy() }
  */
-export function createModels(store, { client, inline, base, localFiles }) {
+export function createModels(store, { client, inline, base, localFiles, startup = null, prestart = null }) {
   let loadSeq = 0;       // a newer load (or file) makes the answer of an older one moot
   let loadAbort = null;
   const notice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
+  // Until the first heatmap is on screen (or the start is over without one),
+  // a downloaded model waits to be written to the cache: see getModel's storeWhen.
+  let settle;
+  const settled = new Promise((resolve) => { settle = resolve; });
+  const stopWatching = store.subscribe((st) => { if (startupSettled(st)) { settle(); startup?.close(); } });
+  settled.then(stopWatching);
   const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
+  // prestart.js's model (downloading, or loading in the engine, or loaded) until a load takes it over;
+  // then the one being taken over, which a newer load cancels.
+  let earlyModel = null;
+  let adopting = null;
 
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: t('load.starting'), value: null, max: null } });
+    // What prestart.js began serves the first boot only (a retry starts afresh).
+    const early = prestart;
+    prestart = null;
     try {
+      // The worker's modules load while the catalogue comes (start() below uses it; a
+      // worker that cannot be made is reported there).
+      try { client.spawn(); } catch { /* start() says why */ }
       // The catalogue first: in dist/ it names the wasm by its content hash.
-      const catalog = store.get().catalog ?? await loadCatalog();
-      const startOptions = engineStartOptions(inline, catalog, base);
-      const started = client.start(startOptions);
-      store.set({ catalog });
+      const catalog = store.get().catalog ?? await loadCatalog(early?.catalog);
+      if (!early) startup?.mark('catalog', { detail: { models: catalog.models.length } }); // (prestart.js marked its own)
+      // The engine prestart.js started from the same catalogue, or one started now.
+      const begun = early ? await early.engine : null;
+      const startOptions = begun?.options ?? engineStartOptions(inline, catalog, base);
+      const started = begun?.started ?? client.start(startOptions);
+      // Which model (check(), with the catalogue in hand): the store hears of it
+      // in load()'s one store.set, after its download has started.
       const req = store.get().modelRequest ?? {};
-      check(store.get().model, req.rejected, req.fileModel);
-      store.set({ modelRequest: null });
+      const r = resolveModel(catalog, store.get().model, { rejected: req.rejected, fileModel: req.fileModel, canOpenFiles: localFiles });
+      earlyModel = begun && early ? await early.model : null;
+      const resolved = { catalog, modelRequest: null, model: r.model, ...noticePatch(store.get(), 'model', r.notice) };
       // The model downloads while the worker compiles the wasm: load() waits
       // for the engine only when it has the bytes.
-      const engineReady = started.then((ready) => { store.set({ build: ready?.variant ?? startOptions.variant }); });
+      const engineReady = started.then((ready) => {
+        const tm = ready?.timing;
+        if (tm && startup) {
+          startup.mark('worker', { at: pageTime(tm.startedAt) });
+          startup.mark('compile', { at: pageTime(tm.compiledAt), detail: { variant: ready.variant, streamed: !!tm.streamed, ms: tm.compiledAt - tm.initAt } });
+        }
+        store.set({ build: ready?.variant ?? startOptions.variant });
+      });
       engineReady.catch(() => { /* boot's own catch below reports it */ });
-      await load({ engineReady });
+      await load({ engineReady, patch: resolved });
     } catch (err) {
       store.set({ status: 'failed', error: { stage: 'init', message: err.message } });
     }
   }
 
-  async function loadCatalog() {
+  /** The catalogue, from a request begun earlier (requestCatalog) or now; its problems in words. */
+  async function loadCatalog(request = null) {
     if (inline?.index) return inline.index;
-    const url = new URL('models/index.json', base);
+    const { url, response, json } = request ?? requestCatalog(base);
     let res;
     try {
-      res = await fetch(url, { signal: AbortSignal.timeout(CONFIG.catalogTimeoutMs) });
+      res = await response;
     } catch (err) {
       throw new Error(err.name === 'TimeoutError'
         ? t('catalog.timeout', { path: url.pathname, s: num(CONFIG.catalogTimeoutMs / 1000) })
         : t('catalog.offline', { path: url.pathname }));
     }
     if (!res.ok) throw new Error(t('catalog.http', { status: res.status, path: url.pathname }));
-    const cat = await res.json();
+    const cat = await json;
     if (!cat || !Array.isArray(cat.models) || cat.models.length === 0) throw new Error(t('catalog.malformed'));
     return cat;
   }
@@ -156,22 +216,49 @@ export function createModels(store, { client, inline, base, localFiles }) {
   }
 
   /** engineReady: the engine's start (boot), awaited after the download;
-   *  if it fails, that failure is thrown to boot (an 'init' error, not a model's). */
-  async function load({ engineReady = null } = {}) {
+   *  if it fails, that failure is thrown to boot (an 'init' error, not a model's).
+   *  patch: state to set with the load's own (boot: the catalogue and the model). */
+  async function load({ engineReady = null, patch = null } = {}) {
     const seq = ++loadSeq;
     loadAbort?.abort();
     loadAbort = new AbortController();
-    const st = store.get();
+    const st = { ...store.get(), ...patch };
     const entry = st.catalog.models.find((m) => m.id === st.model);
     const name = entry?.label || st.model;
-    store.set({ ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
+    // The progress bar moves at most once a frame: a download from a fast host
+    // comes in many chunks, and each store.set() goes through every card.
+    let latest = null;
+    const shown = frameTask(() => { if (seq === loadSeq && latest) store.set({ progress: latest }); });
+    let source = null;
+    // prestart.js's model, if it is this one: its download and its load in the
+    // engine are under way (or done) and are carried on, not begun again. Any
+    // other load means it is not wanted: it must not be loaded over this one.
+    const adopt = earlyModel?.id === entry?.id ? earlyModel : null;
+    if (!adopt) earlyModel?.cancel();
+    earlyModel = null;
+    adopting?.cancel();
+    adopting = adopt;
+    if (adopt) {
+      adopt.onProgress = (loaded, total) => { latest = downloadProgress(entry, loaded, total); shown.request(); };
+      latest = adopt.last ? downloadProgress(entry, ...adopt.last) : downloadProgress(entry);
+      shown.request();
+    }
+    // The download starts before the cards hear of the load (its first steps,
+    // a lock and a look in the cache, wait on other threads meanwhile).
+    const downloading = adopt ? adopt.download.then((r) => r.bytes) : (async () => fetchCatalogModel(entry, {
+      catalog: st.catalog, base, inline, signal: loadAbort.signal,
+      onProgress: (p) => { latest = p; shown.request(); },
+      onDone: (d) => { source = d; }, storeWhen: settled,
+    }))();
+    downloading.catch(() => { /* awaited below */ });
+    store.set({ ...patch, ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
     let stage = 'download';
     try {
-      const bytes = await fetchCatalogModel(entry, {
-        catalog: st.catalog, base, inline, signal: loadAbort.signal,
-        onProgress: (p) => { if (seq === loadSeq) store.set({ progress: p }); },
-      });
+      const bytes = await downloading;
+      shown.cancel();
       if (seq !== loadSeq) return;
+      // (prestart.js marks its own download and load.)
+      if (!adopt) startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from: source?.from ?? null, ms: source ? performance.now() - source.startedAt : null } });
       if (engineReady) {
         stage = 'engine';
         await engineReady;
@@ -179,10 +266,15 @@ export function createModels(store, { client, inline, base, localFiles }) {
       }
       stage = 'check';
       progress(t('load.checking'));
-      const info = await client.load(entry.id, bytes);
+      // The bytes are this load's own (lib/model-store.js): moved to the worker, not copied.
+      const info = adopt ? await adopt.loaded : await client.load(entry.id, bytes, {
+        transfer: true,
+        onTiming: (tm) => startup?.mark('load', { at: pageTime(tm.doneAt), detail: { model: entry.id, ms: tm.doneAt - tm.startAt } }),
+      });
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready', progress: null });
     } catch (err) {
+      shown.cancel();
       if (stage === 'engine') throw err;
       if (seq !== loadSeq) return;
       store.set({ status: 'failed', error: { stage: 'load', message: loadErrorMessage(name, stage, err) } });
@@ -286,6 +378,7 @@ export function createModels(store, { client, inline, base, localFiles }) {
   return {
     boot, pick, check, openFile, retry, load,
     destroy() {
+      settle();
       loadAbort?.abort();
       if (localFiles) for (const [type, fn] of dragEvents) removeEventListener(type, fn);
     },

@@ -6,9 +6,10 @@
 // `offline` in the store ({ busy, done, total, loaded, size, stored, message,
 // error }); cards/offline.js draws it.
 
-import { getModel, isStored } from '../lib/model-store.js';
+import { getModel, isStored, onStored } from '../lib/model-store.js';
 import { formatBytes } from '../client.js';
 import { t, num } from '../i18n/index.js';
+import { startupSettled } from '../lib/startup.js';
 
 /** Whether this copy can work offline at all: a service worker and the Cache API, from http(s). */
 export function offlineSupported() {
@@ -44,9 +45,20 @@ async function usageText() {
 export function createOffline(store, { base }) {
   const modelUrl = (m) => new URL(`models/${m.file}`, base).href;
   const patch = (p) => store.set({ offline: { ...(store.get().offline ?? {}), ...p } });
-  // The count follows the catalogue and every model that finished loading (it is stored then).
+  // The count follows the catalogue and every model that finished loading (it is stored then);
+  // the first count waits for the first heatmap (the card is far below it, and a look in the
+  // cache for every model would compete with the first load).
+  let settled = false;
   const unsubscribe = store.subscribe((st, changed) => {
-    if ((changed.has('catalog') || (changed.has('status') && st.status === 'ready')) && !st.offline?.busy) refresh();
+    const first = !settled && startupSettled(st);
+    if (first) settled = true;
+    if (!settled || st.offline?.busy) return;
+    if (first || changed.has('catalog') || (changed.has('status') && st.status === 'ready')) refresh();
+  });
+  // A model opened from the list is written to the cache after it is on screen (lib/model-store.js): count it then.
+  const unheard = onStored(({ cacheName }) => {
+    const st = store.get();
+    if (settled && !st.offline?.busy && cacheName === st.catalog?.cache) refresh();
   });
 
   /** How many of the catalogue's models are stored already. */
@@ -73,7 +85,8 @@ export function createOffline(store, { base }) {
           url: modelUrl(m), sha256: m.sha256, cacheName: cat.cache,
           onProgress: (loaded) => patch({ loaded: loadedBefore + loaded, message: t('offline.storingOne', { i: num(done + 1), n: cat.models.length, name: m.label, loaded: formatBytes(loadedBefore + loaded), size: formatBytes(size) }) }),
         });
-        if (!r.stored) throw r.storeError ?? new Error(t('offline.notStored'));
+        const { stored, storeError } = await r.storing;
+        if (!stored) throw storeError ?? new Error(t('offline.notStored'));
       } catch (err) {
         const usage = await usageText();
         const why = isQuota(err)
@@ -90,5 +103,5 @@ export function createOffline(store, { base }) {
     patch({ busy: false, done, stored: done, message: t('offline.done', { n: done, size: formatBytes(size) }) });
   }
 
-  return { refresh, makeAllAvailable, destroy: unsubscribe };
+  return { refresh, makeAllAvailable, destroy() { unsubscribe(); unheard(); } };
 }

@@ -10,11 +10,13 @@ import { scaleFor } from '../state.js';
 import { planInput } from '../lib/sentences.js';
 import { statusIs } from '../client.js';
 import { t } from '../i18n/index.js';
+import { pageTime } from '../lib/startup.js';
 
 const BUSY = new Set(['starting', 'loading', 'checking', 'failed']);
 
-/** @returns { destroy() } */
-export function createTranslation(store, { client }) {
+/** startup: the lib/startup.js recorder (each translation done before the first heatmap is marked).
+ *  @returns { destroy() } */
+export function createTranslation(store, { client, startup = null }) {
   let tokenCache = { key: null, tokens: null };
   let tokenSeq = 0;
   let countTimer = null;
@@ -75,7 +77,8 @@ export function createTranslation(store, { client }) {
     client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: part ? st.part : null });
   }
 
-  client.onResult = (trace, params, roundTripMs, workerMs) => {
+  client.onResult = (trace, params, roundTripMs, workerMs, doneAt) => {
+    if (doneAt != null) startup?.mark('translation', { at: pageTime(doneAt), detail: { workerMs, roundTripMs, tokens: trace.S, steps: trace.T } });
     const prev = store.get().timing;
     store.set({
       trace, error: null,

@@ -1,132 +1,14 @@
-// i18n/index.js - the UI language: which one is in force, and looking up
-// its strings. Every string of the interface lives in one file per language
-// (en.js, fr.js, de.js, es.js: flat objects, key → text); the code asks for
-// a key, never concatenates words. `{name}` in a string is a placeholder
-// filled from the params; a value that is an object ({ one, other, … }) is
-// a plural, its form picked with Intl.PluralRules for params.n. Numbers are
-// formatted with Intl.NumberFormat for the language (num(), fixed()).
-//
-// One UI language per document: the page (or the embed) sets it; the model's
-// language pair is a separate thing and never changes it.
-// tests/web/i18n.test.mjs proves every language has every key, the same
-// placeholders, and no string left in English.
+// i18n/index.js - the UI language, with every UI language's strings: what
+// the page's modules import (the lookup itself is i18n/core.js, which
+// carries English only, for the modules that start the engine early).
 
-import en from './en.js';
+import { addUiLanguage } from './core.js';
 import fr from './fr.js';
 import de from './de.js';
 import es from './es.js';
 
-/** The UI languages, by code, with their own name for the switcher. */
-export const UI_LANGUAGES = Object.freeze([
-  Object.freeze({ code: 'en', name: 'English' }),
-  Object.freeze({ code: 'fr', name: 'Français' }),
-  Object.freeze({ code: 'de', name: 'Deutsch' }),
-  Object.freeze({ code: 'es', name: 'Español' }),
-]);
-export const STRINGS = Object.freeze({ en, fr, de, es });
-const CODES = UI_LANGUAGES.map((l) => l.code);
+addUiLanguage('fr', fr);
+addUiLanguage('de', de);
+addUiLanguage('es', es);
 
-let current = 'en';
-const numberFormats = new Map();
-const pluralRules = new Map();
-
-/** 'fr' for 'fr', 'fr-CA', 'FR_be'; null when it is not a UI language. */
-export function uiLanguageOf(tag) {
-  if (typeof tag !== 'string') return null;
-  const base = tag.trim().toLowerCase().split(/[-_]/)[0];
-  return CODES.includes(base) ? base : null;
-}
-
-/**
- * The UI language for an explicit choice (the URL key `uilang`, the
- * element's `ui-lang`) and the browser's list (navigator.languages): the
- * choice if it is a UI language, else the first of the browser's that is,
- * else English. Never throws.
- */
-export function pickUiLanguage(choice, browserLanguages = []) {
-  const chosen = uiLanguageOf(choice);
-  if (chosen) return chosen;
-  for (const tag of Array.isArray(browserLanguages) ? browserLanguages : []) {
-    const code = uiLanguageOf(tag);
-    if (code) return code;
-  }
-  return 'en';
-}
-
-/** The browser's languages, or [] where there is no navigator (Node). */
-export function browserLanguages() {
-  const nav = globalThis.navigator;
-  if (!nav) return [];
-  return nav.languages?.length ? [...nav.languages] : nav.language ? [nav.language] : [];
-}
-
-export function setUiLanguage(code) { current = uiLanguageOf(code) ?? 'en'; return current; }
-export function uiLanguage() { return current; }
-
-function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params && params[name] !== undefined ? String(params[name]) : m));
-}
-
-/**
- * The string `key` in the UI language (English where a language lacks it,
- * the key itself where English does too), placeholders filled. A plural
- * takes its form from params.n; `{n}` in it is n formatted for the language.
- */
-export function t(key, params) {
-  let v = STRINGS[current][key] ?? en[key];
-  if (v === undefined) return key;
-  if (typeof v === 'object') {
-    const n = params?.n ?? 0;
-    v = v[pluralOf(n)] ?? v.other;
-    params = { ...params, n: typeof n === 'number' ? num(n) : n };
-  }
-  return fill(v, params);
-}
-
-/** Intl.PluralRules' category of n in the UI language ('one', 'other', …). */
-export function pluralOf(n, lang = current) {
-  let r = pluralRules.get(lang);
-  if (!r) { r = new Intl.PluralRules(lang); pluralRules.set(lang, r); }
-  return r.select(n);
-}
-
-function numberFormat(lang, digits) {
-  const key = `${lang}|${digits}`;
-  let f = numberFormats.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(lang, digits == null ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
-    numberFormats.set(key, f);
-  }
-  return f;
-}
-
-/** A count or size in the UI language: 1,234 / 1 234 / 1.234. */
-export function num(x) { return numberFormat(current, null).format(x); }
-
-/** Fixed decimals in the UI language, no grouping: 0.757 / 0,757. */
-export function fixed(x, digits) { return numberFormat(current, digits).format(x); }
-
-/**
- * The string `key` split at its placeholders, each replaced by the node (or
- * text) given for it: for sentences with markup inside (a <strong>, a <sub>),
- * so a translation can move the marked words where its grammar needs them.
- *   tParts('x', { query: h('strong', null, t('x.query')) }) → ['Read … ', <strong>, ' …']
- */
-export function tParts(key, nodes = {}) {
-  const text = t(key);
-  const out = [];
-  let last = 0;
-  for (const m of text.matchAll(/\{(\w+)\}/g)) {
-    if (!(m[1] in nodes)) continue;
-    if (m.index > last) out.push(text.slice(last, m.index));
-    out.push(nodes[m[1]]);
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
-}
-
-/** The UI language's decimal mark ('.' or ','), for hot loops that use toFixed (canvas cells). */
-export function decimalMark() {
-  return fixed(0.5, 1).includes(',') ? ',' : '.';
-}
+export * from './core.js';

@@ -3,7 +3,7 @@
 // difference heatmap α_A − α_B of two models on one sentence.
 
 import { MODEL_ID } from '../config.js';
-import { t as tr } from '../i18n/index.js';
+import { t as tr } from '../i18n/core.js';
 
 /** At most this many models beside the main one (four columns in all). */
 export const COMPARE_MAX = 3;

@@ -13,7 +13,7 @@
 // The engine divides the weights by their sum; the page keeps them rounded
 // to WEIGHT_DECIMALS, so the link carries exactly what was decoded.
 
-import { t, num } from '../i18n/index.js';
+import { t, num } from '../i18n/core.js';
 
 /** Decimals a weight keeps (in the store and in the link). */
 export const WEIGHT_DECIMALS = 4;

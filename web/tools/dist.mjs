@@ -236,6 +236,9 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, shareB
   replaceOnce(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
   replaceOnce(/<link rel="stylesheet" href="alignscope.css">\s*<link rel="stylesheet" href="page.css">/, `<style>${css}</style>`);
   replaceOnce(/<script type="module" src="app.js"><\/script>/, '');
+  // The catalogue, the wasm, the model and every module travel inside the file (as-data, as-modules):
+  // nothing to fetch or begin early (from its comment to boot.js's script tag).
+  replaceOnce(/<!-- Start-up[\s\S]*?<script type="module" async src="boot.js"><\/script>\s*/, '');
   // No manifest, icon file or service worker from file://: the file holds everything.
   replaceOnce(/<link rel="manifest"[^>]*>\s*/, '');
   replaceOnce(/<link rel="icon"[^>]*>/, '<link rel="icon" href="data:,">');

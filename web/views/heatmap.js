@@ -21,11 +21,12 @@ let heatmapCount = 0;
 
 /**
  * @param {HTMLElement} container
- * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void, frame?: object }} handlers
+ * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void, onPaint?: (vm) => void, frame?: object }} handlers
  *   onPick: a cell or a row label was clicked, tapped or chosen with Enter;
+ *   onPaint: the canvas was just painted with vm (in the animation frame);
  *   frame: the widget's frameQueue (lib/frame.js), to paint after the frame's DOM changes
  */
-export function render(container, { onPick, onZoom, frame: queue = null } = {}) {
+export function render(container, { onPick, onZoom, onPaint = null, frame: queue = null } = {}) {
   const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });
   const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
   // Offscreen layers (not in the document): the words, and the cells.
@@ -143,6 +144,7 @@ export function render(container, { onPick, onZoom, frame: queue = null } = {}) 
     Object.assign(canvas.dataset, { cell: String(L.cell), gridX: String(L.gridX), gridY: String(L.gridY) });
     // For the render-budget bench (tests/bench/render_budget.mjs): which decode this frame shows.
     performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
+    onPaint?.(vm);
   };
   const own = queue ? null : frameTask(paintNow);
   // Its own key in the widget's queue: the comparison puts several heatmaps on one queue.
