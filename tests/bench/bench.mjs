@@ -52,6 +52,7 @@ import { decoderStepMacs, encoderWeights, median, pairedRatios, summarise } from
 import { renderBudget, budgetLines, budgetTargets } from './render_budget.mjs';
 import { browserStepBench, browserStepLines, browserStepTargets } from './browser_steps.mjs';
 import { growthBench, growthLines, growthTargets } from './growth.mjs';
+import { startupBench, startupLines, startupTargets } from './startup.mjs';
 import { relaxedKernelBench, relaxedKernelLines, relaxedKernelTargets } from './kernels_relaxed.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -238,31 +239,12 @@ async function browserBench() {
       await server.close();
     }
 
-    // (2) the real page: navigation -> first heatmap (the page's own
-    // performance mark), fresh context each time.
+    // (2) the real page's start-up: navigation -> first heatmap and its
+    // phases, cold cache, fresh context each time (tests/bench/startup.mjs).
     try {
-      const { assemble } = await import('../../web/tools/assemble.mjs');
-      const catalog = assemble({ quiet: true });
-      const def = catalog.models.find((m) => m.id === catalog.default) ?? catalog.models[0];
-      const defBytes = existsSync(join(ROOT, 'web', 'models', def.file)) ? readFileSync(join(ROOT, 'web', 'models', def.file)).length : null;
-      const web = await startServer({ root: join(ROOT, 'web'), port: 0 });
-      try {
-        const times = [];
-        for (let k = 0; k < 5; k++) {
-          const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-          const page = await ctx.newPage();
-          await page.goto(`http://127.0.0.1:${web.port}/`);
-          await page.waitForFunction(() => performance.getEntriesByName('alignscope:first-heatmap').length > 0, null, { timeout: 30_000 });
-          times.push(await page.evaluate(() => performance.getEntriesByName('alignscope:first-heatmap')[0].startTime));
-          await ctx.close();
-        }
-        result.navigationToFirstHeatmap = { runs: times.length, minMs: Math.min(...times), medianMs: median(times),
-          model: `${def.file} (${defBytes} bytes, the page's default)` };
-      } finally {
-        await web.close();
-      }
+      result.startup = await startupBench(browser, { quick: QUICK });
     } catch (e) {
-      result.navigationToFirstHeatmap = { error: String(e.message ?? e).split('\n')[0] };
+      result.startup = { error: String(e.message ?? e).split('\n')[0] };
     }
     // (2a) the weight products of both builds against their instructions' peaks, in Chromium.
     try {
@@ -489,6 +471,7 @@ function targets(r) {
   if (r.browser?.sliderRedecode) t.push({ name: 'slider re-decode, 20-word sentence, Chromium (median)', value: r.browser.sliderRedecode.medianMs, goal: 8, met: r.browser.sliderRedecode.medianMs < 8, unit: 'ms', lowerIsBetter: true });
   add('int8 decoder step vs onnxruntime-web f32, Node', r.ratiosVsOrt['simd-int8']?.step, 5);
   if (r.browser?.steps) t.push(...browserStepTargets(r.browser.steps));
+  if (r.browser?.startup && !r.browser.startup.error) t.push(...startupTargets(r.browser.startup));
   if (r.browser?.relaxedKernels) t.push(...relaxedKernelTargets(r.browser.relaxedKernels));
   if (r.browser?.growth && !r.browser.growth.error) t.push(...growthTargets(r.browser.growth));
   add('int8 matvec (SIMD128, q32), fraction of the peak of its instructions (dot_i16x8 + add chains), Node', r.kernels?.matvec.int8Q32?.fractionOfDotPeak, 0.7, '');
@@ -582,6 +565,7 @@ function markdown(r) {
     if (b.error) lines.push(`unavailable: ${b.error}`, '');
     if (b.steps) lines.push(...browserStepLines(b.steps, r.sentences));
     if (b.sliderRedecode) lines.push(`One slider event (re-decode, encoder reused), ${b.sliderRedecode.words}-word sentence (${b.sliderRedecode.steps} steps): median ${f(b.sliderRedecode.medianMs)} ms, min ${f(b.sliderRedecode.minMs)} ms, p90 ${f(b.sliderRedecode.p90Ms)} ms (engine.js on the main thread, ${b.sliderRedecode.variant ?? 'simd'} build${b.sliderRedecode.model ? `, ${b.sliderRedecode.model}` : ''}, ${b.chromium}).`, '');
+    if (b.startup) lines.push(...(b.startup.error ? [`Start-up: unavailable (${b.startup.error}).`] : startupLines(b.startup)), '');
     if (b.navigationToFirstHeatmap) lines.push(b.navigationToFirstHeatmap.error ? `Navigation → first heatmap: unavailable (${b.navigationToFirstHeatmap.error}).` : `Navigation → first heatmap on the real page: median ${f(b.navigationToFirstHeatmap.medianMs, 0)} ms, min ${f(b.navigationToFirstHeatmap.minMs, 0)} ms (${b.navigationToFirstHeatmap.runs} fresh loads; model ${b.navigationToFirstHeatmap.model}).`, '');
     if (b.relaxedKernels) lines.push(...(b.relaxedKernels.error ? [`Kernels in Chromium: unavailable (${b.relaxedKernels.error}).`] : relaxedKernelLines(b.relaxedKernels)), '');
     if (b.growth) lines.push(...(b.growth.error ? [`How cost grows with length: unavailable (${b.growth.error}).`] : growthLines(b.growth)), '');
