@@ -474,7 +474,10 @@ function targets(r) {
   if (r.browser?.startup && !r.browser.startup.error) t.push(...startupTargets(r.browser.startup));
   if (r.browser?.relaxedKernels) t.push(...relaxedKernelTargets(r.browser.relaxedKernels));
   if (r.browser?.growth && !r.browser.growth.error) t.push(...growthTargets(r.browser.growth));
-  add('int8 matvec (SIMD128, q32), fraction of the peak of its instructions (dot_i16x8 + add chains), Node', r.kernels?.matvec.int8Q32?.fractionOfDotPeak, 0.7, '');
+  // Context only in Node: its V8 (11.3) runs the register-only dot chains
+  // below the matvec itself (which feeds each dot fresh loaded operands), so
+  // the fraction passes 100 %; the goal is judged in Chromium (kernels_relaxed.mjs).
+  t.push({ name: 'int8 matvec (SIMD128, q32), fraction of the peak of its instructions (dot_i16x8 + add chains), Node: its V8 runs the chains slower than the matvec', ...valueOf(r.kernels?.matvec.int8Q32?.fractionOfDotPeak), goal: null, met: null, unit: '' });
   if (r.browser?.renderBudget && !r.browser.renderBudget.error) t.push(...budgetTargets(r.browser.renderBudget));
   // Context rows (no goal of their own): what bounds the matvec, and the int8 model's whole sentences.
   const info = (name, v, unit) => t.push({ name, ...valueOf(v), goal: null, met: null, unit });

@@ -196,23 +196,25 @@ KB_EXPORT float kb_peak12(int iters) {
 }
 
 /* The same for the int8 kernel's instruction pair: CHAINS independent
- * a = a + i32x4.dot_i16x8_s(w, x) chains (8 multiply-adds per dot), x moved
- * on by one i16x8.add per iteration so the dots cannot be hoisted. Counted
+ * a = a + i32x4.dot_i16x8_s(w, x) chains (8 multiply-adds per dot), the xs moved
+ * on by one i16x8.add each per iteration so the dots cannot be hoisted. Counted
  * as flops like the f32 kernel: 16 per dot. */
-#define DOT_BODY(a, wv) a = wasm_i32x4_add(a, wasm_i32x4_dot_i16x8(wv, xv))
+#define DOT_BODY(a, wv, xv) a = wasm_i32x4_add(a, wasm_i32x4_dot_i16x8(wv, xv))
 
 KB_EXPORT int kb_peak_dot8(int iters) {
-    /* Eight different weight vectors: with four, chains k and k+4 computed the
-     * same dot, the compiler kept one, and 4 dots ran for 8. */
+    /* Chains k and k+4 share a weight vector but not the input (xa, xb):
+     * with one x the compiler kept one dot of each pair and 4 ran for 8;
+     * with eight weight vectors V8 ran out of its 16 vector registers and
+     * spilled. The inputs move on each other (xa += xb, xb += xa, wrapping),
+     * so no constant register: 4 w + 2 x + 8 accumulators = 14 live values. */
     const v128_t w0 = wasm_i16x8_splat(3), w1 = wasm_i16x8_splat(-5), w2 = wasm_i16x8_splat(7), w3 = wasm_i16x8_splat(-11);
-    const v128_t w4 = wasm_i16x8_splat(13), w5 = wasm_i16x8_splat(-17), w6 = wasm_i16x8_splat(19), w7 = wasm_i16x8_splat(-23);
-    const v128_t one = wasm_i16x8_splat(1);
-    v128_t xv = wasm_i16x8_splat(1);
+    v128_t xa = wasm_i16x8_splat(1), xb = wasm_i16x8_splat(2);
     v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
     for (int i = 0; i < iters; i++) {
-        DOT_BODY(a0, w0); DOT_BODY(a1, w1); DOT_BODY(a2, w2); DOT_BODY(a3, w3);
-        DOT_BODY(a4, w4); DOT_BODY(a5, w5); DOT_BODY(a6, w6); DOT_BODY(a7, w7);
-        xv = wasm_i16x8_add(xv, one);
+        DOT_BODY(a0, w0, xa); DOT_BODY(a1, w1, xa); DOT_BODY(a2, w2, xa); DOT_BODY(a3, w3, xa);
+        DOT_BODY(a4, w0, xb); DOT_BODY(a5, w1, xb); DOT_BODY(a6, w2, xb); DOT_BODY(a7, w3, xb);
+        xa = wasm_i16x8_add(xa, xb);
+        xb = wasm_i16x8_add(xb, xa);
     }
     const v128_t s = wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_add(a0, a1), wasm_i32x4_add(a2, a3)),
                                     wasm_i32x4_add(wasm_i32x4_add(a4, a5), wasm_i32x4_add(a6, a7)));
