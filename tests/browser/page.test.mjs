@@ -84,12 +84,15 @@ function misbehave(req, res, rel) {
   res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': body.length, 'Cache-Control': 'no-store', 'Content-Security-Policy': CSP });
   // Half a megabyte every 40 ms; then, after `upTo` bytes, break the
   // connection ('close') or keep it open and send nothing more ('stall').
-  const { upTo, mode } = fault;
+  // With `hold` (a promise) the break waits for it: the page may start the
+  // download before its widget is there to show progress (web/boot.js), and
+  // on a busy machine a 4 MB transfer can be over before that.
+  const { upTo, mode, hold } = fault;
   let off = 0;
   const tick = () => {
     if (res.destroyed) return;
     if (off >= upTo) {
-      if (mode === 'close') res.destroy();
+      if (mode === 'close') (hold ?? Promise.resolve()).then(() => res.destroy());
       return;
     }
     const end = Math.min(upTo, off + 512 * 1024);
@@ -451,7 +454,8 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
 
   test('a connection that breaks mid-download: progress in MB, then a clear message and Retry', async () => {
     const { page, errors, context } = await openPage();
-    fault = { path: `/models/${defaultFile}`, mode: 'close', upTo: 4_000_000 };
+    let release;
+    fault = { path: `/models/${defaultFile}`, mode: 'close', upTo: 4_000_000, hold: new Promise((resolve) => { release = resolve; }) };
     const mb = (modelBytes.length / 1e6).toFixed(1);
     await page.addInitScript((re) => {
       globalThis.__progressSeen = [];
@@ -468,11 +472,13 @@ describe('alignscope page in Chromium', { timeout: 170_000 }, () => {
       // MutationObserver from before the first script): the broken transfer
       // fails moments later, perhaps within one frame.
       const bar = await (await page.waitForFunction(() => globalThis.__progressSeen?.[0] ?? null, null, { polling: 50 })).jsonValue();
+      release(); // now break the connection
       assert.ok(bar.shown && bar.value > 0 && bar.value < bar.max && bar.max === modelBytes.length, JSON.stringify(bar));
       const text = await failureText(page);
       assert.match(text, /Could not load the model “.+”: the connection broke after [0-9.]+ MB of [0-9.]+ MB|the download was cut short/);
       assert.match(text, /Press Retry/);
     } finally {
+      release();
       fault = null;
     }
     await page.locator('#app .as-status button', { hasText: 'Retry' }).click();
