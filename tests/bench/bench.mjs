@@ -48,6 +48,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { createEngine } from '../../web/engine.js';
+import { ortGreedy } from './ort_greedy.js';
 import { decoderStepMacs, encoderWeights, median, pairedRatios, summarise } from './stats.mjs';
 import { renderBudget, budgetLines, budgetTargets } from './render_budget.mjs';
 import { browserStepBench, browserStepLines, browserStepTargets } from './browser_steps.mjs';
@@ -59,7 +60,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 const ART = join(ROOT, 'build', 'bench');
 const PYTHON = '/usr/bin/python3';
-const BOS = 2, EOS = 3;
 export const SLIDER_SENTENCE =
   'Please save your changes to this document before you close the window, or all of your recent work will be lost.';
 
@@ -124,29 +124,7 @@ async function ortBackend(sourceIds) {
   const opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
   const enc = await ort.InferenceSession.create(readFileSync(join(ART, 'encoder.onnx')), opts);
   const dec = await ort.InferenceSession.create(readFileSync(join(ART, 'decoder_step.onnx')), opts);
-  const maxSteps = (S) => Math.min(2 * S + 10, 210);
-  async function greedy(ids) {
-    const t0 = performance.now();
-    const S = ids.length;
-    const src = new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, S]);
-    const { annotations, keys, s0 } = await enc.run({ src });
-    const mask = new ort.Tensor('bool', new Uint8Array(S).fill(1), [1, S]);
-    const t1 = performance.now();
-    let state = s0, prev = BOS;
-    const out = [];
-    for (let t = 0; t < maxSteps(S); t++) {
-      const r = await dec.run({ prev: new ort.Tensor('int64', BigInt64Array.of(BigInt(prev)), [1]), state, annotations, keys, mask });
-      const logits = r.logits.data;
-      let best = 0;
-      for (let v = 1; v < logits.length; v++) if (logits[v] > logits[best]) best = v;
-      state = r.new_state;
-      prev = best;
-      out.push(best);
-      if (best === EOS) break;
-    }
-    const t2 = performance.now();
-    return { tokens: out, enc: t1 - t0, dec: t2 - t1 };
-  }
+  const greedy = (ids) => ortGreedy(ort, enc, dec, ids);
   return {
     name: 'ort', detail: `onnxruntime-web ${ort.env.versions?.web ?? '?'} (wasm backend, numThreads 1, SIMD build), Node ${process.version}`,
     async tokens() { const out = []; for (const ids of sourceIds) out.push((await greedy(ids)).tokens); return out; },

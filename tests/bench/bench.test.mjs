@@ -4,12 +4,13 @@
 // micro-benchmarks must produce well-formed JSON. Skipped when the bench
 // artefacts have not been built (`./build.sh bench --build-only`).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runGroup } from '../support/run-group.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NEEDED = ['build/bench/model.alsc', 'build/bench/model-int8.alsc', 'build/bench/models.json', 'build/bench/native_bench', 'build/bench/kernels_bench.wasm',
@@ -49,29 +50,6 @@ test('kernels_bench.mjs --quick reports every kernel', { skip, timeout: 120_000 
   for (const v of ['simd', 'scalar']) assert.ok(k.matvec[v].gflops > 0 && k.matvec.rowMajor[v].gflops > 0 && k.matvec.int8Q32[v].gflops > 0 && k.vocabSoftmax[v].minUs > 0);
   assert.ok(k.attention.length >= 3 && k.attention.every((a) => a.simdUs > 0 && a.scalarUs > 0));
 });
-
-/**
- * Run a node script in its own process group; past `timeoutMs` the whole
- * group (the script and the Chromium it started) is killed. spawnSync's
- * timeout kills only the script, and a browser left holding its pipes kept
- * spawnSync waiting for ever.
- */
-function runGroup(args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
-    child.on('exit', (status) => {
-      clearTimeout(timer);
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* the group is gone */ }
-      resolve({ status, stdout, stderr: timedOut ? `timed out after ${timeoutMs} ms\n${stderr}` : stderr });
-    });
-  });
-}
 
 test('render_budget.mjs --quick measures the page in Chromium and reports every figure', { skip: existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm')) ? false : 'web/gen not built: run ./build.sh wasm', timeout: 170_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'alignscope-budget-'));

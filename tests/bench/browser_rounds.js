@@ -11,8 +11,8 @@
 // shipped files, and onnxruntime-web (wasm, 1 thread) on the same f32
 // weights exported to ONNX (build/bench/*.onnx, tests/bench/make_models.py).
 import { createEngine, relaxedSimdProblem } from '/web/engine.js';
+import { ortGreedy } from './ort_greedy.js';
 
-const BOS = 2, EOS = 3;
 const fetchBytes = async (url) => {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -52,28 +52,7 @@ async function ortBackend(sourceIds) {
   const opts = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
   const enc = await ort.InferenceSession.create(await fetchBytes('/build/bench/encoder.onnx'), opts);
   const dec = await ort.InferenceSession.create(await fetchBytes('/build/bench/decoder_step.onnx'), opts);
-  const maxSteps = (S) => Math.min(2 * S + 10, 210);
-  async function greedy(ids) {
-    const t0 = performance.now();
-    const S = ids.length;
-    const src = new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, S]);
-    const { annotations, keys, s0 } = await enc.run({ src });
-    const mask = new ort.Tensor('bool', new Uint8Array(S).fill(1), [1, S]);
-    const t1 = performance.now();
-    let state = s0, prev = BOS;
-    const out = [];
-    for (let t = 0; t < maxSteps(S); t++) {
-      const r = await dec.run({ prev: new ort.Tensor('int64', BigInt64Array.of(BigInt(prev)), [1]), state, annotations, keys, mask });
-      const logits = r.logits.data;
-      let best = 0;
-      for (let v = 1; v < logits.length; v++) if (logits[v] > logits[best]) best = v;
-      state = r.new_state;
-      prev = best;
-      out.push(best);
-      if (best === EOS) break;
-    }
-    return { tokens: out, enc: t1 - t0, dec: performance.now() - t1 };
-  }
+  const greedy = (ids) => ortGreedy(ort, enc, dec, ids);
   return {
     name: 'ort',
     detail: `onnxruntime-web ${ort.env.versions?.web ?? '?'} (wasm backend, numThreads 1), ${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}`,

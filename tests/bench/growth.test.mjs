@@ -3,7 +3,6 @@
 // `./build.sh bench` on an idle machine). Skipped when the page's build, the
 // page's models or the kernel bench module are not there.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,29 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { CONFIG } from '../../web/config.js';
 import { createEngine, VARIANTS } from '../../web/engine.js';
 import { crossing, growthLines, growthTargets, GROWTH_LENGTHS_QUICK, TEXT_FILES } from './growth.mjs';
+import { runGroup } from '../support/run-group.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NEEDED = ['web/gen/alignscope-simd.wasm', 'web/models/index.json', 'build/bench/kernels_bench.wasm', '/usr/bin/chromium'];
 const missing = NEEDED.filter((f) => !existsSync(f.startsWith('/') ? f : join(ROOT, f)));
 const skip = missing.length ? `not built (${missing[0]}): ./build.sh wasm, node web/tools/assemble.mjs, ./build.sh bench --build-only` : false;
-
-/** A node script in its own process group, killed with its Chromium past timeoutMs. */
-function runGroup(args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
-    child.on('exit', (status) => {
-      clearTimeout(timer);
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* the group is gone */ }
-      resolve({ status, stdout, stderr: timedOut ? `timed out after ${timeoutMs} ms\n${stderr}` : stderr });
-    });
-  });
-}
 
 test('crossing() interpolates between the grid points and says when the grid is too short', () => {
   const grid = [{ S: 1, vsOutput: 0.02 }, { S: 10, vsOutput: 0.08 }, { S: 20, vsOutput: 0.12 }, { S: 40, vsOutput: 0.6 }];

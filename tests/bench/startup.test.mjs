@@ -3,7 +3,6 @@
 // result, its Markdown has a row per phase and its target row agrees with
 // its numbers. No time is asserted: timings belong to `./build.sh bench`.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,27 +10,10 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PHASES, startupLines, startupTargets } from './startup.mjs';
 import { STARTUP_PHASES } from '../../web/lib/startup.js';
+import { runGroup } from '../support/run-group.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const skip = existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm')) ? false : 'web/gen not built: run ./build.sh wasm';
-
-/** A node script in its own process group, the whole group killed past timeoutMs (Chromium included). */
-function runGroup(args, timeoutMs) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
-    child.on('exit', (status) => {
-      clearTimeout(timer);
-      try { process.kill(-child.pid, 'SIGKILL'); } catch { /* the group is gone */ }
-      resolve({ status, stdout, stderr: timedOut ? `timed out after ${timeoutMs} ms\n${stderr}` : stderr });
-    });
-  });
-}
 
 test('startup.mjs --quick: every phase of 2 cold loads, once each, in order; the build and the model; its Markdown and target', { skip, timeout: 170_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'alignscope-startup-'));
