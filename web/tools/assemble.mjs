@@ -16,6 +16,7 @@ import { writeRelease } from './release.mjs';
 import { writeIcons } from './icons.mjs';
 import { validateFilm } from '../lib/film.js';
 import { writeVendor } from './vendor.mjs';
+import { copyIfChanged, writeIfChanged } from './write-if-changed.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..', '..');
@@ -29,18 +30,22 @@ export function assemble({ quiet = false } = {}) {
   }
   const index = JSON.parse(fs.readFileSync(indexPath, 'utf8'));
   if (!Array.isArray(index.models) || !index.models.length) throw new Error('models/index.json has no models');
-  // Start from an empty folder: a model dropped from the catalogue must not linger in dist/.
-  fs.rmSync(OUT, { recursive: true, force: true });
+  // Files are written only when they change, atomically, and what the
+  // catalogue no longer lists is removed at the end (a model dropped from it
+  // must not linger in dist/): emptying the folder first would pull it from
+  // under the pages that tests running in parallel are serving from it.
   fs.mkdirSync(OUT, { recursive: true });
+  const written = new Set(['index.json']);
+  const copy = (src, rel) => { copyIfChanged(src, path.join(OUT, rel)); written.add(rel); };
   for (const m of index.models) {
     if (!/^[A-Za-z0-9_.-]+\.alsc$/.test(m.file)) throw new Error(`models/index.json: bad file name ${JSON.stringify(m.file)}`);
     const src = path.join(REPO, 'models', m.file);
     if (!fs.existsSync(src)) throw new Error(`models/index.json lists ${m.file}, which is missing`);
-    fs.copyFileSync(src, path.join(OUT, m.file));
+    copy(src, m.file);
     m.bytes = fs.statSync(src).size;
     // The model card (Markdown, shown as text) goes along when it exists.
     if (m.card && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) && fs.existsSync(path.join(REPO, 'models', m.card))) {
-      fs.copyFileSync(path.join(REPO, 'models', m.card), path.join(OUT, m.card));
+      copy(path.join(REPO, 'models', m.card), m.card);
     } else {
       delete m.card;
     }
@@ -60,21 +65,21 @@ export function assemble({ quiet = false } = {}) {
     const files = [index.report.figure, index.report.text];
     if (files.every((f) => /^[A-Za-z0-9_./-]+\.(svg|md)$/.test(f ?? '') && !f.includes('..') && fs.existsSync(path.join(REPO, 'models', f)))) {
       for (const f of files) {
-        fs.mkdirSync(path.dirname(path.join(OUT, f)), { recursive: true });
-        fs.copyFileSync(path.join(REPO, 'models', f), path.join(OUT, f));
+        copy(path.join(REPO, 'models', f), f);
       }
     } else {
       delete index.report;
     }
   }
-  const films = assembleFilms(path.join(REPO, 'models'), OUT, index);
+  const films = assembleFilms(path.join(REPO, 'models'), OUT, index, written);
   if (films.length) index.films = films; else delete index.films;
-  fs.writeFileSync(path.join(OUT, 'index.json'), `${JSON.stringify(index, null, 2)}\n`);
+  for (const rel of listFiles(OUT)) if (!written.has(rel)) fs.rmSync(path.join(OUT, rel), { force: true });
   // The app icons, then the release: every model's SHA-256 and the version
   // (from content hashes) in the catalogue, and web/gen/release.js for sw.js.
   writeIcons(path.join(REPO, 'web'));
   writeVendor(path.join(REPO, 'web'), { log: (m) => console.warn(m) });
-  const release = writeRelease(path.join(REPO, 'web'));
+  // The catalogue is written once, by writeRelease, with its hashes and release.
+  const release = writeRelease(path.join(REPO, 'web'), { index });
   log(`assemble: ${index.models.length} model(s)${films.length ? `, ${films.length} training film(s)` : ''} from models/ → web/models/ (release ${release.version})`);
   return JSON.parse(fs.readFileSync(path.join(OUT, 'index.json'), 'utf8'));
 }
@@ -92,7 +97,19 @@ export function assemble({ quiet = false } = {}) {
  *   [{ model, manifest: 'snapshots/NAME.json', sha256 (of the manifest), updates,
  *      points, bytes (all points' files), shipped (the bytes of the catalogue models among them) }]
  */
-export function assembleFilms(modelsDir, outDir, index) {
+/** Every file below dir, as paths relative to it (temporary files of a write in progress left out). */
+function listFiles(dir, rel = '') {
+  const out = [];
+  for (const ent of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${ent.name}` : ent.name;
+    if (ent.isDirectory()) out.push(...listFiles(dir, r));
+    else if (!ent.name.endsWith('.tmp')) out.push(r);
+  }
+  return out;
+}
+
+/** written: a Set of the paths (relative to outDir) this writes, for assemble()'s clean-up. */
+export function assembleFilms(modelsDir, outDir, index, written = new Set()) {
   const dir = path.join(modelsDir, 'snapshots');
   if (!fs.existsSync(dir)) return [];
   const films = [];
@@ -116,9 +133,9 @@ export function assembleFilms(modelsDir, outDir, index) {
       if (buf.length !== p.bytes || sha256(buf) !== p.sha256) throw new Error(`${where}: models/${p.path} does not match its bytes and SHA-256 in the manifest (rebuild it with models/train/snapshots.py)`);
       if (catalogued) shipped += p.bytes; else copies.push(p.path);
     }
-    fs.mkdirSync(path.join(outDir, 'snapshots'), { recursive: true });
-    for (const rel of copies) fs.copyFileSync(path.join(modelsDir, rel), path.join(outDir, rel));
-    fs.writeFileSync(path.join(outDir, 'snapshots', name), text);
+    for (const rel of copies) { copyIfChanged(path.join(modelsDir, rel), path.join(outDir, rel)); written.add(rel); }
+    writeIfChanged(path.join(outDir, 'snapshots', name), text);
+    written.add(`snapshots/${name}`);
     films.push({
       model: film.model, manifest: `snapshots/${name}`, sha256: sha256(text), updates: film.updates,
       points: film.points.length, bytes: film.points.reduce((n, p) => n + p.bytes, 0), shipped,

@@ -4,7 +4,7 @@
 // diagonal, as a monotone alignment does, on the page's dark background.
 // PNG written by hand (zlib deflate + CRC-32), so no image library is needed.
 
-import fs from 'node:fs';
+import { writeIfChanged } from './write-if-changed.mjs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
@@ -58,6 +58,5 @@ export function iconPng(size) {
 
 /** ROOT/gen/icon-192.png and icon-512.png (the manifest's icons). */
 export function writeIcons(root) {
-  fs.mkdirSync(path.join(root, 'gen'), { recursive: true });
-  for (const size of [192, 512]) fs.writeFileSync(path.join(root, 'gen', `icon-${size}.png`), iconPng(size));
+  for (const size of [192, 512]) writeIfChanged(path.join(root, 'gen', `icon-${size}.png`), iconPng(size));
 }

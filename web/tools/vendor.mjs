@@ -12,6 +12,7 @@
 //   node web/tools/vendor.mjs
 
 import fs from 'node:fs';
+import { writeIfChanged } from './write-if-changed.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,8 +61,7 @@ export function writeVendor(web = path.join(REPO, 'web'), { modules = path.join(
 
 // Rewrite only when the bytes change (the release's hashes and the server's ETags stay put).
 function write(file, text) {
-  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
-  fs.writeFileSync(file, text);
+  writeIfChanged(file, text);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
