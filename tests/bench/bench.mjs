@@ -48,7 +48,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { createEngine } from '../../web/engine.js';
-import { ortGreedy } from './ort_greedy.js';
+import { engineRound, engineTokens, ortGreedy, ortRound, ortTokens } from './rounds.js';
 import { decoderStepMacs, encoderWeights, median, pairedRatios, summarise } from './stats.mjs';
 import { renderBudget, budgetLines, budgetTargets } from './render_budget.mjs';
 import { browserStepBench, browserStepLines, browserStepTargets } from './browser_steps.mjs';
@@ -92,27 +92,12 @@ const sentences = readFileSync(join(HERE, 'sentences.txt'), 'utf8').split('\n').
 async function wasmBackend(variant, modelBytes, name = variant, { topK = 0 } = {}) {
   const engine = await createEngine({ variant });
   const info = engine.load(modelBytes);
-  const now = () => performance.now();
   const options = { topK };
   return {
     name, detail: `web/gen/alignscope-${variant}.wasm via web/engine.js (isa ${engine.isa}, ${info.weightType} weights, ${topK} candidates per step), Node ${process.version}`,
     engine, info,
-    async tokens() { return sentences.map((s) => Array.from(engine.translate(s, options).target, (t) => t.id)); },
-    async round(reps) {
-      const out = [];
-      for (let r = 0; r < reps; r++) {
-        sentences.forEach((s, i) => {
-          const t0 = now();
-          const cold = engine.translate(s, options);
-          const t1 = now();
-          const warm = engine.translate(s, options);
-          const t2 = now();
-          if (cold.encoderReused || !warm.encoderReused) throw new Error('encoder cache did not behave');
-          out.push({ i, whole_ms: t1 - t0, decode_ms: t2 - t1, steps: warm.T });
-        });
-      }
-      return out;
-    },
+    async tokens() { return engineTokens(engine, sentences, options); },
+    async round(reps) { return engineRound(engine, sentences, options, reps); },
     close() { engine.dispose(); },
   };
 }
@@ -127,17 +112,8 @@ async function ortBackend(sourceIds) {
   const greedy = (ids) => ortGreedy(ort, enc, dec, ids);
   return {
     name: 'ort', detail: `onnxruntime-web ${ort.env.versions?.web ?? '?'} (wasm backend, numThreads 1, SIMD build), Node ${process.version}`,
-    async tokens() { const out = []; for (const ids of sourceIds) out.push((await greedy(ids)).tokens); return out; },
-    async round(reps) {
-      const out = [];
-      for (let r = 0; r < reps; r++) {
-        for (let i = 0; i < sourceIds.length; i++) {
-          const g = await greedy(sourceIds[i]);
-          out.push({ i, whole_ms: g.enc + g.dec, decode_ms: g.dec, steps: g.tokens.length });
-        }
-      }
-      return out;
-    },
+    tokens: () => ortTokens(greedy, sourceIds),
+    async round(reps) { return ortRound(greedy, sourceIds, reps); },
     close() { enc.release?.(); dec.release?.(); },
   };
 }
@@ -547,7 +523,6 @@ function markdown(r) {
     if (b.steps) lines.push(...browserStepLines(b.steps, r.sentences));
     if (b.sliderRedecode) lines.push(`One slider event (re-decode, encoder reused), ${b.sliderRedecode.words}-word sentence (${b.sliderRedecode.steps} steps): median ${f(b.sliderRedecode.medianMs)} ms, min ${f(b.sliderRedecode.minMs)} ms, p90 ${f(b.sliderRedecode.p90Ms)} ms (engine.js on the main thread, ${b.sliderRedecode.variant ?? 'simd'} build${b.sliderRedecode.model ? `, ${b.sliderRedecode.model}` : ''}, ${b.chromium}).`, '');
     if (b.startup) lines.push(...(b.startup.error ? [`Start-up: unavailable (${b.startup.error}).`] : startupLines(b.startup)), '');
-    if (b.navigationToFirstHeatmap) lines.push(b.navigationToFirstHeatmap.error ? `Navigation → first heatmap: unavailable (${b.navigationToFirstHeatmap.error}).` : `Navigation → first heatmap on the real page: median ${f(b.navigationToFirstHeatmap.medianMs, 0)} ms, min ${f(b.navigationToFirstHeatmap.minMs, 0)} ms (${b.navigationToFirstHeatmap.runs} fresh loads; model ${b.navigationToFirstHeatmap.model}).`, '');
     if (b.relaxedKernels) lines.push(...(b.relaxedKernels.error ? [`Kernels in Chromium: unavailable (${b.relaxedKernels.error}).`] : relaxedKernelLines(b.relaxedKernels)), '');
     if (b.growth) lines.push(...(b.growth.error ? [`How cost grows with length: unavailable (${b.growth.error}).`] : growthLines(b.growth)), '');
     if (b.renderBudget) lines.push(...(b.renderBudget.error ? [`Render budget: unavailable (${b.renderBudget.error}).`] : budgetLines(b.renderBudget)), '');

@@ -11,7 +11,7 @@
 // shipped files, and onnxruntime-web (wasm, 1 thread) on the same f32
 // weights exported to ONNX (build/bench/*.onnx, tests/bench/make_models.py).
 import { createEngine, relaxedSimdProblem } from '/web/engine.js';
-import { ortGreedy } from './ort_greedy.js';
+import { engineRound, engineTokens, ortGreedy, ortRound, ortTokens } from './rounds.js';
 
 const fetchBytes = async (url) => {
   const response = await fetch(url);
@@ -26,22 +26,8 @@ async function wasmBackend(name, variant, modelUrl, sentences) {
   return {
     name, engine, info,
     detail: `web/gen/alignscope-${variant}.wasm via web/engine.js (isa ${engine.isa}, ${info.weightType} weights), ${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}`,
-    tokens: () => sentences.map((s) => Array.from(engine.translate(s, options).target, (t) => t.id)),
-    async round(reps) {
-      const out = [];
-      for (let r = 0; r < reps; r++) {
-        sentences.forEach((s, i) => {
-          const t0 = performance.now();
-          const cold = engine.translate(s, options);
-          const t1 = performance.now();
-          const warm = engine.translate(s, options);
-          const t2 = performance.now();
-          if (cold.encoderReused || !warm.encoderReused) throw new Error('encoder cache did not behave');
-          out.push({ i, whole_ms: t1 - t0, decode_ms: t2 - t1, steps: warm.T });
-        });
-      }
-      return out;
-    },
+    tokens: () => engineTokens(engine, sentences, options),
+    async round(reps) { return engineRound(engine, sentences, options, reps); },
   };
 }
 
@@ -56,17 +42,8 @@ async function ortBackend(sourceIds) {
   return {
     name: 'ort',
     detail: `onnxruntime-web ${ort.env.versions?.web ?? '?'} (wasm backend, numThreads 1), ${navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}`,
-    async tokens() { const out = []; for (const ids of sourceIds) out.push((await greedy(ids)).tokens); return out; },
-    async round(reps) {
-      const out = [];
-      for (let r = 0; r < reps; r++) {
-        for (let i = 0; i < sourceIds.length; i++) {
-          const g = await greedy(sourceIds[i]);
-          out.push({ i, whole_ms: g.enc + g.dec, decode_ms: g.dec, steps: g.tokens.length });
-        }
-      }
-      return out;
-    },
+    tokens: () => ortTokens(greedy, sourceIds),
+    async round(reps) { return ortRound(greedy, sourceIds, reps); },
   };
 }
 

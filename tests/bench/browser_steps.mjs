@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { ISOLATION_HEADERS } from './rounds.js';
 import { pairedRatios, summarise } from './stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -33,10 +34,8 @@ export async function browserStepBench(browser, { quick = false, sentences, log 
   }
   const rounds = quick ? 2 : 20, reps = quick ? 1 : 3;
   const { startServer } = await import('../../web/tools/serve.mjs');
-  // Cross-origin isolated, so that performance.now() ticks in 5 µs, not the 100 µs
-  // an ordinary page gets (a short sentence takes about 1 ms).
-  const server = await startServer({ root: ROOT, port: 0,
-    headers: () => ({ 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }) });
+  // Cross-origin isolated: a 5 µs timer (rounds.js).
+  const server = await startServer({ root: ROOT, port: 0, headers: () => ISOLATION_HEADERS });
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

@@ -26,6 +26,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ISOLATION_HEADERS } from './rounds.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -40,7 +41,6 @@ const CORE_GRID_QUICK = [1, 8, 32, 128, 512];
 // Committed English text (not made up for the bench), joined in this order.
 export const TEXT_FILES = ['models/train/everyday_sentences.en.txt', 'models/train/fixture_sentences.en.txt'];
 const PAGE = '/__growth__.html';
-const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 /** The page's default model: the catalogue assemble.mjs wrote (web/models/index.json). */
 function pageModel() {
@@ -251,10 +251,10 @@ export async function growthBench(browser, { quick = false } = {}) {
   const lines = TEXT_FILES.flatMap((f) => readFileSync(join(ROOT, f), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean));
   const html = '<!doctype html><meta charset="utf-8"><title>growth</title>\n';
   const server = await startServer({
-    root: ROOT, port: 0, headers: () => ISOLATION,
+    root: ROOT, port: 0, headers: () => ISOLATION_HEADERS,
     intercept: (req, res, rel) => {
       if (rel !== PAGE) return false;
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...ISOLATION }).end(html);
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...ISOLATION_HEADERS }).end(html);
       return true;
     },
   });

@@ -26,6 +26,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ISOLATION_HEADERS } from './rounds.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const KERNELS_RELAXED_WASM = join(ROOT, 'build', 'bench', 'kernels_bench_relaxed.wasm');
@@ -126,12 +127,11 @@ export async function relaxedKernelBench(browser, { quick = false } = {}) {
   const { startServer } = await import('../../web/tools/serve.mjs');
   const began = performance.now();
   const shape = await outputLayerShape();
-  const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
   const server = await startServer({
-    root: ROOT, port: 0, headers: () => isolation,
+    root: ROOT, port: 0, headers: () => ISOLATION_HEADERS,
     intercept(req, res, rel) {
       if (rel !== '/kernels-relaxed.html') return false;
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...isolation }).end(PAGE);
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...ISOLATION_HEADERS }).end(PAGE);
       return true;
     },
   });
