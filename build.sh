@@ -463,7 +463,7 @@ bench_build() {
         gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 "${NATIVE_SIMD[@]}" -o build/bench/native_bench \
             tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c -lm
     fi
-    if stale build/bench/kernels_bench.wasm tests/bench/kernels_bench.c src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
+    if stale build/bench/kernels_bench.wasm tests/bench/kernels_bench.c tests/bench/peak_dot.h src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
         log "bench: build/bench/kernels_bench.wasm (both twins)"
         wasm_both_twins build/bench/kb
         emcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 -msimd128 -c tests/bench/kernels_bench.c -o build/bench/kb/kernels_bench.o
@@ -475,7 +475,7 @@ bench_build() {
     # clang 19 as web/gen/alignscope-relaxed.wasm (timed in Chromium by
     # tests/bench/kernels_relaxed.mjs). A reactor with its kb_* exports
     # (export_name in the source); nothing prints, so no WASI import is left.
-    if stale build/bench/kernels_bench_relaxed.wasm tests/bench/kernels_bench_relaxed.c src/kernels_scalar.c \
+    if stale build/bench/kernels_bench_relaxed.wasm tests/bench/kernels_bench_relaxed.c tests/bench/peak_dot.h src/kernels_scalar.c \
         src/kernels_wasmsimd.c src/kernels_wasmrelaxed.c "${HEADERS[@]}"; then
         wasm_relaxed_env
         log "bench: build/bench/kernels_bench_relaxed.wasm (wasmsimd + wasmrelaxed twins, clang-19)"

@@ -11,6 +11,7 @@
 #include <wasm_simd128.h>
 
 #include "../../src/kernels.h"
+#include "peak_dot.h"
 
 #define KB_EXPORT __attribute__((used, visibility("default")))
 
@@ -195,30 +196,9 @@ KB_EXPORT float kb_peak12(int iters) {
     return wasm_f32x4_extract_lane(s, 0) + wasm_f32x4_extract_lane(s, 3);
 }
 
-/* The same for the int8 kernel's instruction pair: CHAINS independent
- * a = a + i32x4.dot_i16x8_s(w, x) chains (8 multiply-adds per dot), the xs moved
- * on by one i16x8.add each per iteration so the dots cannot be hoisted. Counted
- * as flops like the f32 kernel: 16 per dot. */
-#define DOT_BODY(a, wv, xv) a = wasm_i32x4_add(a, wasm_i32x4_dot_i16x8(wv, xv))
-
+/* The int8 instruction pair's peak (peak_dot.h, shared with the other kernel bench). */
 KB_EXPORT int kb_peak_dot8(int iters) {
-    /* Chains k and k+4 share a weight vector but not the input (xa, xb):
-     * with one x the compiler kept one dot of each pair and 4 ran for 8;
-     * with eight weight vectors V8 ran out of its 16 vector registers and
-     * spilled. The inputs move on each other (xa += xb, xb += xa, wrapping),
-     * so no constant register: 4 w + 2 x + 8 accumulators = 14 live values. */
-    const v128_t w0 = wasm_i16x8_splat(3), w1 = wasm_i16x8_splat(-5), w2 = wasm_i16x8_splat(7), w3 = wasm_i16x8_splat(-11);
-    v128_t xa = wasm_i16x8_splat(1), xb = wasm_i16x8_splat(2);
-    v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-    for (int i = 0; i < iters; i++) {
-        DOT_BODY(a0, w0, xa); DOT_BODY(a1, w1, xa); DOT_BODY(a2, w2, xa); DOT_BODY(a3, w3, xa);
-        DOT_BODY(a4, w0, xb); DOT_BODY(a5, w1, xb); DOT_BODY(a6, w2, xb); DOT_BODY(a7, w3, xb);
-        xa = wasm_i16x8_add(xa, xb);
-        xb = wasm_i16x8_add(xb, xa);
-    }
-    const v128_t s = wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_add(a0, a1), wasm_i32x4_add(a2, a3)),
-                                    wasm_i32x4_add(wasm_i32x4_add(a4, a5), wasm_i32x4_add(a6, a7)));
-    return wasm_i32x4_extract_lane(s, 0) ^ wasm_i32x4_extract_lane(s, 3);
+    return peak_dot_i16x8_8chains(iters);
 }
 
 /* Streaming read bandwidth over the matvec's matrix (bytes = 4*rows*cols*iters):

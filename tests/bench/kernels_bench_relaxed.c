@@ -22,6 +22,7 @@
 #include <wasm_simd128.h>
 
 #include "../../src/kernels.h"
+#include "peak_dot.h"
 
 #define KB_EXPORT(name) __attribute__((used, export_name(name)))
 
@@ -174,29 +175,9 @@ KB_EXPORT("kb_peak_madd12") float kb_peak_madd12(int iters) {
     return LANES_0_3(s);
 }
 
-/* i32x4.dot_i16x8_s + i32x4.add, 8 chains (the int8 SIMD128 twin's pair;
- * 8 multiply-adds = 16 flop-equivalents per dot). Every chain's dot has its
- * own operands, four weight vectors times two inputs: with one input, as
- * kernels_bench.c's kb_peak_dot8 has it, the compiler computes each of its
- * four distinct dots once for two chains, and the loop runs 4 dots and 8
- * adds, not 8 pairs. The inputs move on each iteration (x0 += x1, x1 += x0,
- * wrapping: no constant register) so that the dots, whose add is a separate
- * instruction, cannot be hoisted: 8 + 4 + 2 live v128 and one temporary. */
-#define DOT_BODY(a, wv, xv) a = wasm_i32x4_add(a, wasm_i32x4_dot_i16x8(wv, xv))
-
+/* The int8 instruction pair's peak (peak_dot.h, shared with the other kernel bench). */
 KB_EXPORT("kb_peak_dot8") int kb_peak_dot8(int iters) {
-    const v128_t w0 = wasm_i16x8_splat(3), w1 = wasm_i16x8_splat(-5), w2 = wasm_i16x8_splat(7), w3 = wasm_i16x8_splat(-11);
-    v128_t x0 = wasm_i16x8_splat(1), x1 = wasm_i16x8_splat(2);
-    v128_t a0 = wasm_i32x4_splat(0), a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-    for (int i = 0; i < iters; i++) {
-        DOT_BODY(a0, w0, x0); DOT_BODY(a1, w1, x0); DOT_BODY(a2, w2, x0); DOT_BODY(a3, w3, x0);
-        DOT_BODY(a4, w0, x1); DOT_BODY(a5, w1, x1); DOT_BODY(a6, w2, x1); DOT_BODY(a7, w3, x1);
-        x0 = wasm_i16x8_add(x0, x1);
-        x1 = wasm_i16x8_add(x1, x0);
-    }
-    const v128_t s = wasm_i32x4_add(wasm_i32x4_add(wasm_i32x4_add(a0, a1), wasm_i32x4_add(a2, a3)),
-                                    wasm_i32x4_add(wasm_i32x4_add(a4, a5), wasm_i32x4_add(a6, a7)));
-    return wasm_i32x4_extract_lane(s, 0) ^ wasm_i32x4_extract_lane(s, 3);
+    return peak_dot_i16x8_8chains(iters);
 }
 
 /* i32x4.relaxed_dot_i8x16_i7x16_add_s, CHAINS independent a = dot(wv, xv) + a
