@@ -20,6 +20,11 @@ export function createTranslation(store, { client, startup = null }) {
   let tokenCache = { key: null, tokens: null };
   let tokenSeq = 0;
   let countTimer = null;
+  // Results drawn since the widget began (the timing line's data-count, which
+  // tests wait on). Kept here, not in `timing`: emptying the box clears the
+  // timing line, and a count that started again from 0 would repeat a value
+  // a waiter had already seen.
+  let results = 0;
 
   const keyOf = (st, text) => `${st.local ? `file:${st.local.name}` : st.model}\u0000${text}`;
 
@@ -79,11 +84,10 @@ export function createTranslation(store, { client, startup = null }) {
 
   client.onResult = (trace, params, roundTripMs, workerMs, doneAt) => {
     if (doneAt != null) startup?.mark('translation', { at: pageTime(doneAt), detail: { workerMs, roundTripMs, tokens: trace.S, steps: trace.T } });
-    const prev = store.get().timing;
     store.set({
       trace, error: null,
       translated: { sentence: params.sentence, part: params.part },
-      timing: { roundTripMs, workerMs, elapsedMs: trace.elapsedMs ?? workerMs, encoderReused: !!trace.encoderReused, count: (prev?.count ?? 0) + 1 },
+      timing: { roundTripMs, workerMs, elapsedMs: trace.elapsedMs ?? workerMs, encoderReused: !!trace.encoderReused, count: ++results },
     });
   };
   client.onError = (err, stage) => {
