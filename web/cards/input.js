@@ -57,8 +57,17 @@ export function mount(store, { ids, frame = null, actions }) {
 
   // ---------- inputs ----------
   let typingTimer = null;
+  // The box grows with its text (alignscope.css: field-sizing, up to its
+  // max-height). Where the browser has no field-sizing, the same by script:
+  // reading scrollHeight lays the page out, so only there.
+  const grows = globalThis.CSS?.supports?.('field-sizing', 'content') ?? true;
+  const fitHeight = grows ? () => {} : () => {
+    sentence.style.height = 'auto';
+    sentence.style.height = `${sentence.scrollHeight + sentence.offsetHeight - sentence.clientHeight}px`;
+  };
   // What the box showed (a card built again for a new UI language keeps the typing).
   sentence.value = store.get().draft ?? store.get().sentence;
+  if (!grows) requestAnimationFrame(fitHeight); // once the card is on the page
   const cutNotice = t('input.cut', { chars: num(CONFIG.maxSentenceChars), tokens: num(CONFIG.maxSourceTokens) });
   const setNotice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
   // maxlength cuts a long paste silently: say so.
@@ -72,6 +81,7 @@ export function mount(store, { ids, frame = null, actions }) {
       sentence.value = sentence.value.slice(0, CONFIG.maxSentenceChars); // set from script: maxlength does not apply
       setNotice('cut', cutNotice);
     } else if (sentence.value.length < CONFIG.maxSentenceChars && store.get().notices.cut) setNotice('cut', null);
+    fitHeight();
     store.set({ draft: sentence.value });
     clearTimeout(typingTimer);
     typingTimer = setTimeout(() => store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars), part: 0 }), CONFIG.typingPauseMs);
@@ -140,7 +150,7 @@ export function mount(store, { ids, frame = null, actions }) {
     examplesSummary.textContent = t('input.examples');
     examplesList.replaceChildren(...list.map((e) => {
       const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-example', title: e.shows.length ? t('input.exampleShows', { what: e.shows.join(', '), set: e.set }) : e.set }, e.text);
-      b.addEventListener('click', () => { sentence.value = e.text; store.set({ draft: e.text, sentence: e.text, part: 0, step: 0 }); });
+      b.addEventListener('click', () => { sentence.value = e.text; fitHeight(); store.set({ draft: e.text, sentence: e.text, part: 0, step: 0 }); });
       return b;
     }));
   }
@@ -174,7 +184,7 @@ export function mount(store, { ids, frame = null, actions }) {
     update(st, changed) {
       if (changed.has('status') || changed.has('error') || changed.has('progress')) renderStatus(st);
       if (changed.has('notices')) notice.replaceChildren(...Object.entries(st.notices).map(([k, v]) => h('p', { class: 'as-note', dataset: { topic: k } }, v)));
-      if (changed.has('sentence') && sentence.value !== st.sentence && !(st.draft != null && sentence.value === st.draft)) sentence.value = st.sentence;
+      if (changed.has('sentence') && sentence.value !== st.sentence && !(st.draft != null && sentence.value === st.draft)) { sentence.value = st.sentence; fitHeight(); }
       if (['info', 'local', 'model', 'catalog'].some((k) => changed.has(k))) {
         const source = st.info?.sourceLanguage ?? (st.local ? null : st.catalog?.models.find((m) => m.id === st.model)?.source);
         if (source) label.textContent = sentenceLabel(source);

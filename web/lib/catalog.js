@@ -52,17 +52,22 @@ export function bleuWithBudget(entry) {
 
 /**
  * One line per catalogue model, for the <option>: the label, then what a
- * teacher weighs (attention kind, download size, BLEU, weight type).
+ * teacher weighs (attention kind, download size, BLEU, weight type), less
+ * what the label already says ("(Bahdanau additive, int8)" names the kind
+ * and the weights): a closed picker shows only as much of the line as fits.
  * Options hold text only, and screen readers read the whole of it.
  */
 export function optionText(entry) {
+  const label = entry.label || entry.id;
+  const named = (word) => label.toLowerCase().includes(word.toLowerCase());
+  const kind = entry.attention ? (entry.attention === 'none' ? t('attention.noneShort') : entry.attention.replace('_', ' ')) : '';
   const facts = [
-    entry.attention ? (entry.attention === 'none' ? t('attention.noneShort') : entry.attention.replace('_', ' ')) : '',
+    kind && !named(kind) ? kind : '',
     entry.bytes > 0 ? formatBytes(entry.bytes) : '',
     bleuText(entry.bleu, entry.updates),
-    entry.weights ?? '',
+    entry.weights && !named(entry.weights) ? entry.weights : '',
   ].filter(Boolean);
-  return `${entry.label || entry.id}${facts.length ? ` — ${facts.join(' · ')}` : ''}`;
+  return `${label}${facts.length ? ` — ${facts.join(' · ')}` : ''}`;
 }
 
 /** The line under the picker for a catalogue model. */
