@@ -47,6 +47,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   boxHeight();
   let L = null;
   let needLayout = true;
+  let laidOutHeight = 0; // the box height the layout was made for (px)
   let hover = null;    // { kind, t?, j? }
   let active = null;   // the selected cell { t, j } (keyboard cursor, or the cell last tapped)
   let marked = -1;
@@ -62,6 +63,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
     const availHeight = opts.boxPx > 0 ? opts.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
     L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
+    laidOutHeight = availHeight;
     needLayout = false;
   }
 
@@ -108,6 +110,12 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     colors ??= themeColors(container);
     const focused = canvas.getRootNode().activeElement === canvas;
     const state = { hover, active, marked, focused: focused || !!active?.picked, colour: opts.colour };
+    // The first picture in a box just shown: the ResizeObserver has not
+    // measured the scroll box yet. Its client area follows from the layout
+    // (the box is as wide as the card and at most laidOutHeight tall), so the
+    // label strips are decided now, not in a second paint once it reports;
+    // a guess it contradicts (a scroll bar's width) is corrected then.
+    if (relaid && !boxSize && boxWidth) boxSize = { w: boxWidth, h: Math.min(L.height, laidOutHeight) };
     if (relaid) { updateSticky(); keepMarkedInView(); }
     // The words, the step and the highlight: drawn offscreen (no page style
     // to resolve for its fonts) when they change, copied every frame.
@@ -316,8 +324,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
         const w = Math.round(e.contentRect.width);
         if (w && w !== boxWidth) { boxWidth = w; needLayout = true; if (vm) draw(); }
       } else {
-        // The scroll box's client area (its size without scroll bars).
-        boxSize = { w: scroller.clientWidth, h: scroller.clientHeight };
+        // The scroll box's client area (its size without scroll bars); a
+        // hidden box (no matrix yet) has none: unmeasured, not 0 × 0.
+        boxSize = scroller.clientWidth ? { w: scroller.clientWidth, h: scroller.clientHeight } : null;
         if (updateSticky() && vm) draw();
       }
     }
