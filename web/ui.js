@@ -21,7 +21,7 @@
 // heatmap paints in an animation frame, at most once per frame.
 
 import { h, uid } from './lib/dom.js';
-import { frameQueue } from './lib/frame.js';
+import { frameQueue, offscreenLag } from './lib/frame.js';
 import { figureMatrix } from './lib/figure.js';
 import { createStore, defaultShareState, noticePatch, beamNotices } from './state.js';
 import { checkPin, pinProblemText, pinToString, samePin } from './lib/pin.js';
@@ -181,7 +181,7 @@ export function mountAlignscope(root, opts = {}) {
         later.push({ area, make: card, sticky, slot });
         return null;
       }
-      card = card();
+      card = wait ? lagOffscreen(card()) : card();
     }
     const el = sticky ? h('div', { class: 'as-area' }, card.element) : card.element;
     el.dataset.area = area;
@@ -196,7 +196,7 @@ export function mountAlignscope(root, opts = {}) {
     const st = store.get();
     const all = new Set(Object.keys(st));
     for (const { area, make, sticky, slot } of waiting) {
-      const card = make();
+      const card = lagOffscreen(make());
       if (sticky) { slot.classList.remove('as-later'); slot.append(card.element); } else {
         card.element.dataset.area = area;
         slot.replaceWith(card.element);
@@ -206,6 +206,19 @@ export function mountAlignscope(root, opts = {}) {
       card.update(st, all);
     }
     if (st.trace && st.info) wrapper.dataset.ready = 'true';
+  }
+  // A card far below the first screen follows the store at once only while
+  // it is near the screen; off it, its updates wait until the store is quiet
+  // (lib/frame.js offscreenLag), so that a slider drag or a step-through
+  // redraws what the reader sees and not the ribbons, the comparison, the
+  // pinned attention, the film and the quiz beneath it as well.
+  function lagOffscreen(card) {
+    const { update, flush, destroy } = card;
+    const lag = offscreenLag(card.element, (st, changed) => update.call(card, st, changed), { getState: store.get });
+    card.update = lag.update;
+    card.flush = () => { lag.flush(); flush?.call(card); };
+    card.destroy = () => { lag.destroy(); destroy?.call(card); };
+    return card;
   }
   // In the frame after the one that paints the first result (rAF callbacks run
   // in the order they were asked for: the heatmap's paint first), then a task:

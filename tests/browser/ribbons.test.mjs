@@ -177,6 +177,9 @@ describe('ribbons', () => {
   test('with motion allowed the bands glide to the next step and land on its widths', async () => {
     const { page, errors, context } = await open({ viewport: DESKTOP, reducedMotion: 'no-preference' });
     const m = await exported(page);
+    // On screen, as for a reader watching it (off screen the card catches up only once the page is quiet).
+    await page.locator('#app .as-rb-svg').scrollIntoViewIfNeeded();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const before = (await bands(page)).paths.map((p) => p.d);
     // Read the paths in the frame after the step: part way there.
     const mid = await page.evaluate(() => new Promise((resolve) => {
@@ -188,6 +191,33 @@ describe('ribbons', () => {
     assertRow(b, m, 1, 'after the glide');
     const final = b.paths.map((p) => p.d);
     assert.ok(mid.some((d, j) => d !== final[j] && d !== before[j]), 'a frame between the two steps was drawn');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('off screen the card waits for a quiet store, then shows the latest step (lib/frame.js offscreenLag)', async () => {
+    const { page, errors, context } = await open({ viewport: DESKTOP, reducedMotion: 'reduce' });
+    const m = await exported(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    assert.equal(await page.locator('#app .as-rb-svg').evaluate((el) => el.getBoundingClientRect().top > innerHeight + 200), true, 'the ribbons start below the first screen');
+    // Steps a few frames apart: the card off screen draws none of them meanwhile…
+    const during = await page.evaluate(async (n) => {
+      const svg = document.querySelector('#app .as-rb-svg');
+      let changes = 0;
+      const mo = new MutationObserver((list) => { changes += list.length; });
+      mo.observe(svg, { attributes: true, subtree: true, childList: true });
+      const next = document.querySelector('#app [aria-label="Next step"]');
+      for (let i = 0; i < n; i++) { next.click(); await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); }
+      await new Promise((r) => setTimeout(r, 50));
+      mo.disconnect();
+      return { changes, row: Number(svg.dataset.row) };
+    }, Math.min(3, m.target.length - 1));
+    assert.equal(during.changes, 0, 'nothing redrawn off screen while the steps come');
+    assert.equal(during.row, 0);
+    // …and catches up once they stop, unscrolled.
+    const last = Math.min(3, m.target.length - 1);
+    await page.waitForFunction((row) => document.querySelector('#app .as-rb-svg').dataset.row === String(row), last, { timeout: 5000 });
+    assertRow(await bands(page), m, last, 'caught up');
     assert.deepEqual(errors, []);
     await context.close();
   });

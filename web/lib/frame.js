@@ -44,3 +44,49 @@ export function frameQueue() {
     cancel() { jobs.clear(); lastJobs.clear(); task.cancel(); },
   };
 }
+
+/**
+ * offscreenLag(element, update, { getState, rootMargin, quietMs, maxMs }):
+ * update(state, changed) as the store calls it, for a card that is usually
+ * below the screen. While the card is on screen (or within rootMargin of
+ * it) each call goes straight through. While it is not, the calls are
+ * gathered (their changed keys merged) and made once, with the latest
+ * state: when the card comes near the screen, before the page is printed,
+ * or once the store has been quiet for quietMs (but never more than maxMs
+ * after the first call gathered). So a slider drag redraws only what the
+ * reader can see, and every card is up to date soon after it stops (for a
+ * screen reader's reading, a find in the page).
+ * → { update(state, changed), flush(), destroy() }
+ */
+export function offscreenLag(element, update, { getState, rootMargin = '200px 0px', quietMs = 300, maxMs = 1500 } = {}) {
+  if (typeof IntersectionObserver !== 'function') return { update, flush() {}, destroy() {} };
+  let near = true; // until the observer first says otherwise (it reports after the first layout)
+  let pending = null; // the changed keys gathered, a Set
+  let since = 0;      // when the first of them came (ms)
+  let timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = 0;
+    if (!pending) return;
+    const changed = pending;
+    pending = null;
+    update(getState(), changed);
+  };
+  const io = new IntersectionObserver((entries) => {
+    near = entries.at(-1).isIntersecting;
+    if (near) flush();
+  }, { rootMargin });
+  io.observe(element);
+  addEventListener('beforeprint', flush);
+  return {
+    update(state, changed) {
+      if (near) { flush(); update(state, changed); return; }
+      if (!pending) { pending = new Set(); since = performance.now(); }
+      for (const k of changed) pending.add(k);
+      clearTimeout(timer);
+      timer = setTimeout(flush, Math.max(0, Math.min(quietMs, since + maxMs - performance.now())));
+    },
+    flush,
+    destroy() { clearTimeout(timer); io.disconnect(); removeEventListener('beforeprint', flush); pending = null; },
+  };
+}
