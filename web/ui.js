@@ -174,6 +174,8 @@ export function mountAlignscope(root, opts = {}) {
   let laterFrame = 0;
   let laterTimer = 0;
   const add = (area, card, { sticky = false, later: wait = false } = {}) => {
+    // A `later` card is one far below the first screen: built now or deferred, it lags while off screen.
+    if (wait) { const make = card; card = () => lagOffscreen(make()); }
     if (typeof card === 'function') {
       if (wait && later) {
         const slot = h('div', { class: 'as-area as-later', dataset: { area } });
@@ -181,7 +183,7 @@ export function mountAlignscope(root, opts = {}) {
         later.push({ area, make: card, sticky, slot });
         return null;
       }
-      card = wait ? lagOffscreen(card()) : card();
+      card = card();
     }
     const el = sticky ? h('div', { class: 'as-area' }, card.element) : card.element;
     el.dataset.area = area;
@@ -196,7 +198,7 @@ export function mountAlignscope(root, opts = {}) {
     const st = store.get();
     const all = new Set(Object.keys(st));
     for (const { area, make, sticky, slot } of waiting) {
-      const card = lagOffscreen(make());
+      const card = make();
       if (sticky) { slot.classList.remove('as-later'); slot.append(card.element); } else {
         card.element.dataset.area = area;
         slot.replaceWith(card.element);
@@ -214,7 +216,7 @@ export function mountAlignscope(root, opts = {}) {
   // pinned attention, the film and the quiz beneath it as well.
   function lagOffscreen(card) {
     const { update, flush, destroy } = card;
-    const lag = offscreenLag(card.element, (st, changed) => update.call(card, st, changed), { getState: store.get });
+    const lag = offscreenLag(card.element, (st, changed) => update.call(card, st, changed));
     card.update = lag.update;
     card.flush = () => { lag.flush(); flush?.call(card); };
     card.destroy = () => { lag.destroy(); destroy?.call(card); };

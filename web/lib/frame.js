@@ -46,22 +46,24 @@ export function frameQueue() {
 }
 
 /**
- * offscreenLag(element, update, { getState, rootMargin, quietMs, maxMs }):
+ * offscreenLag(element, update, { rootMargin, quietMs, maxMs }):
  * update(state, changed) as the store calls it, for a card that is usually
  * below the screen. While the card is on screen (or within rootMargin of
  * it) each call goes straight through. While it is not, the calls are
  * gathered (their changed keys merged) and made once, with the latest
- * state: when the card comes near the screen, before the page is printed,
+ * state it was given (every change of the store comes through update, so
+ * that is the store's state): when the card comes near the screen, before the page is printed,
  * or once the store has been quiet for quietMs (but never more than maxMs
  * after the first call gathered). So a slider drag redraws only what the
  * reader can see, and every card is up to date soon after it stops (for a
  * screen reader's reading, a find in the page).
  * → { update(state, changed), flush(), destroy() }
  */
-export function offscreenLag(element, update, { getState, rootMargin = '200px 0px', quietMs = 300, maxMs = 1500 } = {}) {
+export function offscreenLag(element, update, { rootMargin = '200px 0px', quietMs = 300, maxMs = 1500 } = {}) {
   if (typeof IntersectionObserver !== 'function') return { update, flush() {}, destroy() {} };
   let near = true; // until the observer first says otherwise (it reports after the first layout)
   let pending = null; // the changed keys gathered, a Set
+  let latest = null;  // the state of the last call gathered
   let since = 0;      // when the first of them came (ms)
   let timer = 0;
   const flush = () => {
@@ -70,7 +72,7 @@ export function offscreenLag(element, update, { getState, rootMargin = '200px 0p
     if (!pending) return;
     const changed = pending;
     pending = null;
-    update(getState(), changed);
+    update(latest, changed);
   };
   const io = new IntersectionObserver((entries) => {
     near = entries.at(-1).isIntersecting;
@@ -83,10 +85,11 @@ export function offscreenLag(element, update, { getState, rootMargin = '200px 0p
       if (near) { flush(); update(state, changed); return; }
       if (!pending) { pending = new Set(); since = performance.now(); }
       for (const k of changed) pending.add(k);
+      latest = state;
       clearTimeout(timer);
       timer = setTimeout(flush, Math.max(0, Math.min(quietMs, since + maxMs - performance.now())));
     },
     flush,
-    destroy() { clearTimeout(timer); io.disconnect(); removeEventListener('beforeprint', flush); pending = null; },
+    destroy() { clearTimeout(timer); io.disconnect(); removeEventListener('beforeprint', flush); pending = null; latest = null; },
   };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // assemble.mjs - put the models where the page finds them: models/index.json
-// and the .alsc files it lists → web/models/ (only what changed is written, what it no longer lists is removed); the training
+// and the .alsc files it lists → web/models/ (only what changed is
+// written, and what it no longer lists is removed); the training
 // films (models/snapshots/ID.json and the files they list) → web/models/snapshots/,
 // listed in the catalogue as `films`; the app icons; the npm libraries the
 // page runs → web/vendor/ (web/tools/vendor.mjs); and the release

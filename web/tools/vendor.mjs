@@ -52,17 +52,13 @@ export function writeVendor(web = path.join(REPO, 'web'), { modules = path.join(
     // The source map is not shipped: its comment would make devtools ask for it.
     const code = fs.readFileSync(src, 'utf8').replace(/\n?\/\/# sourceMappingURL=\S+\s*$/, '\n');
     const header = `/*! ${name} ${pkg.version} (${pkg.license}), from npm, copied by web/tools/vendor.mjs.\n${licence.replace(/\*\//g, '* /')}\n*/\n`;
-    write(path.join(out, v.out), header + code);
-    write(path.join(out, `${name}.LICENSE.md`), `${licence}\n`);
+    writeIfChanged(path.join(out, v.out), header + code); // only when the bytes change: the release's hashes and the ETags stay put
+    writeIfChanged(path.join(out, `${name}.LICENSE.md`), `${licence}\n`);
     done.push({ name, version: pkg.version, file: `vendor/${v.out}` });
   }
   return done;
 }
 
-// Rewrite only when the bytes change (the release's hashes and the server's ETags stay put).
-function write(file, text) {
-  writeIfChanged(file, text);
-}
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
