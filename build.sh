@@ -318,7 +318,7 @@ mode_model() {
     mkdir -p "$run"
     OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-1} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
         --out "$run" --attention "$kind" --updates "${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT}" "${MODEL_RECIPE[@]}" \
-        --state "$state" --minutes "${TRAIN_MINUTES:-600}" --device "${TRAIN_DEVICE:-cpu}"
+        --state "$state" --minutes "${TRAIN_MINUTES:-600}" --device "${TRAIN_DEVICE:-cpu}" --threads "${TRAIN_THREADS:-1}"
     [[ -f $run/metrics.json && $run/metrics.json -nt $state/state.pt ]] || {
         log "model $id: training stopped before its budget; run the same command again to resume"
         return 0
