@@ -31,6 +31,25 @@ from collections import Counter
 import torch
 import torch.nn.functional as F
 
+
+def keep_freed_memory():
+    """Ask glibc's malloc to keep freed blocks instead of handing them back to the
+    kernel. By default a block over 128 kB-32 MB is its own mmap, unmapped when
+    freed, so every (B,S,3H) gradient buffer the GRU's backward allocates comes
+    back as fresh pages: one page fault per 4 kB on first touch. Measured on a
+    192-pair update of the default model (2-core EPYC, PyTorch 1.13, 1 thread):
+    6.1 s with the default, 1.2-1.5 s with this (the time went to aten::fill_
+    and aten::add on new buffers, 20 % of it in the kernel). Numerics are
+    unchanged: the same operations, on reused memory. No-op off glibc."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return False
+    M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
+    return bool(libc.mallopt(M_MMAP_MAX, 0)) and bool(libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1))
+
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
                   sentence_lengths_buckets, tokenize_13a)
@@ -343,6 +362,7 @@ def main():
                     help="word runs: continue from OUT/checkpoint.pt (same vocabularies), adding to the time")
     args = ap.parse_args()
 
+    keep_freed_memory()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
