@@ -105,6 +105,27 @@ def bleu_tables(m):
     return "\n".join(lines)
 
 
+def learning_curve(m):
+    """Dev BLEU (lower-cased words, the dev sample train.py evaluates) at each
+    evaluation of the run, as a table; a sentence when the run kept none."""
+    curve = m.get("learning_curve") or []
+    if not curve:
+        return "This run did not record its learning curve (runs before 2026-12-02 kept only the best point)."
+    rows = "\n".join(f"| {p['update']:,} | {p['dev_bleu']:.2f} | "
+                      f"{'' if p.get('hours') is None else format(p['hours'], '.2f')} |" for p in curve)
+    last = curve[-1]["dev_bleu"] - curve[-2]["dev_bleu"] if len(curve) > 1 else None
+    trend = "" if last is None else (f" Over its last {curve[-1]['update'] - curve[-2]['update']:,} updates dev BLEU "
+                                     f"moved by {last:+.2f}: " + ("the model was still learning when its budget ended; "
+                                                                  "a larger budget would likely help." if last > 0.3
+                                                                  else "it had about levelled off."))
+    return f"""Dev BLEU (lower-cased, {m['args'].get('dev_sentences', '?')} dev sentences) at each evaluation; hours of
+training so far (blank where a resumed run recovered the point from its log).{trend}
+
+| update | dev BLEU | hours |
+|---:|---:|---:|
+{rows}"""
+
+
 def sources_table(stats):
     """Per-source counts of the corpus, grouped by domain (corpus_stats.LANG.json)."""
     by_domain = {}
@@ -294,6 +315,8 @@ tokens), kept for continuity.{f" int8 weights: the checkpoint with f32 weights s
 ## Training runs
 
 {runs}
+
+{learning_curve(m)}
 
 The budget is {a['updates']:,} updates, not a time: a busy machine takes
 longer and makes the same model. Every 250 updates the whole state is saved

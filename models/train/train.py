@@ -299,6 +299,23 @@ def make_epoch_batches(pairs, order, batch_size, seed, epoch):
     return batches
 
 
+def curve_from_log(path, step):
+    """The learning curve of a state saved before states carried one: the dev
+    evaluations its run logged (OUT/log.txt, "update N: dev BLEU X") up to its
+    update, without their times; [] when the log is gone."""
+    import re
+    points = {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                found = re.search(r"\] update (\d+): dev BLEU ([0-9.]+)", line)
+                if found and int(found.group(1)) <= step:
+                    points[int(found.group(1))] = float(found.group(2))
+    except OSError:
+        return []
+    return [{"update": u, "dev_bleu": b, "hours": None} for u, b in sorted(points.items())]
+
+
 def save_state(path, payload):
     """Write atomically: a run killed mid-write leaves the previous state."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -520,6 +537,7 @@ def main():
     optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
 
     best = {"dev_bleu": -1.0}
+    curve = []  # the learning curve: one {update, dev_bleu, hours} per dev evaluation
     step = 0
     phases = []
     epoch, batch_in_epoch = 1, 0
@@ -537,6 +555,7 @@ def main():
             torch.cuda.set_rng_state(state["cuda_rng"])
         step, epoch, batch_in_epoch = state["step"], state["epoch"], state["batch_in_epoch"]
         best, phases = state["best"], state["phases"]
+        curve = state["curve"] if "curve" in state else curve_from_log(os.path.join(args.out, "log.txt"), step)
         log(f"resumed {state_path} at update {step} (epoch {epoch}, batch {batch_in_epoch}); "
             f"best dev BLEU so far {best['dev_bleu']:.2f}")
     segmentation = ({"kind": "subwords", "source": segmenters[0].to_json(), "target": segmenters[1].to_json()}
@@ -582,7 +601,8 @@ def main():
                                 "torch_rng": torch.get_rng_state(),
                                 "cuda_rng": torch.cuda.get_rng_state() if device.type == "cuda" else None,
                                 "step": step, "epoch": epoch, "batch_in_epoch": batch_in_epoch,
-                                "best": best, "phases": phases + [{"seconds": round(phase_seconds, 1),
+                                "best": best, "curve": curve,
+                                "phases": phases + [{"seconds": round(phase_seconds, 1),
                                                                     "updates": step - first_step,
                                                                     "device": str(device),
                                                                     "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]})
@@ -641,6 +661,8 @@ def main():
                 if step % args.eval_every == 0 or finished:
                     dev_bleu = evaluate_dev()
                     log(f"update {step}: dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences)")
+                    trained = sum(p["seconds"] for p in phases) + time.time() - run_started
+                    curve.append({"update": step, "dev_bleu": round(dev_bleu, 2), "hours": round(trained / 3600, 3)})
                     if dev_bleu > best["dev_bleu"]:
                         best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step}
                         save_state(best_path, checkpoint_payload())
@@ -713,6 +735,7 @@ def main():
         "src_token_coverage": round(coverage(src_counts, src_vocab), 4),
         "tgt_token_coverage": round(coverage(tgt_counts, tgt_vocab), 4),
         "best": best, "updates": step, "train_seconds": round(train_seconds, 1), "phases": phases,
+        "learning_curve": curve,
         "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
         "tests": tests,
         "args": vars(args),

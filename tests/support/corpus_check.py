@@ -263,6 +263,22 @@ def card_time_note_follows_the_metrics():
         assert card_note(os.path.join(tmp, "absent.json"), "en-xx") == ""
 
 
+@check
+def card_learning_curve_follows_the_metrics():
+    """card.py's learning curve: a row per evaluation, the last step's trend in
+    words, a blank time for a point recovered from a log, a sentence without one."""
+    from card import learning_curve
+    m = {"args": {"dev_sentences": 600}, "learning_curve": [
+        {"update": 500, "dev_bleu": 3.1, "hours": None}, {"update": 1000, "dev_bleu": 7.25, "hours": 0.41},
+        {"update": 1500, "dev_bleu": 9.0, "hours": 0.62}]}
+    text = learning_curve(m)
+    assert "| 500 | 3.10 |  |" in text and "| 1,000 | 7.25 | 0.41 |" in text and "| 1,500 | 9.00 | 0.62 |" in text, text
+    assert "last 500 updates dev BLEU moved by +1.75" in text and "still learning" in text, text
+    m["learning_curve"][-1]["dev_bleu"] = 7.3
+    assert "about levelled off" in learning_curve(m)
+    assert "did not record its learning curve" in learning_curve({"args": {}})
+
+
 if __name__ == "__main__":
     failed = 0
     for fn in CHECKS:
