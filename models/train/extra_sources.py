@@ -509,6 +509,7 @@ def _page_pairs(english_root, translated_root, stats):
 def pair_libreoffice_trees(english_root, translated_root, stats=None):
     """Pairs from extracted help trees (e.g. .../help/en-US and .../help/fr)."""
     stats = {} if stats is None else stats
+    stats.update(english_files=0, translated_files=0)  # first, whatever order the counting takes
     stats.update(files_paired=0, english_units=0, units_matched=0)
     candidates = []
     for english_text, translated_text in _page_pairs(english_root, translated_root, stats):
@@ -574,6 +575,7 @@ def gimp_units(text):
 def pair_gimp_trees(english_root, translated_root, stats=None):
     """Pairs from extracted GIMP help trees, only on pages with identical block structure."""
     stats = {} if stats is None else stats
+    stats.update(english_files=0, translated_files=0)  # first, whatever order the counting takes
     stats.update(pages_compared=0, pages_same_structure=0, units_paired=0)
     candidates = []
     for english_text, translated_text in _page_pairs(english_root, translated_root, stats):
