@@ -273,10 +273,29 @@ def lesson_verdict(models, test_set):
             "(512 = 2 × 256), so score(s, h) = sᵀh needs no projection.")
 
 
+def vocabulary_tables(path):
+    """A short fingerprint of a model file's vocabularies and merge table (the
+    bytes between the header and the tensors, models/FORMAT.md 5), or None
+    when there is no readable file. Two models read a sentence as the same
+    pieces exactly when these agree."""
+    import hashlib
+    import alsc_to_torch
+    from export import HEADER_SIZE
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        header = alsc_to_torch.parse_header(data)
+    except (OSError, TypeError, alsc_to_torch.AlscError):
+        return None
+    return hashlib.sha1(data[HEADER_SIZE:HEADER_SIZE + header["vocab_bytes"]]).hexdigest()[:12]
+
+
 def fairness(models):
     """Sentences saying how the compared models differ in budget and vocabulary ([] when they do not)."""
     budgets = {k: m["metrics"].get("updates") for k, m in models.items()}
     segs = {k: m["metrics"].get("segmentation", "words") for k, m in models.items()}
+    tables = {k: vocabulary_tables(m["file"]) for k, m in models.items() if m.get("file")}
+    tables = {k: v for k, v in tables.items() if v}
     notes = []
     if len(set(budgets.values())) > 1:
         notes.append("**Not an equal budget:** " + ", ".join(f"{KIND_LABELS[k]} {v:,} updates" for k, v in budgets.items() if v)
@@ -286,6 +305,13 @@ def fairness(models):
     if len(set(segs.values())) > 1:
         notes.append("**Not the same vocabulary:** " + ", ".join(f"{KIND_LABELS[k]} {v}" for k, v in segs.items())
                      + ". Alignment agreement is measured only between models that read a sentence as the same pieces.")
+    elif len(set(tables.values())) > 1:
+        notes.append("**Not the same vocabulary:** the files' vocabulary and merge tables differ ("
+                     + ", ".join(f"{KIND_LABELS[k]} {v}" for k, v in tables.items())
+                     + "), so the kinds read some sentences as different pieces. Alignment agreement is measured only "
+                     "between models that read a sentence as the same pieces.")
+    elif len(tables) == len(models) > 1:
+        notes.append(f"Every file compared has the same vocabulary and merge tables (fingerprint {next(iter(tables.values()))}).")
     return notes
 
 

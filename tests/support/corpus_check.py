@@ -242,6 +242,37 @@ def report_lesson_verdict_and_fairness_follow_the_numbers():
 
 
 @check
+def report_fairness_compares_the_vocabulary_tables():
+    """Two subword models are only comparable piece for piece when their files'
+    vocabulary and merge tables agree: the report says which, from the files
+    (the committed en-fr f16 and int8 files share theirs; one changed byte in
+    the tables, or a damaged file, is told apart)."""
+    import shutil
+    from report import fairness
+    models_dir = os.path.join(TRAIN_DIR, "..")
+    f16, int8 = os.path.join(models_dir, "en-fr.alsc"), os.path.join(models_dir, "en-fr-int8.alsc")
+    metrics = {"updates": 6000, "segmentation": "subwords"}
+    same = fairness({"additive": {"metrics": metrics, "file": f16}, "dot": {"metrics": metrics, "file": int8}})
+    assert len(same) == 1 and "same vocabulary and merge tables" in same[0], same
+    with tempfile.TemporaryDirectory() as tmp:
+        changed = os.path.join(tmp, "changed.alsc")
+        shutil.copy(f16, changed)
+        with open(changed, "r+b") as handle:
+            handle.seek(96 + 40)  # past the 96-byte header: inside the tables
+            byte = handle.read(1)
+            handle.seek(96 + 40)
+            handle.write(bytes([byte[0] ^ 1]))
+        differ = fairness({"additive": {"metrics": metrics, "file": f16}, "dot": {"metrics": metrics, "file": changed}})
+        assert len(differ) == 1 and "Not the same vocabulary" in differ[0] and "tables differ" in differ[0], differ
+        damaged = os.path.join(tmp, "damaged.alsc")
+        with open(damaged, "wb") as handle:
+            handle.write(b"not a model")
+        partial = fairness({"additive": {"metrics": metrics, "file": f16}, "dot": {"metrics": metrics, "file": damaged}})
+        assert partial == [], partial
+    assert fairness({"additive": {"metrics": metrics, "file": None}, "dot": {"metrics": metrics, "file": None}}) == []
+
+
+@check
 def card_time_note_follows_the_metrics():
     """card.py says how the time was measured from what train.py recorded, and
     keeps a hand-written note from its notes file (so re-exports keep it)."""
