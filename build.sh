@@ -653,6 +653,7 @@ case "$mode" in
     model) mode_model ;;
     model-export) mode_model_export ;;
     zoo) mode_zoo ;;
+    runs) "$PYTHON" models/train/runs.py ;;
     zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;
     bench) shift; mode_bench "$@" ;;
     fuzz) mode_fuzz ;;
@@ -660,7 +661,7 @@ case "$mode" in
     sanitize) mode_sanitize ;;
     sanitize-build) mode_sanitize_build ;;
     soak) mode_soak ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|runs|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
 exit
 }
