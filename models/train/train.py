@@ -31,6 +31,14 @@ from collections import Counter
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
+                  sentence_lengths_buckets, tokenize_13a)
+from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
+                   Seq2SeqAttention, max_target_tokens)
+from tokenize_text import detokenize, words  # noqa: E402
+import subword  # noqa: E402
+
 
 def keep_freed_memory():
     """Ask glibc's malloc to keep freed blocks instead of handing them back to the
@@ -48,15 +56,6 @@ def keep_freed_memory():
         return False
     M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4
     return bool(libc.mallopt(M_MMAP_MAX, 0)) and bool(libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1))
-
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
-                  sentence_lengths_buckets, tokenize_13a)
-from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
-                   Seq2SeqAttention, max_target_tokens)
-from tokenize_text import detokenize, words  # noqa: E402
-import subword  # noqa: E402
 
 
 def read_rows(path):
