@@ -40,7 +40,8 @@ NATIVE_SIMD=(-DAS_SIMD128_SHIM -Isrc/native -march=native)
 WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes,_asw_translate_beam,_asw_hypothesis_count,_asw_hypothesis,_asw_select_hypothesis
 
 TEST_MODELS=build/test-models
-PYTHON=/usr/bin/python3
+# Debian's python3 with python3-torch; ALIGNSCOPE_PYTHON names another (a GPU machine's PyTorch 2.x).
+PYTHON=${ALIGNSCOPE_PYTHON:-/usr/bin/python3}
 
 log() { printf '\033[1m[build]\033[0m %s\n' "$*"; }
 
