@@ -119,7 +119,7 @@ def learning_curve(m):
                                                                   "a larger budget would likely help." if last > 0.3
                                                                   else "it had about levelled off."))
     return f"""Dev BLEU (lower-cased, {m['args'].get('dev_sentences', '?')} dev sentences) at each evaluation; hours of
-training so far (blank where a resumed run recovered the point from its log).{trend}
+training so far (blank for points recovered from a run's log when states did not yet keep the curve).{trend}
 
 | update | dev BLEU | hours |
 |---:|---:|---:|

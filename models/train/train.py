@@ -298,23 +298,6 @@ def make_epoch_batches(pairs, order, batch_size, seed, epoch):
     return batches
 
 
-def curve_from_log(path, step):
-    """The learning curve of a state saved before states carried one: the dev
-    evaluations its run logged (OUT/log.txt, "update N: dev BLEU X") up to its
-    update, without their times; [] when the log is gone."""
-    import re
-    points = {}
-    try:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                found = re.search(r"\] update (\d+): dev BLEU ([0-9.]+)", line)
-                if found and int(found.group(1)) <= step:
-                    points[int(found.group(1))] = float(found.group(2))
-    except OSError:
-        return []
-    return [{"update": u, "dev_bleu": b, "hours": None} for u, b in sorted(points.items())]
-
-
 def save_state(path, payload):
     """Write atomically: a run killed mid-write leaves the previous state."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -554,7 +537,7 @@ def main():
             torch.cuda.set_rng_state(state["cuda_rng"])
         step, epoch, batch_in_epoch = state["step"], state["epoch"], state["batch_in_epoch"]
         best, phases = state["best"], state["phases"]
-        curve = state["curve"] if "curve" in state else curve_from_log(os.path.join(args.out, "log.txt"), step)
+        curve = state.get("curve", [])
         log(f"resumed {state_path} at update {step} (epoch {epoch}, batch {batch_in_epoch}); "
             f"best dev BLEU so far {best['dev_bleu']:.2f}")
     segmentation = ({"kind": "subwords", "source": segmenters[0].to_json(), "target": segmenters[1].to_json()}

@@ -55,13 +55,6 @@ for name in ("straight", "resumed"):
         curves[name] = [(p["update"], p["dev_bleu"]) for p in json.load(f)["learning_curve"]]
 assert [u for u, _ in curves["straight"]] == [15, 30], curves
 assert curves["straight"] == curves["resumed"], curves
-# a state from before states kept the curve: its points come back from the run's log, up to its update
-sys.path.insert(0, os.path.dirname(TRAIN))
-from train import curve_from_log  # noqa: E402
-assert curve_from_log(os.path.join(work, "straight", "log.txt"), 30) == [
-    {"update": u, "dev_bleu": b, "hours": None} for u, b in curves["straight"]]
-assert [p["update"] for p in curve_from_log(os.path.join(work, "straight", "log.txt"), 20)] == [15]
-assert curve_from_log(os.path.join(work, "no-such-run", "log.txt"), 30) == []
 passed += 1
 # a budget of 12 then grown to 30: the snapshot before the first decay continues
 train("grown", 12)
