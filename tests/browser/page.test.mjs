@@ -737,6 +737,11 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.locator('#app .as-model-card select').selectOption('toy-int8');
     await waitForTranslation(page, (await nodeModel(path.join(modelsDir, 'toy-int8.alsc'))).translate('Show the new window').translation);
     assert.equal(await info.textContent(), 'additive attention (Bahdanau) · 22 kB download · int8 weights · 18 k parameters · test BLEU 1.3 · en → fr. Trained for seconds on a made-up corpus: for tests only.');
+    // A closed list too narrow for its model's line ends it with "…" (not a cut
+    // mid-letter) and carries the whole line as its title.
+    const select = page.locator('#app .as-model-card select');
+    assert.equal(await select.getAttribute('title'), byId['toy-int8']);
+    assert.equal(await select.evaluate((s) => getComputedStyle(s).textOverflow), 'ellipsis');
     // Every model side by side, in a real table.
     await page.locator('#app details.as-models summary').click();
     const rows = await page.locator('#app .as-models-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));

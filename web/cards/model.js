@@ -66,6 +66,7 @@ export function mount(store, { ids, headingId, localFiles, full, modelsUrl, with
       if (['model', 'local', 'catalog', 'pickerRev', 'localFile'].some((k) => changed.has(k)) && st.catalog && st.status !== 'checking') {
         const want = st.local ? LOCAL : st.model;
         if (select.value !== want) select.value = want;
+        select.title = select.selectedOptions[0]?.textContent ?? '';
       }
       if (['info', 'local', 'model', 'catalog'].some((k) => changed.has(k))) {
         const entry = st.catalog?.models.find((m) => m.id === st.model);
