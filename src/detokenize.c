@@ -146,8 +146,29 @@ static int is_punctuation_piece(const as_model *m, int32_t id) {
     return !as_is_word_char(as_utf8_decode((const uint8_t *)text, n, &pos));
 }
 
+/* A bare apostrophe piece, ' or U+2019 (no mark). */
+static int is_apostrophe_piece(const as_model *m, int32_t id) {
+    if (id < AS_FIRST_BYTE_TOKEN || is_byte_token(id)) return 0;
+    size_t n;
+    const char *text = as_model_target_token(m, id, &n);
+    return (n == 1 && text[0] == '\'') || (n == 3 && memcmp(text, "\xE2\x80\x99", 3) == 0);
+}
+
+/* A piece of a word: not punctuation, not a bare mark or special (byte
+ * tokens are); `attached`: with no mark either (no space before it). */
+static int is_word_piece(const as_model *m, int32_t id, int attached) {
+    if (id < AS_FIRST_BYTE_TOKEN || id == AS_WORD_MARK_TOKEN) return 0;
+    if (is_byte_token(id)) return 1;
+    size_t n;
+    const char *text = as_model_target_token(m, id, &n);
+    return !(attached && has_mark(text, n)) && !is_punctuation_piece(m, id);
+}
+
 /* subword.py word_starts: a piece starts a word if it is the first, carries
- * the mark, or is or follows punctuation (but not right after a bare mark). */
+ * the mark, or is or follows punctuation (but not right after a bare mark),
+ * except an elision's apostrophe ("n'a", "l'homme": a bare ' after a word
+ * piece and before one joined to it), which ends the word before it: "n'" and "a" are
+ * the words, as a French reader splits them. */
 static void subword_words(as_display *d, int32_t pieces) {
     int32_t word = -1;
     for (int32_t t = 0; t < pieces; t++) {
@@ -157,7 +178,10 @@ static void subword_words(as_display *d, int32_t pieces) {
         int starts = t == 0 || has_mark(text, n);
         if (!starts) {
             const int32_t prev = d->target_ids[t - 1];
-            starts = prev != AS_WORD_MARK_TOKEN &&
+            const int elision = t + 1 < pieces && is_apostrophe_piece(d->model, id) &&
+                                is_word_piece(d->model, prev, 0) &&
+                                is_word_piece(d->model, d->target_ids[t + 1], 1);
+            starts = prev != AS_WORD_MARK_TOKEN && !elision &&
                      (is_punctuation_piece(d->model, id) || is_punctuation_piece(d->model, prev));
         }
         word += starts;

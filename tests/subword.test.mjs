@@ -156,3 +156,41 @@ test('the shipped model segments every test-split sentence as subword.py', {
   for (const w of want) assert.deepEqual(engineSegments(engine, w.text), { ids: w.ids, spans: w.spans, words: w.words }, w.text);
   console.log(`# ${want.length} test-split sentences segmented identically`);
 });
+
+// Target words (FORMAT.md 5.2): the engine groups pieces into the words the
+// page shows exactly as subword.word_starts does, checked on hand-made cases
+// (Python) and on every committed subword model's outputs for our own
+// sentences (C against Python), where French elisions ("n'a", "l'") give
+// one word "n'" and one word "a", not the apostrophe alone in a row.
+const WORDS_EXPECT = join(ROOT, 'tests', 'support', 'words_expect.py');
+test('subword.word_starts on hand-made cases: elisions, quotes, byte tokens, punctuation', () => {
+  const run = spawnSync(PYTHON, [WORDS_EXPECT, '--self-check'], { encoding: 'utf8' });
+  assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
+  assert.ok(JSON.parse(run.stdout).cases >= 10);
+});
+
+test('the engine groups target pieces into words as subword.word_starts, on every committed subword model', async () => {
+  const fs = await import('node:fs');
+  const catalog = JSON.parse(fs.readFileSync(join(ROOT, 'models', 'index.json'), 'utf8'));
+  const sentences = ['everyday_sentences.en.txt', 'fixture_sentences.en.txt']
+    .flatMap((f) => fs.readFileSync(join(ROOT, 'models', 'train', f), 'utf8').split('\n').filter(Boolean));
+  const engine = await createEngine({ variant: 'simd' });
+  const seen = new Map();
+  for (const entry of catalog.models) {
+    const info = engine.load(new Uint8Array(fs.readFileSync(join(ROOT, 'models', entry.file))));
+    if (info.tokenizer !== 'subwords') continue;
+    const outputs = sentences.map((s) => engine.translate(s).target.filter((t) => !t.isEnd));
+    const run = spawnSync(PYTHON, [WORDS_EXPECT], { input: JSON.stringify(outputs.map((o) => o.map((t) => t.token))), encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    JSON.parse(run.stdout).forEach((want, i) => assert.deepEqual(outputs[i].map((t) => t.word), want,
+      `${entry.id}: ${JSON.stringify(sentences[i])} -> ${JSON.stringify(outputs[i].map((t) => t.token))}`));
+    const elisions = outputs.flatMap((o) => o.filter((t, k) => k > 0 && t.token === "'" && t.word === o[k - 1].word)).length;
+    seen.set(entry.id, elisions);
+  }
+  engine.dispose();
+  assert.ok(seen.size >= 1, 'no committed subword model');
+  console.log(`# target words as word_starts: ${[...seen].map(([id, n]) => `${id} (${n} elisions)`).join(', ')}`);
+  // The rule the change was for is exercised: the default model writes
+  // French elisions for these sentences.
+  assert.ok(seen.get(catalog.default) > 0, `${catalog.default} wrote no elision for our sentences: the test lost its case`);
+});

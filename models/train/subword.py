@@ -213,18 +213,32 @@ def decode(pieces):
     return text[1:] if text.startswith(" ") else text
 
 
+APOSTROPHES = ("'", "\u2019")
+
+
 def word_starts(pieces):
     """Which target pieces start a word (FORMAT.md 5.2): a piece starts one if it is the
     first, has the ▁ prefix, is a punctuation piece, or follows one (but a piece after
-    a bare '▁' continues that word)."""
+    a bare '▁' continues that word), except an elision's apostrophe (a bare ' or ’
+    after a word piece and before one joined to it: "n'a" is the words "n'" and "a")."""
     starts = []
     for i, piece in enumerate(pieces):
         if i == 0 or piece.startswith(MARK):
             starts.append(True)
             continue
         previous = pieces[i - 1]
-        starts.append(previous != MARK and (is_punctuation_piece(piece) or is_punctuation_piece(previous)))
+        elision = (piece in APOSTROPHES and is_word_piece(previous)
+                   and i + 1 < len(pieces) and is_word_piece(pieces[i + 1], attached=True))
+        starts.append(previous != MARK and not elision
+                      and (is_punctuation_piece(piece) or is_punctuation_piece(previous)))
     return starts
+
+
+def is_word_piece(piece, attached=False):
+    """A piece of a word: not punctuation, not a special or a bare '▁' (byte tokens
+    are); `attached`: without the ▁ prefix either (no space before it)."""
+    return (piece not in SPECIALS and piece != MARK and not (attached and piece.startswith(MARK))
+            and not is_punctuation_piece(piece))
 
 
 def is_punctuation_piece(piece):
