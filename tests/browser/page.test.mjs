@@ -1301,13 +1301,23 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
     await context.close();
   });
 
-  test('subword pieces: the toggle is in the state and the link; with word-level models words and pieces are the same matrix', async () => {
+  test('subword pieces: the toggle is in the state and the link; where every word is one piece, words and pieces are the same matrix, and the note says why', async () => {
     const { page, errors, context } = await openPage();
     await page.goto(`${server.url}#s=Show+the+new+window`);
     await page.waitForSelector(READY);
     const words = await exportedMatrix(page);
     assert.equal(words.level, 'words');
-    assert.match(await textOf(page, '#app .as-pieces-note'), /source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows.*every word is one piece and both views are the same matrix/);
+    // The default model reads subword pieces, and each word of this sentence
+    // is one of them; a word-level model's note says its vocabulary is words.
+    const subwords = catalog.models.find((m) => m.id === catalog.default)?.segmentation === 'subwords';
+    assert.match(await textOf(page, '#app .as-pieces-note'), subwords
+      ? /source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows.*Each word of this sentence is a single piece of the model’s vocabulary, so both views are the same matrix here/
+      : /source word’s column is the sum of its pieces’ weights.*This model’s vocabulary is whole words/);
+    const word = await openPage();
+    await word.page.goto(`${server.url}#s=Show+the+new+window&m=toy-int8`);
+    await word.page.waitForSelector(READY);
+    await word.page.waitForFunction(() => /This model’s vocabulary is whole words, so every word is one piece/.test(document.querySelector('#app .as-pieces-note')?.textContent ?? ''));
+    await word.context.close();
     const toggle = page.locator('#app .as-toolbar button', { hasText: 'Show subword pieces' });
     await toggle.click();
     assert.equal(await toggle.getAttribute('aria-pressed'), 'true');

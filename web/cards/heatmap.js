@@ -163,7 +163,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
     intro.hidden = none;
     piecesNote.hidden = none || !vm;
     if (vm) {
-      const pieceWords = vm.identity ? t('heat.piecesSame') : vm.level === 'pieces' ? t('heat.piecesShown') : t('heat.wordsShown');
+      const pieceWords = vm.identity ? t(st.info?.tokenizer === 'subwords' ? 'heat.piecesSameSentence' : 'heat.piecesSame') : vm.level === 'pieces' ? t('heat.piecesShown') : t('heat.wordsShown');
       piecesNote.textContent = `${t('heat.piecesNote')} ${pieceWords}`;
     }
   }

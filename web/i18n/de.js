@@ -66,6 +66,7 @@ export default Object.freeze({
   'heat.afterLoad': 'Die Heatmap erscheint, sobald das Modell geladen ist.',
   'heat.loading': 'Wird geladen …',
   'heat.piecesSame': 'Das Vokabular dieses Modells besteht aus ganzen Wörtern: Jedes Wort ist ein Teil, und beide Ansichten zeigen dieselbe Matrix.',
+  'heat.piecesSameSentence': 'Jedes Wort dieses Satzes ist ein einziger Teil des Modellvokabulars, daher zeigen hier beide Ansichten dieselbe Matrix; ein selteneres Wort zerfällt in Teile.',
   'heat.piecesShown': 'Angezeigt: die Wortteile des Modells, eine Zeile je Decoder-Schritt.',
   'heat.wordsShown': 'Angezeigt: ganze Wörter („Wortteile zeigen“ zeigt die Teile des Modells, eine Zeile je Decoder-Schritt).',
   'heat.piecesNote': 'Ein Modell mit Wortteil-Vokabular liest und schreibt Teile von Wörtern („un“ + „gespeichert“). Die Heatmap zeigt Wörter: Die Spalte eines Quellworts ist die Summe der Gewichte seiner Teile, die Zeile eines Zielworts der Mittelwert der Zeilen seiner Teile; so summiert jede Zeile weiterhin zu 1. Die Schrittansicht bleibt bei einem Decoder-Schritt, also einem Teil, auf einmal und nennt das Wort, zu dem jeder Teil gehört.',

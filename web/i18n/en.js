@@ -65,6 +65,7 @@ export default Object.freeze({
   'heat.afterLoad': 'The heatmap appears once the model has loaded.',
   'heat.loading': 'Loading…',
   'heat.piecesSame': 'This model’s vocabulary is whole words, so every word is one piece and both views are the same matrix.',
+  'heat.piecesSameSentence': 'Each word of this sentence is a single piece of the model’s vocabulary, so both views are the same matrix here; a rarer word splits into pieces.',
   'heat.piecesShown': 'Shown: the model’s own subword pieces, one row per decoder step.',
   'heat.wordsShown': 'Shown: whole words (press “Show subword pieces” for the model’s own pieces, one row per decoder step).',
   'heat.piecesNote': 'A model with a subword vocabulary reads and writes pieces of words (“un” + “saved”). The heatmap shows words: a source word’s column is the sum of its pieces’ weights, a target word’s row the mean of its pieces’ rows, so every row still sums to 1. The step-through stays one decoder step, one piece, at a time and names the word each piece belongs to.',

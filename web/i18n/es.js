@@ -65,6 +65,7 @@ export default Object.freeze({
   'heat.afterLoad': 'El mapa de calor aparece cuando el modelo se ha cargado.',
   'heat.loading': 'Cargando…',
   'heat.piecesSame': 'El vocabulario de este modelo son palabras enteras: cada palabra es una sola pieza y ambas vistas muestran la misma matriz.',
+  'heat.piecesSameSentence': 'Cada palabra de esta oración es una sola pieza del vocabulario del modelo, así que aquí ambas vistas muestran la misma matriz; una palabra más rara se parte en piezas.',
   'heat.piecesShown': 'Se muestran: las subpalabras del propio modelo, una fila por paso del decodificador.',
   'heat.wordsShown': 'Se muestran: palabras enteras (pulsa «Mostrar subpalabras» para ver las piezas del modelo, una fila por paso del decodificador).',
   'heat.piecesNote': 'Un modelo con vocabulario de subpalabras lee y escribe trozos de palabras («des» + «guardado»). El mapa muestra palabras: la columna de una palabra fuente es la suma de los pesos de sus piezas, y la fila de una palabra destino, la media de las filas de sus piezas, de modo que cada fila sigue sumando 1. El paso a paso sigue yendo de un paso del decodificador, una pieza, cada vez, y nombra la palabra a la que pertenece cada pieza.',

@@ -65,6 +65,7 @@ export default Object.freeze({
   'heat.afterLoad': 'La carte de chaleur apparaît une fois le modèle chargé.',
   'heat.loading': 'Chargement…',
   'heat.piecesSame': 'Le vocabulaire de ce modèle est fait de mots entiers : chaque mot est un seul morceau, et les deux vues montrent la même matrice.',
+  'heat.piecesSameSentence': 'Chaque mot de cette phrase est un seul morceau du vocabulaire du modèle : ici, les deux vues montrent la même matrice ; un mot plus rare se découpe en morceaux.',
   'heat.piecesShown': 'Affiché : les sous-mots du modèle, une ligne par pas du décodeur.',
   'heat.wordsShown': 'Affiché : des mots entiers (appuyez sur « Afficher les sous-mots » pour voir les morceaux du modèle, une ligne par pas du décodeur).',
   'heat.piecesNote': 'Un modèle à vocabulaire de sous-mots lit et écrit des morceaux de mots (« in » + « connu »). La carte montre des mots : la colonne d’un mot source est la somme des poids de ses morceaux, la ligne d’un mot cible la moyenne des lignes de ses morceaux, si bien que chaque ligne somme toujours à 1. Le pas à pas reste à un pas du décodeur, donc un morceau, à la fois, et nomme le mot auquel appartient chaque morceau.',
