@@ -12,6 +12,10 @@ test('sentences end after . ! ? … before a space, and at line breaks', () => {
   const t = 'Open the file. Save it now!  Version 3.5 is out?\nNext line without a mark\n\n“Quoted.” End…';
   assert.deepEqual(slices(t, splitSentences(t)), ['Open the file.', 'Save it now!', 'Version 3.5 is out?', 'Next line without a mark', '“Quoted.”', 'End…']);
   assert.deepEqual(splitSentences('   '), []);
+  // Abbreviations and initials do not end a sentence; a lower-case word after a full stop continues it.
+  const abbrev = 'Use a tool, e.g. a hammer. Dr. Smith met J. R. R. Tolkien. It costs approx. ten euros, i.e. a lot. Bring pens, paper, etc. The end.';
+  assert.deepEqual(slices(abbrev, splitSentences(abbrev)), ['Use a tool, e.g. a hammer.', 'Dr. Smith met J. R. R. Tolkien.', 'It costs approx. ten euros, i.e. a lot.', 'Bring pens, paper, etc.', 'The end.']);
+  assert.deepEqual(slices('See No. 5. Then go.', splitSentences('See No. 5. Then go.')), ['See No. 5.', 'Then go.']);
   assert.deepEqual(slices('one', splitSentences('one')), ['one']);
 });
 

@@ -2,11 +2,28 @@
 // (pure; tested in tests/web/long-input.test.mjs).
 //
 // The engine reads at most maxSourceTokens tokens. A pasted paragraph is
-// split into sentences (after . ! ? … and at line breaks); each becomes a
+// split into sentences (after . ! ? … and at line breaks, but not after an
+// abbreviation such as "e.g." or "Dr." or an initial); each becomes a
 // part the reader can pick, and a sentence that is itself too long is cut
 // after its first maxSourceTokens tokens. Token spans come from the
 // engine's own tokeniser (engine.tokenize(), through the worker), so a count
 // here is exactly the count the model would see.
+
+// A full stop after one of these (any case) or after a single letter ("J. R.
+// R. Tolkien") does not end a sentence, nor does one before a word that starts
+// in lower case ("e.g. this", "approx. ten"). "etc." often does end one, so
+// it follows the lower-case rule alone.
+const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'cf', 'e.g', 'i.e', 'no', 'fig', 'vol', 'approx', 'ca']);
+
+/** Whether the "." at text[i] (followed by whitespace) closes an abbreviation, not a sentence. */
+function abbreviationAt(text, i) {
+  let a = i;
+  while (a > 0 && /[\p{L}.]/u.test(text[a - 1])) a--;
+  const word = text.slice(a, i).toLowerCase();
+  if (ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word)) return true;
+  const next = text.slice(i + 1).match(/^\s*(\S)/u);
+  return !!next && /\p{Ll}/u.test(next[1]);
+}
 
 /** Sentence ranges [{ start, end }] of `text` (UTF-16 offsets), whitespace trimmed. */
 export function splitSentences(text) {
@@ -25,6 +42,7 @@ export function splitSentences(text) {
     // "3.5" and "e.g.x" do not end a sentence.
     let k = i + 1;
     while (k < text.length && '.!?…"\'”’)]'.includes(text[k])) k++;
+    if (k < text.length && c === '.' && k === i + 1 && /\s/u.test(text[k]) && abbreviationAt(text, i)) continue;
     if (k === text.length || /\s/u.test(text[k])) { push(from, k); from = k; i = k - 1; }
   }
   push(from, text.length);
