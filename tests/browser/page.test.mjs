@@ -746,7 +746,12 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.locator('#app details.as-models summary').click();
     const rows = await page.locator('#app .as-models-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.equal(rows.length, testCatalog.models.length);
-    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '—', '1.3', 'Trained for seconds on a made-up corpus: for tests only.', '—'], 'no training updates given: a dash');
+    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '—', '—', '1.3', 'Trained for seconds on a made-up corpus: for tests only.', '—'], 'no training updates or time given: dashes');
+    // A real model's row and line give its training budget: updates and time, from its metrics.
+    const realRow = rows.find((r) => r[0] === `${real.label} (default)`);
+    assert.equal(realRow[5], real.updates.toLocaleString('en-US'));
+    assert.match(realRow[6], /^(\d+ h )?\d+ min$/);
+    assert.ok(line.includes(`after ${real.updates.toLocaleString('en-US')} updates · ${realRow[6]} of training`), line);
     assert.ok(rows.find((r) => r[0] === `${real.label} (default)`), 'the default is marked');
     // The real model's card is linked and served as text.
     const cardHref = await page.locator(`#app .as-models-table tr[data-model="${real.id}"] a`).getAttribute('href');

@@ -19,6 +19,8 @@ const SAME_EVERYWHERE = new Set([
   'heat.zoomPercent', // '{p} %'
   'bytes.kB',         // '{n} kB' (SI symbol; French writes ko)
   'bytes.MB',         // '{n} MB'
+  'duration.minutes', // '{m} min' (SI symbol)
+  'duration.hours',   // '{h} h {m} min'
   'byhand.shifted',   // '{x} (× e^max)': a formula
   'byhand.sqrt',      // '÷ √d = √{d}': a formula
   'steps.percent',    // '{p}%' (French puts a space before %)

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShareString, serializeShareState, defaultShareState, resolveModel } from '../../web/state.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, reportOf } from '../../web/lib/catalog.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, formatDuration, reportOf } from '../../web/lib/catalog.js';
 import { EngineClient } from '../../web/client.js';
 
 const CATALOG = {
@@ -13,7 +13,7 @@ const CATALOG = {
   models: [
     { id: 'en-fr', file: 'en-fr.alsc', label: 'English → French (Bahdanau additive)', source: 'en', target: 'fr', attention: 'additive', bytes: 11_886_028, parameters: 5_878_848, bleu: 31.81, card: 'en-fr.md', weights: 'f16' },
     { id: 'en-fr-int8', file: 'en-fr-int8.alsc', label: 'English → French (int8)', source: 'en', target: 'fr', attention: 'additive', bytes: 6_200_000, parameters: 5_878_848, bleu: 31.83, weights: 'int8', note: 'Half the download, same BLEU.' },
-    { id: 'en-fr-none', file: 'en-fr-none.alsc', label: 'English → French (no attention)', source: 'en', target: 'fr', attention: 'none', bytes: 9_000_000, parameters: 4_000_000, bleu: 12.5, updates: 1000 },
+    { id: 'en-fr-none', file: 'en-fr-none.alsc', label: 'English → French (no attention)', source: 'en', target: 'fr', attention: 'none', bytes: 9_000_000, parameters: 4_000_000, bleu: 12.5, updates: 1000, trainSeconds: 1252.2 },
     { id: 'toy', file: 'toy.alsc', label: 'Toy', attention: 'scaled_dot', bytes: 47_082 },
   ],
 };
@@ -41,9 +41,12 @@ test('comparison rows: every model, dashes for what the catalogue does not say, 
   const rows = comparisonRows(CATALOG);
   assert.equal(rows.length, 4);
   assert.deepEqual(rows.map((r) => r.isDefault), [false, true, false, false]);
-  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', updates: '—', bleu: '—', note: '', card: null, isDefault: false });
+  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', updates: '—', time: '—', bleu: '—', note: '', card: null, isDefault: false });
   assert.equal(rows[2].updates, '1,000');
-  assert.match(describeEntry(CATALOG.models[2]), /test BLEU 12\.5 after 1,000 updates/);
+  assert.equal(rows[2].time, '21 min', 'the training time from the metrics');
+  assert.match(describeEntry(CATALOG.models[2]), /test BLEU 12\.5 after 1,000 updates · 21 min of training · en → fr$/);
+  assert.deepEqual([formatDuration(11_842.8), formatDuration(3_600), formatDuration(29), formatDuration(0), formatDuration(undefined)],
+    ['3 h 17 min', '1 h 0 min', '1 min', '', '']);
   assert.equal(rows[1].note, 'Half the download, same BLEU.');
 });
 

@@ -45,6 +45,14 @@ export function formatParameters(n) {
 const updatesText = (n) => (n > 0 ? t('catalog.afterUpdates', { n: Math.round(n) }) : '');
 const bleuText = (bleu, updates) => (Number.isFinite(bleu) ? `BLEU ${fixed(bleu, 1)}${updatesText(updates)}` : '');
 
+/** "3 h 17 min" / "21 min" for a training time in seconds, or '' when there is none. */
+export function formatDuration(seconds) {
+  if (!(seconds > 0)) return '';
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  return minutes < 60 ? t('duration.minutes', { m: num(minutes) })
+    : t('duration.hours', { h: num(Math.floor(minutes / 60)), m: num(minutes % 60) });
+}
+
 /** "test BLEU 12.2 after 1,000 updates" for a catalogue entry, or '' when it has no BLEU. */
 export function bleuWithBudget(entry) {
   return entry && Number.isFinite(entry.bleu) ? `${t('catalog.testBleu', { bleu: fixed(entry.bleu, 1) })}${updatesText(entry.updates)}` : '';
@@ -79,6 +87,7 @@ export function describeEntry(entry) {
     weightsName(entry.weights, { short: true }),
     entry.parameters > 0 ? t('catalog.parameters', { n: formatParameters(entry.parameters) }) : '',
     bleuWithBudget(entry),
+    entry.trainSeconds > 0 ? t('catalog.trainingTime', { time: formatDuration(entry.trainSeconds) }) : '',
     pair,
   ].filter(Boolean);
   return `${parts.join(' · ')}${entry.note ? `. ${entry.note}` : ''}`;
@@ -123,7 +132,7 @@ export function describeLocal(local, info) {
   return `${parts.join(' · ')}. ${t('catalog.notListed')}`;
 }
 
-/** Rows of the comparison table: label, attention, weights, size, parameters, training updates, BLEU, note. */
+/** Rows of the comparison table: label, attention, weights, size, parameters, training updates and time, BLEU, note. */
 export function comparisonRows(catalog) {
   return (catalog?.models ?? []).map((m) => ({
     id: m.id,
@@ -133,6 +142,7 @@ export function comparisonRows(catalog) {
     size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
     updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
+    time: m.trainSeconds > 0 ? formatDuration(m.trainSeconds) : '—',
     bleu: Number.isFinite(m.bleu) ? fixed(m.bleu, 1) : '—',
     note: m.note ?? '',
     card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
