@@ -1,7 +1,8 @@
 """Unit checks of the corpus builder and BLEU (run by tests/corpus.test.mjs).
 
 Each check raises AssertionError with a message; exit status 0 means all passed.
-No network: a .mo file is written here from made-up strings.
+No network: a .mo file is written here from made-up strings. The eval_alsc
+check runs the native CLI on a test model (./build.sh test builds both first).
 """
 import os
 import struct
@@ -308,6 +309,40 @@ def card_learning_curve_follows_the_metrics():
     m["learning_curve"][-1]["dev_bleu"] = 7.3
     assert "about levelled off" in learning_curve(m)
     assert "did not record its learning curve" in learning_curve({"args": {}})
+
+
+@check
+def eval_alsc_scores_engine_output_like_training():
+    """eval_alsc.py runs model files through the native CLI on a corpus folder's
+    UI and general tests: references equal to the engine's own output score 100,
+    other references less; a sentence the model cannot read is refused and
+    counted, not dropped (the toy test model; ./build.sh native and models)."""
+    import eval_alsc
+    root = os.path.join(TRAIN_DIR, "..", "..")
+    cli, model = os.path.join(root, "build", "native", "alignscope"), os.path.join(root, "build", "test-models", "additive.alsc")
+    assert os.path.exists(cli) and os.path.exists(model), "run ./build.sh native and ./build.sh models first"
+    sentences = ["Show the new window", "Delete the selected document!", "Open the file"]  # two of 4+ words: 4-grams
+    own, refused = eval_alsc.translate(cli, model, sentences)
+    assert refused == 0 and all(own), own
+    too_long = " ".join(["file"] * 150)
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "test.tsv"), "w", encoding="utf-8") as f:
+            for src, ref in zip(sentences, own):
+                f.write(f"{src}\t{ref}\tui\n")
+            f.write("Print the page\tImprimer la page\tdocs\n")  # not ui: not in the UI test
+        with open(os.path.join(tmp, "general_test.tsv"), "w", encoding="utf-8") as f:
+            f.write(f"Open the file\tUne tout autre phrase ici\theldout\n{too_long}\tfichier\theldout\n")
+        out = os.path.join(tmp, "out.json")
+        import subprocess
+        run = subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "eval_alsc.py"), "--data", tmp, model, "--json", out],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        import json
+        with open(out, encoding="utf-8") as f:
+            result = json.load(f)[model]
+    assert result["ui_test"] == {"sentences": 3, "refused": 0, "bleu_cased_13a": 100.0, "bleu_lowercase_words": 100.0}, result
+    assert result["general_test"]["sentences"] == 2 and result["general_test"]["refused"] == 1, result
+    assert result["general_test"]["bleu_cased_13a"] < 100.0, result
 
 
 if __name__ == "__main__":

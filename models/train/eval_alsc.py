@@ -1,0 +1,107 @@
+"""Test BLEU of model files as the engine runs them: each .alsc translates the
+same test sets through the native CLI (build/native/alignscope, greedy, the
+trained score scale), and its output text is scored the way train.py scores
+a checkpoint: cased BLEU on detokenised text with 13a tokens, and the
+lower-cased word figure kept for continuity. Files of any kind compare on the
+same sentences: a word-level model and the subword model that replaces it,
+or the same network's f16 and int8 files.
+
+  /usr/bin/python3 models/train/eval_alsc.py --data models/train/data/en-de \
+      models/en-de.alsc OLD.alsc [--cli build/native/alignscope] [--json OUT]
+
+Test sets: the UI test (test.tsv's `ui` rows) and, where the folder has it,
+the general test (general_test.tsv). A sentence the engine refuses (longer
+than the model reads) counts as an empty translation, and is counted.
+Stdlib only, besides the CLI.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bleu import corpus_bleu, tokenize_13a  # noqa: E402
+from tokenize_text import words  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_CLI = os.path.join(HERE, "..", "..", "build", "native", "alignscope")
+
+
+def read_rows(path, domain=None):
+    """corpus.py's TSV -> [(english, reference)], the rows train.py reads (both sides
+    non-empty), only `domain`'s where given (two-column rows are `ui`)."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
+                continue
+            if domain and (parts[2] if len(parts) > 2 else "ui") != domain:
+                continue
+            rows.append((parts[0], parts[1]))
+    return rows
+
+
+def translate(cli, model, sentences):
+    """-> ([translation text per sentence], refused count). The CLI reads one sentence
+    a line and prints one JSON line per translation; a refused one prints only to
+    stderr, so outputs are matched to inputs by their text, in order."""
+    for s in sentences:
+        if "\n" in s or not s.strip():
+            raise ValueError(f"not one non-empty line: {s!r}")
+    run = subprocess.run([cli, "--model", model, "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
+                         capture_output=True, text=True, check=False)
+    outputs = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
+    # It exits 1 when it refused a sentence; anything else is a failure.
+    odd = [line for line in run.stderr.splitlines() if line.strip() and "more words than this model accepts" not in line]
+    if run.returncode not in (0, 1) or odd or (sentences and not outputs):
+        raise RuntimeError(f"{cli} --model {model}: exit {run.returncode}: {(odd or [run.stderr.strip()])[0][:500]}")
+    texts, at, refused = [], 0, 0
+    for s in sentences:
+        if at < len(outputs) and outputs[at]["text"] == s:
+            texts.append(outputs[at]["translation"])
+            at += 1
+        else:
+            texts.append("")
+            refused += 1
+    if at != len(outputs):
+        raise RuntimeError(f"{model}: {len(outputs) - at} outputs matched no input sentence")
+    return texts, refused
+
+
+def score(texts, references):
+    """-> {cased BLEU (13a), lower-cased word BLEU}, as train.evaluate_test_sets reports them."""
+    return {"bleu_cased_13a": round(corpus_bleu([tokenize_13a(t) for t in texts], [tokenize_13a(r) for r in references]), 2),
+            "bleu_lowercase_words": round(corpus_bleu([words(t) for t in texts], [words(r) for r in references]), 2)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", nargs="+", help=".alsc files")
+    ap.add_argument("--data", required=True, help="a corpus folder (models/train/data/en-LANG)")
+    ap.add_argument("--cli", default=DEFAULT_CLI)
+    ap.add_argument("--json", help="write the results here too")
+    args = ap.parse_args()
+    if not os.path.exists(args.cli):
+        sys.exit(f"{args.cli} is missing: run ./build.sh native")
+    sets = {"ui_test": read_rows(os.path.join(args.data, "test.tsv"), "ui")}
+    general = os.path.join(args.data, "general_test.tsv")
+    if os.path.exists(general):
+        sets["general_test"] = read_rows(general)
+    results = {}
+    for model in args.models:
+        results[model] = {}
+        for name, rows in sets.items():
+            texts, refused = translate(args.cli, model, [r[0] for r in rows])
+            results[model][name] = {"sentences": len(rows), "refused": refused, **score(texts, [r[1] for r in rows])}
+            r = results[model][name]
+            print(f"{model}: {name}: {r['sentences']} sentences, cased BLEU {r['bleu_cased_13a']:.2f}, "
+                  f"lower-cased {r['bleu_lowercase_words']:.2f}, refused {r['refused']}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
