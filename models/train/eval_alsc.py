@@ -10,9 +10,10 @@ or the same network's f16 and int8 files.
       models/en-de.alsc OLD.alsc [--cli build/native/alignscope] [--json OUT]
 
 Test sets: the UI test (test.tsv's `ui` rows) and, where the folder has it,
-the general test (general_test.tsv). A sentence the engine refuses (longer
-than the model reads) counts as an empty translation, and is counted.
-Stdlib only, besides the CLI.
+the general test (general_test.tsv), read as train.py reads them. A sentence
+the engine refuses (longer than the model reads) counts as an empty
+translation, and is counted. Run it with the Python that trains (train.py's
+reader imports PyTorch).
 """
 import argparse
 import json
@@ -23,24 +24,16 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bleu import corpus_bleu, tokenize_13a  # noqa: E402
 from tokenize_text import words  # noqa: E402
+from train import read_rows  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CLI = os.path.join(HERE, "..", "..", "build", "native", "alignscope")
 
 
-def read_rows(path, domain=None):
-    """corpus.py's TSV -> [(english, reference)], the rows train.py reads (both sides
-    non-empty), only `domain`'s where given (two-column rows are `ui`)."""
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) < 2 or not parts[0].strip() or not parts[1].strip():
-                continue
-            if domain and (parts[2] if len(parts) > 2 else "ui") != domain:
-                continue
-            rows.append((parts[0], parts[1]))
-    return rows
+def test_rows(path, domain=None):
+    """corpus.py's TSV -> [(english, reference)]: the rows train.py reads, only
+    `domain`'s where given."""
+    return [(src, ref) for src, ref, row_domain in read_rows(path) if not domain or row_domain == domain]
 
 
 def translate(cli, model, sentences):
@@ -85,10 +78,10 @@ def main():
     args = ap.parse_args()
     if not os.path.exists(args.cli):
         sys.exit(f"{args.cli} is missing: run ./build.sh native")
-    sets = {"ui_test": read_rows(os.path.join(args.data, "test.tsv"), "ui")}
+    sets = {"ui_test": test_rows(os.path.join(args.data, "test.tsv"), "ui")}
     general = os.path.join(args.data, "general_test.tsv")
     if os.path.exists(general):
-        sets["general_test"] = read_rows(general)
+        sets["general_test"] = test_rows(general)
     results = {}
     for model in args.models:
         results[model] = {}
