@@ -167,8 +167,8 @@ static int is_word_piece(const as_model *m, int32_t id, int attached) {
 /* subword.py word_starts: a piece starts a word if it is the first, carries
  * the mark, or is or follows punctuation (but not right after a bare mark),
  * except an elision's apostrophe ("n'a", "l'homme": a bare ' after a word
- * piece and before one joined to it), which ends the word before it: "n'" and "a" are
- * the words, as a French reader splits them. */
+ * piece and before one joined to it), which ends the word before it: "n'"
+ * and "a" are the words, as a French reader splits them. */
 static void subword_words(as_display *d, int32_t pieces) {
     int32_t word = -1;
     for (int32_t t = 0; t < pieces; t++) {

@@ -85,7 +85,7 @@ export function mount(store, { ids, headingId, localFiles, full, modelsUrl, with
  */
 function renderComparison(container, cat, { modelsUrl, withFiles }) {
   const rows = comparisonRows(cat);
-  const cols = [['label', 'label'], ['attention', 'attention'], ['weights', 'weights'], ['size', 'size'], ['parameters', 'parameters'], ['updates', 'updates'], ['time', 'time'], ['bleu', 'bleu']].map(([key, k]) => [t(`models.col.${key}`), k]);
+  const cols = ['label', 'attention', 'weights', 'size', 'parameters', 'updates', 'time', 'bleu'].map((k) => [t(`models.col.${k}`), k]);
   const hasNotes = rows.some((r) => r.note);
   const hasCards = withFiles && rows.some((r) => r.card);
   const report = withFiles ? reportOf(cat) : null;

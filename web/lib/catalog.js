@@ -87,7 +87,7 @@ export function describeEntry(entry) {
     weightsName(entry.weights, { short: true }),
     entry.parameters > 0 ? t('catalog.parameters', { n: formatParameters(entry.parameters) }) : '',
     bleuWithBudget(entry),
-    entry.trainSeconds > 0 ? t('catalog.trainingTime', { time: formatDuration(entry.trainSeconds) }) : '',
+    formatDuration(entry.trainSeconds) && t('catalog.trainingTime', { time: formatDuration(entry.trainSeconds) }),
     pair,
   ].filter(Boolean);
   return `${parts.join(' · ')}${entry.note ? `. ${entry.note}` : ''}`;
@@ -142,7 +142,7 @@ export function comparisonRows(catalog) {
     size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
     updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
-    time: m.trainSeconds > 0 ? formatDuration(m.trainSeconds) : '—',
+    time: formatDuration(m.trainSeconds) || '—',
     bleu: Number.isFinite(m.bleu) ? fixed(m.bleu, 1) : '—',
     note: m.note ?? '',
     card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,

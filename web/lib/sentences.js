@@ -42,8 +42,8 @@ export function splitSentences(text) {
     // "3.5" and "e.g.x" do not end a sentence.
     let k = i + 1;
     while (k < text.length && '.!?…"\'”’)]'.includes(text[k])) k++;
-    if (k < text.length && c === '.' && k === i + 1 && /\s/u.test(text[k]) && abbreviationAt(text, i)) continue;
-    if (k === text.length || /\s/u.test(text[k])) { push(from, k); from = k; i = k - 1; }
+    const ends = k === text.length || /\s/u.test(text[k]);
+    if (ends && !(c === '.' && k === i + 1 && k < text.length && abbreviationAt(text, i))) { push(from, k); from = k; i = k - 1; }
   }
   push(from, text.length);
   return out;
