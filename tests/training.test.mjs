@@ -30,8 +30,8 @@ test('runs.py reports each state: its update, budget and curve; a damaged one is
   const root = mkdtempSync(join(tmpdir(), 'alignscope-runs-'));
   try {
     const runsPy = join(ROOT, 'models', 'train', 'runs.py');
-    const list = (dir) => {
-      const run = spawnSync(PYTHON, [runsPy, '--root', dir, '--json'], { encoding: 'utf8' });
+    const list = (dir, models = TEST_MODELS) => {
+      const run = spawnSync(PYTHON, [runsPy, '--root', dir, '--models', models, '--json'], { encoding: 'utf8' });
       assert.equal(run.status, 0, run.stdout + run.stderr);
       return JSON.parse(run.stdout);
     };
@@ -43,6 +43,10 @@ test('runs.py reports each state: its update, budget and curve; a damaged one is
     assert.equal(toy.finished, true);
     assert.equal(toy.hours_left, 0);
     assert.ok(Array.isArray(toy.curve) && toy.curve.every((p) => p.update <= toy.update && Number.isFinite(p.dev_bleu)));
+    // Its export is found by the phases its metrics carry; elsewhere it is not exported yet.
+    assert.match(toy.exported_as, /subwords\.alsc$/);
+    const [unexported] = list(TEST_MODELS, root).filter((r) => r.run === 'state-subwords');
+    assert.equal(unexported.exported_as, null);
     mkdirSync(join(root, 'en-xx-additive'));
     writeFileSync(join(root, 'en-xx-additive', 'state.pt'), 'not a state');
     const [damaged] = list(root);

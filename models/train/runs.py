@@ -1,11 +1,13 @@
 """Where the resumable training runs stand (./build.sh runs).
 
-  /usr/bin/python3 models/train/runs.py [--root ~/.cache/alignscope/runs] [--json]
+  /usr/bin/python3 models/train/runs.py [--root ~/.cache/alignscope/runs] [--models models] [--json]
 
 A run is a folder under --root holding train.py's state.pt (./build.sh model
 and zoo keep one per language pair and attention kind). For each: its
 update out of its budget, the best dev BLEU so far, its learning curve, the
-hours it has trained and, at the pace it has kept, the hours it still needs.
+hours it has trained and, at the pace it has kept, the hours it still needs;
+once its budget is done, the model file it was exported to (a metrics file
+under --models whose training phases end where the state's do), if any.
 A state that cannot be read is reported, not fatal: the next run of the same
 command starts that model afresh.
 """
@@ -15,11 +17,35 @@ import os
 import sys
 
 DEFAULT_ROOT = os.path.join(os.path.expanduser("~"), ".cache", "alignscope", "runs")
+DEFAULT_MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
-def describe(folder):
-    """{run, update, updates, finished, best_dev_bleu, curve, hours, hours_left} for one state folder,
-    or {run, error} when its state.pt cannot be read."""
+def phases_end(phases):
+    """(updates trained, when the last phase ended): a run's identity across its
+    state.pt and the metrics it was exported with."""
+    return (sum(p.get("updates", 0) for p in phases), phases[-1].get("ended")) if phases else None
+
+
+def exported_models(models_dir):
+    """{phases_end: model file} for every models_dir/ID.metrics.json that has an ID.alsc."""
+    found = {}
+    for name in sorted(os.listdir(models_dir)) if os.path.isdir(models_dir) else []:
+        if not name.endswith(".metrics.json"):
+            continue
+        model = os.path.join(models_dir, name[:-len(".metrics.json")] + ".alsc")
+        try:
+            with open(os.path.join(models_dir, name), encoding="utf-8") as f:
+                end = phases_end(json.load(f).get("phases") or [])
+        except (OSError, ValueError, AttributeError):
+            continue  # not a metrics file this tool understands
+        if end and os.path.isfile(model):
+            found.setdefault(end, os.path.relpath(model))
+    return found
+
+
+def describe(folder, exported=None):
+    """{run, update, updates, finished, exported_as, best_dev_bleu, curve, hours, hours_left} for one
+    state folder, or {run, error} when its state.pt cannot be read. exported: exported_models()."""
     import torch
     name = os.path.basename(folder.rstrip("/"))
     try:
@@ -35,25 +61,33 @@ def describe(folder):
     pace = latest["seconds"] / latest["updates"] if latest else None
     best = (state.get("best") or {}).get("dev_bleu")
     return {"run": name, "update": step, "updates": updates, "finished": step >= updates,
+            "exported_as": (exported or {}).get(phases_end(phases)) if step >= updates else None,
             "best_dev_bleu": None if best is None or best < 0 else round(best, 2),
             "curve": state.get("curve") or [], "hours": round(seconds / 3600, 2),
             "hours_left": None if pace is None else round(max(updates - step, 0) * pace / 3600, 2)}
 
 
-def runs(root):
+def runs(root, models_dir=DEFAULT_MODELS):
     """describe() for every folder under root that holds a state.pt, by name."""
     if not os.path.isdir(root):
         return []
     folders = sorted(os.path.join(root, d) for d in os.listdir(root)
                      if os.path.isfile(os.path.join(root, d, "state.pt")))
-    return [describe(f) for f in folders]
+    exported = exported_models(models_dir)
+    return [describe(f, exported) for f in folders]
+
+
+def finished_text(run):
+    if run.get("exported_as"):
+        return f" (budget done; exported as {run['exported_as']})"
+    return " (budget done, not exported yet: the same command exports it)"
 
 
 def as_text(run):
     if "error" in run:
         return f"{run['run']}: {run['error']}; the next run starts it afresh"
     head = (f"{run['run']}: update {run['update']:,} of {run['updates']:,}"
-            + (" (budget done: the same command exports it)" if run["finished"] else "")
+            + (finished_text(run) if run["finished"] else "")
             + f", {run['hours']:.2f} h trained")
     if run["hours_left"] is not None and not run["finished"]:
         head += f", about {run['hours_left']:.2f} h left at its latest pace"
@@ -66,9 +100,10 @@ def as_text(run):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=DEFAULT_ROOT, help="the folder of run states (default: %(default)s)")
+    ap.add_argument("--models", default=DEFAULT_MODELS, help="where exported models and their metrics are (default: models/)")
     ap.add_argument("--json", action="store_true", help="one JSON list instead of text")
     args = ap.parse_args()
-    found = runs(args.root)
+    found = runs(args.root, args.models)
     if args.json:
         json.dump(found, sys.stdout, indent=1)
         print()
