@@ -24,6 +24,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from collections import Counter
@@ -353,7 +354,8 @@ def main():
                     help="comma-separated update counts at which to save the weights to STATE/snapshots/"
                          "update-N.pt (the training film: models/snapshots.py exports them)")
     ap.add_argument("--pause-at", type=int, default=0,
-                    help="save the state and stop at this update (the same command without it resumes)")
+                    help="save the state and stop at this update (the same command without it resumes); "
+                         "SIGTERM or Ctrl-C does the same at the end of the update in progress")
     ap.add_argument("--device", default="cpu", help="cpu or cuda")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
@@ -382,6 +384,17 @@ def main():
     state_path = args.state
     if state_path and (os.path.isdir(state_path) or not state_path.endswith(".pt")):
         state_path = os.path.join(state_path, "state.pt")
+    # A resumable run asked to stop (SIGTERM, Ctrl-C) finishes the update in
+    # progress, saves its state and exits cleanly, so no update since the last
+    # save is lost; a second signal stops it at once.
+    stop_request = []
+    if args.updates and state_path:
+        def request_stop(signum, _frame):
+            stop_request.append(signal.Signals(signum).name)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, request_stop)
+        signal.signal(signal.SIGINT, request_stop)
     state = None
     if use_subwords and not args.updates:
         raise SystemExit("--subwords needs --updates (an update budget)")
@@ -659,6 +672,11 @@ def main():
                 if args.pause_at and step >= args.pause_at and not finished:
                     log(f"pausing at update {step} of {args.updates} (--pause-at); "
                         f"the same command without --pause-at resumes from {state_path}")
+                    return
+                if stop_request and not finished:
+                    save_resumable()
+                    log(f"stopped by {stop_request[0]} at update {step} of {args.updates}, state saved; "
+                        f"the same command resumes from {state_path}")
                     return
                 if finished:
                     break

@@ -1,12 +1,13 @@
 """Training by update budget (tests/training.test.mjs): the same arguments make
 the same model whether the run goes through at once, stops and resumes, or
-grows from a smaller budget's snapshot; a damaged or foreign state means a
-fresh start, not a failure.
+grows from a smaller budget's snapshot; SIGTERM saves the state and exits
+cleanly; a damaged or foreign state means a fresh start, not a failure.
 
   /usr/bin/python3 tests/support/training_check.py TOY_DATA_DIR WORK_DIR
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -70,5 +71,30 @@ assert "cannot be read" in log and "starting afresh" in log, log
 assert same(weights("straight"), weights("grown"))
 log = train("grown", 30, "--lr", "0.004")
 assert "is for other arguments (lr)" in log, log
+passed += 1
+# SIGTERM mid-run (a budget far too large to finish first): the update in
+# progress ends, the state is saved at that update, the exit is clean, and the
+# same command resumes there.
+name = "signalled"
+command = [sys.executable, TRAIN, *COMMON, "--out", os.path.join(work, name), "--state",
+           os.path.join(work, f"state-{name}"), "--updates", "100000"]
+child = subprocess.Popen(command, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+lines = []
+for line in child.stdout:
+    lines.append(line)
+    if " loss/token " in line and int(line.split(" update ")[1].split()[0]) >= 10:  # well inside the loop
+        child.send_signal(signal.SIGTERM)
+        break
+lines += child.stdout.readlines()
+assert child.wait() == 0, "".join(lines)
+stopped = [line for line in lines if "stopped by SIGTERM at update" in line]
+assert stopped, "".join(lines)
+at = int(stopped[0].split("at update ")[1].split()[0])
+assert 10 <= at < 100000, stopped
+saved = torch.load(os.path.join(work, f"state-{name}", "state.pt"))
+assert int(saved["step"]) == at, (saved["step"], at)
+resumed = subprocess.run(command + ["--pause-at", str(at + 2)], env=ENV, capture_output=True, text=True)
+assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+assert f"at update {at} " in resumed.stdout and f"pausing at update {at + 2} " in resumed.stdout, resumed.stdout
 passed += 1
 print(f"{passed} passed, 0 failed")
