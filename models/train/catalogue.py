@@ -34,24 +34,21 @@ def report_caption(report_path):
     return ""
 
 
-def report_budget(models_dir, entries):
-    """What the report's figure was trained on, for its caption: {"budget": "1,000 updates"}
-    and, when its additive line is not a model of the picker, {"additiveNote": ...} saying so."""
-    updates = {}
-    for path in glob.glob(os.path.join(models_dir, "report", "en-fr*.metrics.json")):
+def report_budgets(models_dir, entries):
+    """What each line of the report's figure was trained for, for its caption:
+    {"budgets": {kind: updates}}, the additive line being the picker's default
+    English -> French additive model (report.py's choice) and the others the
+    zoo's metrics. The page says "equal budget" only when they are equal."""
+    budgets = {}
+    additive = next((e for model_id in ("en-fr-int8", "en-fr") for e in entries if e["id"] == model_id), None)
+    if additive and additive.get("updates"):
+        budgets["additive"] = additive["updates"]
+    for path in sorted(glob.glob(os.path.join(models_dir, "report", "en-fr-*.metrics.json"))):
         with open(path, encoding="utf-8") as f:
-            updates[os.path.basename(path)[:-len(".metrics.json")]] = json.load(f).get("updates")
-    if not updates:
-        return {}
-    counts = sorted({u for u in updates.values() if u})
-    out = {"budget": " or ".join(f"{u:,} updates" for u in counts)}
-    picker_additive = [e for e in entries if e["target"] == "fr" and e["attention"] == "additive" and e.get("updates")]
-    if "en-fr-additive-zoo" in updates and picker_additive:
-        zoo, page = updates["en-fr-additive-zoo"], picker_additive[0]["updates"]
-        if zoo != page:
-            out["additiveNote"] = (f"Its additive line is a separate {zoo:,}-update run, not the picker's additive "
-                                   f"model ({page:,} updates).")
-    return out
+            m = json.load(f)
+        if m.get("updates") and m.get("attention") and m["attention"] != "additive":
+            budgets[m["attention"]] = m["updates"]
+    return {"budgets": budgets} if budgets else {}
 
 
 def main():
@@ -108,7 +105,7 @@ def main():
     if os.path.exists(figure):
         index["report"] = {"figure": "report/bleu-by-length.svg", "text": "REPORT.md",
                            "caption": report_caption(os.path.join(args.models, "REPORT.md")),
-                           **report_budget(args.models, entries)}
+                           **report_budgets(args.models, entries)}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)
         f.write("\n")

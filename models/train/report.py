@@ -6,9 +6,8 @@ kinds on English -> French, and the no-attention baseline, compared.
 
 Run by `./build.sh zoo` after it trains the models. What it compares:
   - the additive model is the page's default English -> French model
-    (models/en-fr-int8.metrics.json, else en-fr.metrics.json); a legacy
-    equal-budget run, models/report/en-fr-additive-zoo.metrics.json, is used
-    instead when it exists (older zoos trained one);
+    (models/en-fr-int8.metrics.json, else en-fr.metrics.json): the zoo trains
+    the other kinds with its recipe and budget;
   - the other kinds: models/report/en-fr-KIND.metrics.json (int8 BLEU);
   - every number is read from those metrics, from the engine run on the test
     sets (alignment sharpness, argmax agreement with additive; needs --data
@@ -53,16 +52,12 @@ def load_models(models_dir):
     """{kind: {"id", "metrics", "file"}} for English -> French."""
     out = {}
     report_dir = os.path.join(models_dir, "report")
-    legacy = os.path.join(report_dir, "en-fr-additive-zoo.metrics.json")
-    if os.path.exists(legacy):
-        out["additive"] = {"id": "en-fr-additive-zoo", "metrics": read_json(legacy), "file": None}
-    else:
-        for model_id in ("en-fr-int8", "en-fr"):
-            path = os.path.join(models_dir, f"{model_id}.metrics.json")
-            if os.path.exists(path):
-                out["additive"] = {"id": model_id, "metrics": read_json(path),
-                                   "file": os.path.join(models_dir, f"{model_id}.alsc")}
-                break
+    for model_id in ("en-fr-int8", "en-fr"):
+        path = os.path.join(models_dir, f"{model_id}.metrics.json")
+        if os.path.exists(path):
+            alsc = os.path.join(models_dir, f"{model_id}.alsc")
+            out["additive"] = {"id": model_id, "metrics": read_json(path), "file": alsc if os.path.exists(alsc) else None}
+            break
     for kind in KIND_ORDER[1:]:
         path = os.path.join(report_dir, f"en-fr-{kind}.metrics.json")
         if os.path.exists(path):
@@ -88,14 +83,30 @@ def overall(metrics, test_set):
     return metrics.get("test_bleu") if test_set == "ui_test" else None
 
 
+def duration_text(seconds):
+    """"3 h 17 min" / "21 min" ('' for no time), as the page's formatDuration writes it."""
+    if not seconds or seconds <= 0:
+        return ""
+    minutes = max(1, round(seconds / 60))
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+def budget_text(metrics):
+    """"6,000 updates, 3 h 17 min": what a model was trained for, from its metrics ('' if unknown)."""
+    parts = [f"{metrics['updates']:,} updates"] if metrics.get("updates") else []
+    parts += [duration_text(metrics.get("train_seconds"))] if metrics.get("train_seconds") else []
+    return ", ".join(parts)
+
+
 def svg_plot(series, buckets, title):
-    """series: [(kind, label, [bleu per bucket], [(low, high) per bucket])] -> SVG text.
-    A line per kind with its 90% bootstrap interval as a band; plain SVG, no scripts,
-    readable at 700 px and scalable (viewBox)."""
+    """series: [(kind, label, budget, [bleu per bucket], [(low, high) per bucket])] -> SVG text.
+    A line per kind with its 90% bootstrap interval as a band, its legend entry
+    with its training budget under the name; plain SVG, no scripts, readable at
+    700 px and scalable (viewBox)."""
     width, height = 700, 400
     left, right, top, bottom = 56, 215, 40, 56
     plot_w, plot_h = width - left - right, height - top - bottom
-    y_max = max([high for _, _, _, ci in series for _, high in ci] + [10])
+    y_max = max([high for *_, ci in series for _, high in ci] + [10])
     y_max = 10 * (int(y_max / 10) + 1)
 
     def x(i):
@@ -109,8 +120,9 @@ def svg_plot(series, buckets, title):
            f'<title id="t">{title}</title>',
            '<desc id="d">Test BLEU (y axis) by source sentence length in words (x axis), one line per model, '
            'shaded bands are 90% bootstrap intervals. '
-           + "; ".join(f"{label}: " + ", ".join(f"{b} {v:.1f}" for b, v in zip(buckets, values))
-                       for _, label, values, _ in series) + '</desc>',
+           + "; ".join(f"{label}" + (f" ({budget})" if budget else "") + ": "
+                       + ", ".join(f"{b} {v:.1f}" for b, v in zip(buckets, values))
+                       for _, label, budget, values, _ in series) + '</desc>',
            f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
            f'<text x="{left}" y="22" font-size="14" font-weight="600">{title}</text>']
     for tick in range(0, y_max + 1, 10):
@@ -122,7 +134,7 @@ def svg_plot(series, buckets, title):
                'source sentence length (words)</text>')
     out.append(f'<text transform="translate(16 {top + plot_h / 2}) rotate(-90)" text-anchor="middle" '
                'fill="#333">test BLEU</text>')
-    for i, (kind, label, values, ci) in enumerate(series):
+    for i, (kind, label, budget, values, ci) in enumerate(series):
         colour, dash = KIND_STYLE.get(kind, ("#555", ""))
         band = [f"{x(k):.1f},{y(high):.1f}" for k, (_, high) in enumerate(ci)]
         band += [f"{x(k):.1f},{y(low):.1f}" for k, (low, _) in reversed(list(enumerate(ci)))]
@@ -132,10 +144,12 @@ def svg_plot(series, buckets, title):
         out.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
         for k, v in enumerate(values):
             out.append(f'<circle cx="{x(k):.1f}" cy="{y(v):.1f}" r="3.5" fill="{colour}"/>')
-        ly = top + 10 + 22 * i
+        ly = top + 10 + 36 * i
         lx = left + plot_w + 16
         out.append(f'<line x1="{lx}" x2="{lx + 28}" y1="{ly}" y2="{ly}" stroke="{colour}" stroke-width="2.5"{dash_attr}/>')
         out.append(f'<text x="{lx + 34}" y="{ly + 4}" fill="#222">{label}</text>')
+        if budget:
+            out.append(f'<text x="{lx + 34}" y="{ly + 18}" fill="#555" font-size="11">{budget}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -149,10 +163,25 @@ def fmt_ci(entry):
 # Alignments, measured with the engine on the test sets.
 
 def engine_traces(engine, model_file, sentences):
-    """The native CLI's JSON trace of each sentence: [{source_ids, alpha (T x S)}]."""
-    out = subprocess.run([engine, "--model", model_file, "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
-                         capture_output=True, text=True, check=True).stdout
-    return [json.loads(line) for line in out.splitlines() if line.strip()]
+    """The native CLI's JSON trace of each sentence, in order: {source_ids, alpha
+    (T x S), ...}, or None for a sentence the model refuses because it is longer
+    than the model accepts (the CLI says so on stderr and goes on). Any other
+    failure stops the report."""
+    run = subprocess.run([engine, "--model", model_file, "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
+                         capture_output=True, text=True)
+    refusals = [line for line in run.stderr.splitlines() if line.strip()]
+    if run.returncode not in (0, 1) or any("more words than this model accepts" not in r for r in refusals):
+        raise SystemExit(f"report: {engine} --model {model_file} failed (exit {run.returncode}): {run.stderr.strip()[-600:]}")
+    by_text = {}
+    for line in run.stdout.splitlines():
+        if line.strip():
+            trace = json.loads(line)
+            by_text[trace["text"]] = trace
+    traces = [by_text.get(s) for s in sentences]
+    if sum(t is None for t in traces) != len(refusals):
+        raise SystemExit(f"report: {engine} --model {model_file}: {len(refusals)} sentences refused but "
+                         f"{sum(t is None for t in traces)} without a trace")
+    return traces
 
 
 def alignment_stats(traces):
@@ -160,7 +189,7 @@ def alignment_stats(traces):
     (bits), share of one-hot-like rows (largest α > 0.9)."""
     maxima, entropies = [], []
     for tr in traces:
-        for row in tr.get("alpha") or []:
+        for row in (tr or {}).get("alpha") or []:
             maxima.append(max(row))
             entropies.append(-sum(p * math.log2(p) for p in row if p > 0))
     if not maxima:
@@ -175,7 +204,7 @@ def argmax_agreement(traces, reference):
     read as the same source pieces; (share, steps, sentences compared)."""
     same = steps = sentences = 0
     for a, b in zip(traces, reference):
-        if a.get("source_ids") != b.get("source_ids") or not a.get("alpha") or not b.get("alpha"):
+        if not a or not b or a.get("source_ids") != b.get("source_ids") or not a.get("alpha") or not b.get("alpha"):
             continue
         sentences += 1
         for ra, rb in zip(a["alpha"], b["alpha"]):
@@ -347,7 +376,7 @@ def main():
             v = overall(m, t)
             cells.append("—" if v is None else f"**{v:.2f}**" + ("" if label != "lower-cased word BLEU" else " (lower-cased)"))
         text.append(f"| `{models[k]['id']}` | {KIND_LABELS[k]} | {m['parameters']:,} | {m.get('segmentation', 'words')} | "
-                    f"{m['updates']:,} | {m['train_seconds'] / 60:.0f} min | " + " | ".join(cells) + " |")
+                    f"{m['updates']:,} | {duration_text(m['train_seconds']) or '—'} | " + " | ".join(cells) + " |")
     text.append("")
     text.append("Dot and scaled dot need a decoder as wide as the annotations (512), so they have more parameters "
                 "than the others; general learns a 512 × 512 matrix W in sᵀWh; additive a 256-unit layer vᵀ tanh(W₁h + W₂s).")
@@ -360,15 +389,21 @@ def main():
         if not shown:
             text += ["", f"## BLEU by source length: {title}", "", "Not measured for these models (their metrics have no such test set)."]
             continue
+        # One measure per table, figure and verdict: the additive model's (else the
+        # first's); a model measured otherwise (older metrics) is named and left out.
+        measure = rows["additive" if "additive" in shown else shown[0]][0]
+        other_measure = [k for k in shown if rows[k][0] != measure]
+        shown = [k for k in shown if rows[k][0] == measure]
         buckets = sorted(set.intersection(*[set(rows[k][1]) for k in shown]), key=bucket_order)
         label = rows[shown[0]][0]
         svg = "bleu-by-length.svg" if t == "ui_test" else f"bleu-by-length-{t.replace('_test', '')}.svg"
-        series = [(k, KIND_LABELS[k], [rows[k][1][b]["bleu"] for b in buckets],
+        series = [(k, KIND_LABELS[k], budget_text(models[k]["metrics"]), [rows[k][1][b]["bleu"] for b in buckets],
                    [tuple(rows[k][1][b].get("ci90", (rows[k][1][b]["bleu"],) * 2)) for b in buckets]) for k in shown]
         with open(os.path.join(report_dir, svg), "w", encoding="utf-8") as f:
             f.write(svg_plot(series, buckets, f"English → French, {title.split(' (')[0]}: {label} by source length"))
         text += ["", f"## BLEU by source length: {title}", "", f"![BLEU by source length, {t}]({os.path.basename(report_dir)}/{svg})", "",
-                 f"{label}.", "",
+                 f"{label}." + (" Left out: " + ", ".join(f"{KIND_LABELS[k]} ({rows[k][0]}, older metrics)" for k in other_measure)
+                                + "; `./build.sh zoo` retrains them." if other_measure else ""), "",
                  "| source words | sentences | " + " | ".join(KIND_LABELS[k] for k in shown) + " |",
                  "|---|---:|" + "---:|" * len(shown)]
         for b in buckets:
@@ -395,7 +430,9 @@ def main():
         if not traces:
             continue
         measured = True
-        text += [f"{title.split(' (')[0]}, {len(sources):,} sentences, every decoder step (the engine, `{args.engine}`):", "",
+        refused = max(sum(tr is None for tr in model_traces) for model_traces in traces.values())
+        left_out = f" ({refused:,} longer than a model accepts left out)" if refused else ""
+        text += [f"{title.split(' (')[0]}, {len(sources):,} sentences{left_out}, every decoder step (the engine, `{args.engine}`):", "",
                  "| model | mean largest α per row | mean row entropy (bits) | rows with largest α > 0.9 | argmax = additive's |",
                  "|---|---:|---:|---:|---:|"]
         for k, tr in traces.items():
@@ -406,7 +443,7 @@ def main():
                 agree = f"{share:.0%} of {steps:,} steps ({n:,} sentences)" if share is not None else "— (different pieces)"
             text.append(f"| {KIND_LABELS[k]} | {st['mean_max']:.2f} | {st['mean_entropy']:.2f} | {st['one_hot_share']:.0%} | {agree} |")
         if "additive" not in traces:
-            text.append(f"\nThe additive entry (`{models['additive']['id']}`) is a report-only run with no model file, so its "
+            text.append(f"\nThe additive entry (`{models['additive']['id']}`) has no model file here, so its "
                         "sharpness and the agreement with it are not measured.")
         text.append("")
     if not measured:

@@ -763,6 +763,12 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     if (catalog.report) {
       const img = page.locator('#app .as-report-figure img');
       assert.ok((await img.getAttribute('alt')).includes('BLEU by source sentence length'));
+      // Its caption claims an equal budget only when the catalogue's budgets are equal.
+      const counts = Object.values(catalog.report.budgets ?? {});
+      const caption = await page.textContent('#app .as-report-figure figcaption');
+      if (counts.length && counts.every((n) => n === counts[0])) assert.match(caption, /, equal training budget \(/, caption);
+      else assert.doesNotMatch(caption, /, equal training budget/, caption);
+      if (counts.length && !counts.every((n) => n === counts[0])) assert.match(caption, /Not an equal training budget/, caption);
       await page.waitForFunction(() => document.querySelector('#app .as-report-figure img')?.naturalWidth > 0);
     }
     assert.deepEqual(rows.find((r) => r[0] === 'Toy model (none attention)').slice(1, 6), ['no attention (baseline)', '—', '33 kB', '—', '—'], 'unknown values: a dash');

@@ -203,10 +203,11 @@ def report_verdict_follows_the_numbers():
     for none_long, expected in ((5.0, "Agrees with the paper"), (30.0, "Does not agree with the paper")):
         with tempfile.TemporaryDirectory() as tmp:
             os.makedirs(os.path.join(tmp, "report"))
-            runs = {"en-fr-additive-zoo": ("additive", {"1-10": 40.0, "11-20": 30.0, "21-30": 20.0}),
-                    "en-fr-none": ("none", {"1-10": 38.0, "11-20": 25.0, "21-30": none_long})}
+            # The additive model is the default's metrics (no file: nothing to measure with the engine).
+            runs = {"en-fr-int8": ("additive", {"1-10": 40.0, "11-20": 30.0, "21-30": 20.0}),
+                    "report/en-fr-none": ("none", {"1-10": 38.0, "11-20": 25.0, "21-30": none_long})}
             for model_id, (kind, table) in runs.items():
-                with open(os.path.join(tmp, "report", f"{model_id}.metrics.json"), "w") as f:
+                with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
                     json.dump(_fake_metrics(table, kind), f)
             subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
                             "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
@@ -215,6 +216,8 @@ def report_verdict_follows_the_numbers():
             assert expected in text, (expected, text)
             svg = open(os.path.join(tmp, "report", "bleu-by-length.svg"), encoding="utf-8").read()
             assert svg.startswith("<svg") and svg.count("<polyline") == 2, svg[:200]
+            # each line's legend gives its training budget, from its metrics
+            assert svg.count(">100 updates, 1 min</text>") == 2, svg
 
 
 @check
@@ -231,8 +234,8 @@ def report_lesson_verdict_and_fairness_follow_the_numbers():
             os.makedirs(os.path.join(tmp, "report"))
             additive = _fake_metrics({"1-10": 30.0, "11-20": 30.0}, "additive", updates=1000)
             dot = _fake_metrics({"1-10": dot_bleu, "11-20": dot_bleu}, "dot", updates=dot_updates)
-            for model_id, m in (("en-fr-additive-zoo", additive), ("en-fr-dot", dot)):
-                with open(os.path.join(tmp, "report", f"{model_id}.metrics.json"), "w") as f:
+            for model_id, m in (("en-fr-int8", additive), ("report/en-fr-dot", dot)):
+                with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
                     json.dump(m, f)
             subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
                             "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
@@ -240,6 +243,34 @@ def report_lesson_verdict_and_fairness_follow_the_numbers():
             text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
             assert expected in text, (expected, text)
             assert ("Not an equal budget" in text) == unequal, text
+
+
+@check
+def report_compares_only_models_measured_alike():
+    """A model whose metrics use another BLEU (older lower-cased word metrics next
+    to cased 13a) is named and left out of the by-length tables and verdicts,
+    never compared number for number."""
+    import json
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "report"))
+        buckets = {"1-10": {"sentences": 10, "bleu": 30.0, "ci90": [29.0, 31.0]},
+                   "11-20": {"sentences": 10, "bleu": 25.0, "ci90": [24.0, 26.0]}}
+        additive = {**_fake_metrics({"1-10": 30.0, "11-20": 25.0}, "additive", updates=1000),
+                    "tests": {"ui_test": {"bleu_cased_13a": 28.0, "bleu_cased_13a_by_source_length": buckets}}}
+        dot = _fake_metrics({"1-10": 10.0, "11-20": 8.0}, "dot", updates=1000)  # lower-cased words only
+        for model_id, m in (("en-fr-int8", additive), ("report/en-fr-dot", dot)):
+            with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
+                json.dump(m, f)
+        subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
+                        "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
+                       check=True, capture_output=True)
+        text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+        assert "Left out: Luong dot (lower-cased word BLEU, older metrics)" in text, text
+        assert "Agrees with the lesson" not in text and "agree with the lesson" not in text, text
+        svg = open(os.path.join(tmp, "report", "bleu-by-length.svg"), encoding="utf-8").read()
+        assert svg.count("<polyline") == 1, svg
 
 
 @check

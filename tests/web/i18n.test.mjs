@@ -33,9 +33,9 @@ const SAME_EVERYWHERE = new Set([
 // loanword of the field; 'General' the Spanish adjective; 'H bits', the
 // entropy column's head, is French and Spanish too.)
 const SAME_IN = {
-  de: new Set(['steps.pause', 'byhand.divisor', 'heat.diffHead']),
+  de: new Set(['steps.pause', 'byhand.divisor', 'heat.diffHead', 'models.budgetEntry']),
   fr: new Set(['theory.kind.additive', 'steps.pause', 'heat.entropyHead']),
-  es: new Set(['heat.entropyHead', 'input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp']),
+  es: new Set(['heat.entropyHead', 'input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp', 'models.budgetEntry']),
 };
 const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShareString, serializeShareState, defaultShareState, resolveModel } from '../../web/state.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, formatDuration, reportOf } from '../../web/lib/catalog.js';
+import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, formatDuration, reportOf, reportFigureText } from '../../web/lib/catalog.js';
 import { EngineClient } from '../../web/client.js';
 
 const CATALOG = {
@@ -169,15 +169,30 @@ test('the sentence box is named after the model’s source language', async () =
   assert.equal(sentenceLabel(''), 'Sentence');
 });
 
+test('the report figure says "equal training budget" only when every line had the same number of updates', () => {
+  const none = reportFigureText({ budgets: {} });
+  assert.doesNotMatch(none.caption + none.alt, /equal|same number/i, 'no budgets: no claim');
+  const equal = reportFigureText({ budgets: { additive: 6000, general: 6000, none: 6000 } });
+  assert.match(equal.caption, /equal training budget \(6,000 updates each\)/);
+  assert.match(equal.alt, /each trained for 6,000 updates/);
+  const unequal = reportFigureText({ budgets: { additive: 6000, dot: 1000 } });
+  assert.match(unequal.caption, /Not an equal training budget \(additive attention \(Bahdanau\): 6,000 updates; dot-product attention \(Luong\): 1,000 updates\)/);
+  assert.doesNotMatch(unequal.caption, /, equal training budget/);
+  assert.match(unequal.alt, /unequal budgets/);
+  assert.match(reportFigureText({ budgets: { additive: 1, dot: 1 } }).caption, /\(1 update each\)/, 'one update, singular');
+});
+
 test('model cards and the model report: only plain file names inside models/', () => {
   const rows = comparisonRows({ ...CATALOG, models: [...CATALOG.models, { id: 'x', card: '../secret.md' }, { id: 'y', card: 'https://evil.example/card.md' }] });
   assert.deepEqual(rows.map((r) => r.card), ['en-fr.md', null, null, null, null, null]);
   assert.equal(reportOf(CATALOG), null, 'no report named: none shown');
   const good = { report: { figure: 'report/bleu-by-length.svg', text: 'REPORT.md', caption: 'Agrees with the paper.' } };
-  assert.deepEqual(reportOf(good), { ...good.report, budget: '', additiveNote: '' });
-  const budget = { report: { ...good.report, budget: '1,000 updates', additiveNote: 'Its additive line is a separate run.' } };
-  assert.deepEqual(reportOf(budget), budget.report, 'the figure says what budget it was trained for');
-  assert.equal(reportOf({ report: { ...good.report, budget: { evil: 1 } } }).budget, '', 'only text');
+  assert.deepEqual(reportOf(good), { ...good.report, budgets: {} });
+  const budgets = { additive: 6000, dot: 6000, none: 1000 };
+  assert.deepEqual(reportOf({ report: { ...good.report, budgets } }).budgets, budgets);
+  assert.deepEqual(reportOf({ report: { ...good.report, budgets: { additive: 6000, evil: 1, dot: '6000', none: 1.5, general: -1 } } }).budgets,
+    { additive: 6000 }, 'known kinds with whole positive counts only');
+  assert.deepEqual(reportOf({ report: { ...good.report, budgets: 'x' } }).budgets, {});
   for (const figure of ['../x.svg', '/etc/x.svg', 'https://evil.example/x.svg', 'report/x.png', 'javascript:alert(1)//.svg']) {
     assert.equal(reportOf({ report: { ...good.report, figure } }), null, figure);
   }

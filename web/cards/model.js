@@ -7,7 +7,7 @@
 // (controllers/models.js); this card shows it and asks for it.
 
 import { h } from '../lib/dom.js';
-import { comparisonRows, reportOf, optionText, describeEntry, describeLocal } from '../lib/catalog.js';
+import { comparisonRows, reportOf, reportFigureText, optionText, describeEntry, describeLocal } from '../lib/catalog.js';
 import { formatBytes } from '../client.js';
 import { LOCAL } from '../controllers/models.js';
 import { t } from '../i18n/index.js';
@@ -89,6 +89,7 @@ function renderComparison(container, cat, { modelsUrl, withFiles }) {
   const hasNotes = rows.some((r) => r.note);
   const hasCards = withFiles && rows.some((r) => r.card);
   const report = withFiles ? reportOf(cat) : null;
+  const figure = report ? reportFigureText(report) : null;
   container.replaceChildren(
     h('summary', null, rows.length === 1 ? t('models.aboutOne') : t('models.compare', { n: rows.length })),
     h('div', { class: 'as-table-wrap', tabindex: '0', role: 'region', 'aria-label': t('models.region') },
@@ -102,9 +103,8 @@ function renderComparison(container, cat, { modelsUrl, withFiles }) {
           hasNotes ? h('td', { class: 'as-note-cell' }, r.note) : null,
           hasCards ? h('td', null, r.card ? h('a', { href: modelsUrl(r.card), 'aria-label': t('models.cardLabel', { name: r.label }) }, t('models.card')) : '—') : null))))),
     report ? h('figure', { class: 'as-report-figure' },
-      h('img', { src: modelsUrl(report.figure), alt: report.budget ? t('models.figureAltBudget', { budget: report.budget }) : t('models.figureAlt'), loading: 'lazy', width: 700, height: 400 }),
-      h('figcaption', null, `${report.budget ? t('models.figureCaptionBudget', { budget: report.budget }) : t('models.figureCaption')} `,
-        report.additiveNote ? `${report.additiveNote} ` : '',
+      h('img', { src: modelsUrl(report.figure), alt: figure.alt, loading: 'lazy', width: 700, height: 400 }),
+      h('figcaption', null, `${figure.caption} `,
         report.caption ? `${report.caption} ` : '',
         h('a', { href: modelsUrl(report.text) }, t('models.report')), '.')) : null);
 }

@@ -151,11 +151,31 @@ export function comparisonRows(catalog) {
 }
 
 // The catalogue's model report (models/REPORT.md and its figure), if it names
-// one: paths are checked to stay inside models/ (no scheme, no "..").
+// one: paths are checked to stay inside models/ (no scheme, no ".."); budgets
+// ({kind: updates}, what each line of the figure was trained for) keep only
+// known kinds with whole positive counts.
 export function reportOf(catalog) {
   const r = catalog?.report;
   const safe = (f) => typeof f === 'string' && /^[A-Za-z0-9_./-]+\.(svg|md)$/.test(f) && !f.includes('..') && !f.startsWith('/');
   if (!r || !safe(r.figure) || !safe(r.text)) return null;
   const text = (v) => (typeof v === 'string' ? v : '');
-  return { figure: r.figure, text: r.text, caption: text(r.caption), budget: text(r.budget), additiveNote: text(r.additiveNote) };
+  const budgets = Object.fromEntries(Object.entries(r.budgets && typeof r.budgets === 'object' ? r.budgets : {})
+    .filter(([kind, n]) => Object.hasOwn(ATTENTION_NAMES, kind) && Number.isInteger(n) && n > 0));
+  return { figure: r.figure, text: r.text, caption: text(r.caption), budgets };
+}
+
+/**
+ * The figure's caption and alt text, from its budgets: "equal training budget
+ * (6,000 updates each)" only when every line had the same number of updates;
+ * otherwise each kind's count, and that the lines mix kind with training length.
+ */
+export function reportFigureText(report) {
+  const counts = Object.values(report?.budgets ?? {});
+  if (!counts.length) return { caption: t('models.figureCaption'), alt: t('models.figureAlt') };
+  if (counts.every((n) => n === counts[0])) {
+    const budget = t('models.budgetUpdates', { n: counts[0] });
+    return { caption: t('models.figureCaptionBudget', { budget }), alt: t('models.figureAltBudget', { budget }) };
+  }
+  const budgets = Object.entries(report.budgets).map(([kind, n]) => t('models.budgetEntry', { kind: attentionName(kind), updates: t('models.budgetUpdates', { n }) })).join('; ');
+  return { caption: t('models.figureCaptionUnequal', { budgets }), alt: t('models.figureAltUnequal', { budgets }) };
 }
