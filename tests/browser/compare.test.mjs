@@ -1,7 +1,8 @@
 // The side-by-side comparison (web/cards/compare.js, controllers/compare.js)
 // in Debian's Chromium: a link with vs= restores the columns, each column
 // shows what engine.js gives for its model in Node, the difference heatmap's
-// numbers are those of lib/compare.js on the Node traces, the step marks a row
+// numbers are those of lib/compare.js on the Node traces, so are each
+// column's score spread and the note that compares them, the step marks a row
 // in every column, a model without attention says why it has no heatmap, the
 // columns stack on a phone, and an id that is not in the list is said so.
 import { describe, test, before, after } from 'node:test';
@@ -14,7 +15,7 @@ import { startServer } from '../../web/tools/serve.mjs';
 import { assemble } from '../../web/tools/assemble.mjs';
 import { createEngine } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
-import { differenceMatrix, mean } from '../../web/lib/compare.js';
+import { differenceMatrix, mean, scoreSpread, spreadVerdict } from '../../web/lib/compare.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(REPO, 'web');
@@ -97,6 +98,31 @@ describe('compare models side by side', () => {
     if (none) {
       assert.equal(cols[2].heatmapShown, false, 'the no-attention model has no heatmap');
       assert.match(cols[2].message, /no attention/i, 'and says why');
+    }
+
+    // Each attention column's score spread (before and after the divisor, at the
+    // trained divisor) is lib/compare.js's on the Node trace; the note under the
+    // columns names the one the softmax sees most widely spread, and says
+    // whether it has the sharper rows, as spreadVerdict does on those numbers.
+    const spreadTexts = await page.$$eval('#app .as-compare-col .as-compare-spread', (els) => els.map((e) => (e.hidden ? '' : e.textContent)));
+    const measured = [];
+    for (const [i, id] of [main.id, ...ids].entries()) {
+      const { trace, info } = traces.get(id);
+      const expected = info.attention === 'none' ? null : scoreSpread(trace);
+      if (!expected) { assert.equal(spreadTexts[i], '', `${id}: no attention, no spread`); continue; }
+      const shown = spreadTexts[i].match(/σ = ([\d.,]+) before the divisor; ÷ ([\d.,]+), the softmax sees σ = ([\d.,]+)/);
+      assert.ok(shown, spreadTexts[i]);
+      const [raw, divisor, seen] = shown.slice(1).map((x) => Number(x.replace(/,/g, '')));
+      for (const [got, want, what] of [[raw, expected.raw, 'raw'], [divisor, expected.divisor, 'divisor'], [seen, expected.seen, 'seen']]) {
+        assert.ok(Math.abs(got - want) <= 0.01 + 0.01 * Math.abs(want), `${id} ${what}: page ${got}, Node ${want}`);
+      }
+      measured.push({ name: cols[i].model === 'main' ? main.label : catalog.models.find((m) => m.id === id).label, spread: expected, entropy: mean(figureMatrix(trace, info, false).entropies) });
+    }
+    const verdict = spreadVerdict(measured);
+    const spreadNote = await page.$eval('#app .as-compare-spread-note', (e) => (e.hidden ? '' : e.textContent));
+    if (verdict) {
+      assert.ok(spreadNote.startsWith(`Now: ${verdict.wide.name} hands the softmax the most widely spread scores`), spreadNote);
+      assert.match(spreadNote, verdict.agrees ? /and has the sharpest rows/ : /yet its rows are not the sharpest/);
     }
 
     // The difference heatmap's mean total variation is that of the Node traces.

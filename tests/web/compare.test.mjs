@@ -2,7 +2,7 @@
 // list of a link, and the difference heatmap α_A − α_B.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMPARE_MAX, parseCompareList, comparedIds, differenceMatrix, sameColumns } from '../../web/lib/compare.js';
+import { COMPARE_MAX, parseCompareList, comparedIds, differenceMatrix, sameColumns, scoreSpread, spreadVerdict } from '../../web/lib/compare.js';
 import { parseShareString, serializeShareState, defaultShareState } from '../../web/state.js';
 
 /** A figure matrix as lib/figure.js makes it (only what differenceMatrix reads). */
@@ -53,4 +53,29 @@ test('no difference when the columns do not line up or a model has no attention'
   assert.equal(sameColumns(a, b), false);
   assert.match(differenceMatrix(a, b).reason, /different words/);
   assert.match(differenceMatrix(a, { ...b, alpha: null }, { labelB: 'none' }).reason, /none has no attention/);
+});
+
+test('score spread: the mean over rows of the scores’ standard deviation, before and after the divisor', () => {
+  // Row 0: scores 1, 3 (σ 1); row 1: 0, 0, … (σ 0) -> mean 0.5; trained divisor 1, slider ×4.
+  const trace = { T: 2, S: 2, scores: new Float32Array([1, 3, 0, 0]), scoreScale: 0.25 };
+  const s = scoreSpread(trace);
+  assert.ok(Math.abs(s.raw - 0.5) < 1e-9, s.raw);
+  assert.ok(Math.abs(s.divisor - 4) < 1e-9);
+  assert.ok(Math.abs(s.seen - 0.125) < 1e-9, 'the softmax sees raw ÷ divisor');
+  assert.equal(scoreSpread({ T: 2, S: 2, scores: null, scoreScale: 1 }), null, 'no attention: no scores');
+  assert.equal(scoreSpread({ T: 0, S: 2, scores: new Float32Array(0), scoreScale: 1 }), null);
+  assert.equal(scoreSpread(null), null);
+});
+
+test('spread verdict: the column the softmax sees most widely spread against the least; agrees when it is the sharper', () => {
+  const col = (name, seen, entropy) => ({ name, spread: { raw: seen, divisor: 1, seen }, entropy });
+  const agrees = spreadVerdict([col('additive', 2, 2.5), col('dot', 9, 0.4), { name: 'none', spread: null, entropy: NaN }]);
+  assert.equal(agrees.wide.name, 'dot');
+  assert.equal(agrees.narrow.name, 'additive');
+  assert.equal(agrees.agrees, true);
+  const disagrees = spreadVerdict([col('a', 9, 2.5), col('b', 2, 0.4)]);
+  assert.equal(disagrees.wide.name, 'a');
+  assert.equal(disagrees.agrees, false, 'wider yet flatter: the note says so');
+  assert.equal(spreadVerdict([col('a', 2, 1)]), null, 'one column: nothing to compare');
+  assert.equal(spreadVerdict([col('a', 2, 1), col('b', 2, 3)]), null, 'the same spread: no claim');
 });

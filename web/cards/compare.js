@@ -2,8 +2,11 @@
 // others on the same sentence, side by side (stacked on a phone). Each
 // column has its translation, its heatmap on the one colour scale every
 // heatmap uses (α from 0 to 1, never per row, so columns compare), each
-// row's entropy and what it does at the current step; a model without
-// attention says why it has no heatmap. Below them, the difference heatmap
+// row's entropy, how widely its scores spread before and after the slider's
+// divisor (the number behind √d), and what it does at the current step; a
+// model without attention says why it has no heatmap. Under the columns, a
+// note computed from those numbers: whether the column whose scores reach the
+// softmax most widely spread has the sharpest rows. Below them, the difference heatmap
 // α_A − α_B of the main model and one other, where both read the same
 // source words. The step (the step-through's) is marked in every column, so
 // playing the step-through plays them all. The models come from
@@ -14,7 +17,7 @@ import { CONFIG } from '../config.js';
 import { rowOfStep } from '../lib/words.js';
 import { h, replaceChildren } from '../lib/dom.js';
 import { attentionName, bleuWithBudget, fixedSummary, weightsName } from '../lib/catalog.js';
-import { COMPARE_MAX, comparedIds, differenceMatrix, mean } from '../lib/compare.js';
+import { COMPARE_MAX, comparedIds, differenceMatrix, mean, scoreSpread, spreadVerdict } from '../lib/compare.js';
 import { fmt } from '../lib/math.js';
 import { t, tParts, num } from '../i18n/index.js';
 import { legendGradientCSS, divergingGradientCSS } from '../theme.js';
@@ -35,6 +38,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     legendSlot.append(h('div', { class: 'as-legend as-small' }, h('span', null, t('heat.legendLow')), h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, t('heat.legendHigh'))));
   };
   const status = h('p', { class: 'as-visually-hidden', 'aria-live': 'polite' });
+  const spreadNote = h('p', { class: 'as-small as-compare-spread-note', hidden: true });
   // The difference heatmap is built the first time there is something to compare.
   const diffSlot = h('div', { class: 'as-compare-diff-slot' });
   let diff = null;
@@ -60,7 +64,7 @@ export function mount(store, { headingId, frame = null, actions }) {
   const element = h('section', { class: 'as-card as-compare-card', 'aria-labelledby': headingId },
     h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('compare.heading')), legendSlot),
     h('p', { class: 'as-small as-muted' }, t('compare.intro', { max: num(COMPARE_MAX) })),
-    picker, status, grid, diffSlot);
+    picker, status, grid, spreadNote, diffSlot);
 
   const columns = new Map(); // id -> { element, title, meta, translation, line, box, heat, heatShown }
   let pickerKey = '';
@@ -91,6 +95,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     const meta = h('p', { class: 'as-small as-muted' });
     const translation = h('p', { class: 'as-compare-translation' });
     const line = h('p', { class: 'as-small as-compare-line' });
+    const spread = h('p', { class: 'as-small as-muted as-compare-spread' });
     const progress = h('progress', { class: 'as-compare-progress', hidden: true });
     const message = h('p', { class: 'as-small as-compare-message', hidden: true });
     const box = h('div', { class: 'as-heat-box' });
@@ -104,8 +109,8 @@ export function mount(store, { headingId, frame = null, actions }) {
     });
     heat.setOptions(COLUMN_OPTIONS);
     const el = h('article', { class: 'as-compare-col', dataset: { model: main ? 'main' : id } },
-      h('div', { class: 'as-compare-col-head' }, title, remove), meta, translation, line, progress, message, box);
-    c = { element: el, title, meta, translation, line, progress, message, box, heat, main };
+      h('div', { class: 'as-compare-col-head' }, title, remove), meta, translation, line, spread, progress, message, box);
+    c = { element: el, title, meta, translation, line, spread, progress, message, box, heat, main };
     columns.set(id, c);
     return c;
   }
@@ -117,6 +122,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     return m && st.trace && m.trace.text === st.trace.text ? m : null;
   }
 
+  /** -> { name, spread, entropy } for the spread note (spread null: nothing to measure). */
   function renderColumn(st, id) {
     const c = column(id);
     const entry = st.catalog?.models.find((m) => m.id === (id ?? st.model));
@@ -155,6 +161,19 @@ export function mount(store, { headingId, frame = null, actions }) {
       c.line.textContent = trace && !m.alpha ? t('compare.lineNone', { step: num(Math.min(st.step, trace.T - 1) + 1), word: trace.target[Math.min(st.step, trace.T - 1)]?.text ?? '' }) : '';
     }
     c.box.hidden = !m?.alpha;
+    const spread = m?.alpha ? scoreSpread(m.trace) : null;
+    c.spread.textContent = spread ? t('compare.spread', { raw: fmt(spread.raw, 2), div: fmt(spread.divisor, 2), seen: fmt(spread.seen, 2) }) : '';
+    c.spread.hidden = !spread;
+    return { name, spread, entropy: m?.alpha ? mean(m.entropies) : NaN };
+  }
+
+  function renderSpreadNote(measured) {
+    const v = spreadVerdict(measured);
+    spreadNote.hidden = !v;
+    spreadNote.textContent = v ? t(v.agrees ? 'compare.spreadAgrees' : 'compare.spreadDisagrees', {
+      wide: v.wide.name, sw: fmt(v.wide.spread.seen, 2), hw: fmt(v.wide.entropy, 2),
+      narrow: v.narrow.name, sn: fmt(v.narrow.spread.seen, 2), hn: fmt(v.narrow.entropy, 2),
+    }) : '';
   }
 
   function renderDifference(st) {
@@ -205,17 +224,19 @@ export function mount(store, { headingId, frame = null, actions }) {
       for (const c of columns.values()) c.element.remove();
       grid.hidden = true;
       legendSlot.replaceChildren();
+      spreadNote.hidden = true;
       if (diff) diff.hidden = true;
       return;
     }
     grid.hidden = false;
     ensureLegend();
     // Columns in the order of `compare`, moved only when that changes (a moved node loses focus).
-    ids.forEach((id, i) => {
+    const measured = ids.map((id, i) => {
       const c = column(id);
       if (grid.children[i] !== c.element) grid.insertBefore(c.element, grid.children[i] ?? null);
-      renderColumn(st, id);
+      return renderColumn(st, id);
     });
+    renderSpreadNote(measured);
     renderDifference(st);
     const ready = ids.filter((id) => matrixOf(st, id)).length;
     status.textContent = t('compare.status', { ready: num(ready), n: ids.length });

@@ -1,6 +1,7 @@
 // compare.js - the side-by-side comparison's arithmetic (pure; tested in
-// tests/web/compare.test.mjs): which models a link asks to compare, and the
-// difference heatmap α_A − α_B of two models on one sentence.
+// tests/web/compare.test.mjs): which models a link asks to compare, the
+// difference heatmap α_A − α_B of two models on one sentence, and how widely
+// each model's scores spread before and after the slider's divisor.
 
 import { MODEL_ID } from '../config.js';
 import { t as tr } from '../i18n/core.js';
@@ -63,6 +64,49 @@ export function differenceMatrix(a, b, { labelA = 'A', labelB = 'B' } = {}) {
   }
   const rowLabels = Array.from({ length: T }, (_, t) => (a.rowLabels[t] === b.rowLabels[t] ? a.rowLabels[t] : `${a.rowLabels[t]} | ${b.rowLabels[t]}`));
   return { T, S, rowLabels, colLabels: a.colLabels.slice(), alpha, entropies: tv, rowMax: null, dropped: Math.max(a.T, b.T) - T, difference: true, level: a.level };
+}
+
+/**
+ * How widely a translation's attention scores spread, the number behind √d:
+ * for each decoder step the standard deviation of its raw scores e_tj over
+ * the S source tokens, averaged over the T steps. The softmax sees the scores
+ * times trace.scoreScale (÷ the divisor), so their spread there is raw ×
+ * scoreScale; the wider that is, the more the row's weight gathers on its
+ * largest score.
+ *   trace: { T, S, scores (Float32Array T*S, raw), scoreScale }
+ *   -> { raw, divisor, seen } or null (no scores: no attention, or S = 0)
+ */
+export function scoreSpread(trace) {
+  const { T, S, scores, scoreScale } = trace ?? {};
+  if (!scores || !(T > 0) || !(S > 0) || !(scoreScale > 0)) return null;
+  let total = 0;
+  for (let t = 0; t < T; t++) {
+    let sum = 0;
+    let squares = 0;
+    for (let j = 0; j < S; j++) { const e = scores[t * S + j]; sum += e; squares += e * e; }
+    const m = sum / S;
+    total += Math.sqrt(Math.max(squares / S - m * m, 0));
+  }
+  const raw = total / T;
+  return { raw, divisor: 1 / scoreScale, seen: raw * scoreScale };
+}
+
+/**
+ * What the columns' spreads and entropies say together, for the card's note:
+ * the attention column whose scores reach the softmax most widely spread
+ * against the one whose reach it least spread, and whether the wider one has
+ * the sharper rows (lower mean entropy), as the √d argument says it should.
+ *   columns: [{ name, spread: scoreSpread(), entropy (mean bits) }]
+ *   -> { wide, narrow, agrees } or null (fewer than two to compare)
+ */
+export function spreadVerdict(columns) {
+  const usable = columns.filter((c) => c.spread && Number.isFinite(c.entropy));
+  if (usable.length < 2) return null;
+  const bySeen = usable.slice().sort((a, b) => b.spread.seen - a.spread.seen);
+  const wide = bySeen[0];
+  const narrow = bySeen[bySeen.length - 1];
+  if (wide.spread.seen === narrow.spread.seen) return null;
+  return { wide, narrow, agrees: wide.entropy < narrow.entropy };
 }
 
 /** Mean of a list of numbers (NaN when empty). */
