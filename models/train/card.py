@@ -40,6 +40,30 @@ def time_note(m):
     return " ".join(sentences)
 
 
+def dims_text(m):
+    """The dimensions the model has, not only those asked for: the attention
+    kind fixes some (model.ModelConfig.normalised: dot products need the
+    decoder state as wide as the bidirectional annotation; no attention has no
+    attention layer), and the card says how dot's are matched."""
+    from model import ModelConfig
+    a = m["args"]
+    cfg = ModelConfig(src_vocab_size=1, tgt_vocab_size=1, attention=m["attention"], embed_dim=a["embed"],
+                      encoder_hidden=a["hidden"], decoder_hidden=a["decoder_hidden"],
+                      attention_dim=a["attention_dim"], output_dim=a["output_dim"]).normalised()
+    parts = [f"embed {cfg.embed_dim}", f"encoder {cfg.encoder_hidden}×2 (bidirectional)"]
+    if cfg.attention in ("dot", "scaled_dot"):
+        parts.append(f"decoder {cfg.decoder_hidden} (= 2 × {cfg.encoder_hidden}, as wide as the bidirectional "
+                     "annotation, so the score sᵀh needs no projection)")
+    else:
+        parts.append(f"decoder {cfg.decoder_hidden}")
+    if cfg.attention == "additive":
+        parts.append(f"attention {cfg.attention_dim}")
+    elif cfg.attention == "general":
+        parts.append(f"attention: W of {cfg.decoder_hidden} × {2 * cfg.encoder_hidden} in sᵀWh")
+    parts.append(f"deep output {cfg.output_dim}")
+    return ", ".join(parts)
+
+
 def card_note(notes_path, model_id):
     """A hand-written note for this model id from NOTES (JSON {id: text}),
     kept in the repository so that re-exporting the cards keeps it."""
@@ -233,7 +257,7 @@ Bengio 2015), English → {LANGUAGES.get(args.id.split('-')[1], args.id.split('-
 | parameters | {m['parameters']:,} |
 | file size | {size:,} bytes ({WEIGHT_NOTES[args.weights]}) |
 | vocabularies | {m['src_vocab']} source / {m['tgt_vocab']} target words ({m['src_token_coverage']:.1%} / {m['tgt_token_coverage']:.1%} of training tokens covered) |
-| dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
+| dims | {dims_text(m)} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} tokens each side) |
 | dev / test pairs | {m['dev_pairs']:,} / {m['test_pairs']:,} |
 | training | {m['updates']:,} updates, batch {a['batch']}, Adam lr {a['lr']}, dropout {a['dropout']}, best dev BLEU at update {m['best'].get('step'):,} |
@@ -297,7 +321,7 @@ repository's scripts.
 | parameters | {m['parameters']:,} |
 | file size | {size:,} bytes ({WEIGHT_NOTES[args.weights]}) |
 | vocabularies | {m['src_vocab']:,} source / {m['tgt_vocab']:,} target subword pieces, cased, learned by `models/train/subword.py` (byte fallback: no `<unk>`) |
-| dims | embed {a['embed']}, encoder {a['hidden']}×2 (bidirectional), decoder {a['decoder_hidden']}, attention {a['attention_dim']}, deep output {a['output_dim']} |
+| dims | {dims_text(m)} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} pieces each side): {", ".join(f"{k} {v:,}" for k, v in m['train_pairs_by_domain'].items())} |
 | sampling | each update's {a['batch']} pairs drawn by domain: {weights} |
 | training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; best dev BLEU at update {m['best'].get('step'):,} |

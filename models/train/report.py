@@ -319,6 +319,21 @@ def vocabulary_tables(path):
     return hashlib.sha1(data[HEADER_SIZE:HEADER_SIZE + header["vocab_bytes"]]).hexdigest()[:12]
 
 
+def dims_sentence(models):
+    """How each kind's dimensions follow from the recipe (the additive model's
+    training arguments, else the recipe's defaults in model.ModelConfig)."""
+    from model import ModelConfig
+    args = next((m["metrics"]["args"] for m in models.values() if m["metrics"].get("args")), {})
+    default = ModelConfig(src_vocab_size=1, tgt_vocab_size=1)
+    He = args.get("hidden", default.encoder_hidden)
+    Hd = args.get("decoder_hidden", default.decoder_hidden)
+    A = args.get("attention_dim", default.attention_dim)
+    return (f"How the dimensions are matched: dot and scaled dot compare the decoder state with the bidirectional "
+            f"annotation directly (sᵀh), so their decoder state is as wide as the annotation, 2 × {He} = {2 * He} "
+            f"units against the others' {Hd}, which gives them more parameters; general learns a {Hd} × {2 * He} "
+            f"matrix W in sᵀWh; additive a {A}-unit layer vᵀ tanh(W₁h + W₂s); no attention has no attention layer.")
+
+
 def fairness(models):
     """Sentences saying how the compared models differ in budget and vocabulary ([] when they do not)."""
     budgets = {k: m["metrics"].get("updates") for k, m in models.items()}
@@ -364,7 +379,8 @@ def main():
             "Written by `models/train/report.py` (run by `./build.sh zoo`). BLEU is corpus BLEU with greedy decoding; "
             "every file compared is int8 (per-row scales) and its BLEU is measured with the int8 weights. Brackets: "
             "90% bootstrap interval over the sentences of a bucket (1,000 resamples).", ""]
-    text += fairness({k: models[k] for k in kinds})
+    for note in fairness({k: models[k] for k in kinds}):
+        text += [note, ""]
     text += ["", "| model | attention | parameters | segmentation | updates | training time | "
              + " | ".join(TEST_SETS[t].split(" (")[0] + " BLEU" for t in TEST_SETS) + " |",
              "|---|---|---:|---|---:|---:|" + "---:|" * len(TEST_SETS)]
@@ -378,8 +394,7 @@ def main():
         text.append(f"| `{models[k]['id']}` | {KIND_LABELS[k]} | {m['parameters']:,} | {m.get('segmentation', 'words')} | "
                     f"{m['updates']:,} | {duration_text(m['train_seconds']) or '—'} | " + " | ".join(cells) + " |")
     text.append("")
-    text.append("Dot and scaled dot need a decoder as wide as the annotations (512), so they have more parameters "
-                "than the others; general learns a 512 × 512 matrix W in sᵀWh; additive a 256-unit layer vᵀ tanh(W₁h + W₂s).")
+    text.append(dims_sentence(models))
 
     # BLEU by length, one figure per test set (Bahdanau et al. 2015, Fig. 2).
     verdicts = []

@@ -327,6 +327,23 @@ def card_time_note_follows_the_metrics():
 
 
 @check
+def card_dims_are_the_models_own():
+    """card.py's dims are those the attention kind gives the model (dot: a
+    decoder as wide as the bidirectional annotation, and why; none: no
+    attention layer), not the training arguments as typed."""
+    from card import dims_text
+    a = {"embed": 128, "hidden": 256, "decoder_hidden": 256, "attention_dim": 256, "output_dim": 256}
+    assert dims_text({"attention": "additive", "args": a}) == \
+        "embed 128, encoder 256×2 (bidirectional), decoder 256, attention 256, deep output 256"
+    dot = dims_text({"attention": "dot", "args": a})
+    assert "decoder 512 (= 2 × 256, as wide as the bidirectional annotation" in dot and "attention 256" not in dot, dot
+    assert "decoder 512 (= 2 × 256" in dims_text({"attention": "scaled_dot", "args": a})
+    assert "attention: W of 256 × 512 in sᵀWh" in dims_text({"attention": "general", "args": a})
+    none = dims_text({"attention": "none", "args": a})
+    assert "attention" not in none and "decoder 256" in none, none
+
+
+@check
 def card_learning_curve_follows_the_metrics():
     """card.py's learning curve: a row per evaluation, the last step's trend in
     words, a blank time for a point recovered from a log, a sentence without one."""
