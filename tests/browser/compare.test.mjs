@@ -110,7 +110,7 @@ describe('compare models side by side', () => {
       const { trace, info } = traces.get(id);
       const expected = info.attention === 'none' ? null : scoreSpread(trace);
       if (!expected) { assert.equal(spreadTexts[i], '', `${id}: no attention, no spread`); continue; }
-      const shown = spreadTexts[i].match(/σ = ([\d.,]+) before the divisor; ÷ ([\d.,]+), the softmax sees σ = ([\d.,]+)/);
+      const shown = spreadTexts[i].match(/σ = ([\d.,]*\d) before the divisor; ÷ ([\d.,]*\d), the softmax sees σ = ([\d.,]*\d)/);
       assert.ok(shown, spreadTexts[i]);
       const [raw, divisor, seen] = shown.slice(1).map((x) => Number(x.replace(/,/g, '')));
       for (const [got, want, what] of [[raw, expected.raw, 'raw'], [divisor, expected.divisor, 'divisor'], [seen, expected.seen, 'seen']]) {
