@@ -194,25 +194,31 @@ def _fake_metrics(bleu_by_bucket, attention, updates=100):
             "test_bleu_by_source_length": buckets}
 
 
+def _report_on(tmp, metrics_by_id):
+    """Write each {model id: metrics} (the additive one as the default's
+    en-fr-int8, the others under report/) into tmp, run report.py there without
+    test sets or bench, and return REPORT.md's text."""
+    import json
+    import subprocess
+    os.makedirs(os.path.join(tmp, "report"), exist_ok=True)
+    for model_id, m in metrics_by_id.items():
+        with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
+            json.dump(m, f)
+    subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
+                    "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
+                   check=True, capture_output=True)
+    return open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+
+
 @check
 def report_verdict_follows_the_numbers():
     """report.py's claim about the paper must come from the metrics, both ways."""
-    import json
-    import subprocess
     import tempfile
     for none_long, expected in ((5.0, "Agrees with the paper"), (30.0, "Does not agree with the paper")):
         with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "report"))
             # The additive model is the default's metrics (no file: nothing to measure with the engine).
-            runs = {"en-fr-int8": ("additive", {"1-10": 40.0, "11-20": 30.0, "21-30": 20.0}),
-                    "report/en-fr-none": ("none", {"1-10": 38.0, "11-20": 25.0, "21-30": none_long})}
-            for model_id, (kind, table) in runs.items():
-                with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
-                    json.dump(_fake_metrics(table, kind), f)
-            subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
-                            "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
-                           check=True, capture_output=True)
-            text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+            text = _report_on(tmp, {"en-fr-int8": _fake_metrics({"1-10": 40.0, "11-20": 30.0, "21-30": 20.0}, "additive"),
+                                    "report/en-fr-none": _fake_metrics({"1-10": 38.0, "11-20": 25.0, "21-30": none_long}, "none")})
             assert expected in text, (expected, text)
             svg = open(os.path.join(tmp, "report", "bleu-by-length.svg"), encoding="utf-8").read()
             assert svg.startswith("<svg") and svg.count("<polyline") == 2, svg[:200]
@@ -224,23 +230,14 @@ def report_verdict_follows_the_numbers():
 def report_lesson_verdict_and_fairness_follow_the_numbers():
     """The lesson's claim (dot as good as additive) is judged from the metrics both
     ways, and a comparison of unequal budgets says so."""
-    import json
-    import subprocess
     import tempfile
     cases = ((29.5, 1000, "Agrees with the lesson", False), (20.0, 1000, "Does not agree with the lesson", False),
              (29.5, 300, "Agrees with the lesson", True))
     for dot_bleu, dot_updates, expected, unequal in cases:
         with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "report"))
-            additive = _fake_metrics({"1-10": 30.0, "11-20": 30.0}, "additive", updates=1000)
-            dot = _fake_metrics({"1-10": dot_bleu, "11-20": dot_bleu}, "dot", updates=dot_updates)
-            for model_id, m in (("en-fr-int8", additive), ("report/en-fr-dot", dot)):
-                with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
-                    json.dump(m, f)
-            subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
-                            "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
-                           check=True, capture_output=True)
-            text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+            text = _report_on(tmp, {"en-fr-int8": _fake_metrics({"1-10": 30.0, "11-20": 30.0}, "additive", updates=1000),
+                                    "report/en-fr-dot": _fake_metrics({"1-10": dot_bleu, "11-20": dot_bleu}, "dot",
+                                                                      updates=dot_updates)})
             assert expected in text, (expected, text)
             assert ("Not an equal budget" in text) == unequal, text
 
@@ -250,23 +247,14 @@ def report_compares_only_models_measured_alike():
     """A model whose metrics use another BLEU (older lower-cased word metrics next
     to cased 13a) is named and left out of the by-length tables and verdicts,
     never compared number for number."""
-    import json
-    import subprocess
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        os.makedirs(os.path.join(tmp, "report"))
         buckets = {"1-10": {"sentences": 10, "bleu": 30.0, "ci90": [29.0, 31.0]},
                    "11-20": {"sentences": 10, "bleu": 25.0, "ci90": [24.0, 26.0]}}
         additive = {**_fake_metrics({"1-10": 30.0, "11-20": 25.0}, "additive", updates=1000),
                     "tests": {"ui_test": {"bleu_cased_13a": 28.0, "bleu_cased_13a_by_source_length": buckets}}}
         dot = _fake_metrics({"1-10": 10.0, "11-20": 8.0}, "dot", updates=1000)  # lower-cased words only
-        for model_id, m in (("en-fr-int8", additive), ("report/en-fr-dot", dot)):
-            with open(os.path.join(tmp, f"{model_id}.metrics.json"), "w") as f:
-                json.dump(m, f)
-        subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", tmp,
-                        "--data", os.path.join(tmp, "no-data"), "--bench", os.path.join(tmp, "no-bench")],
-                       check=True, capture_output=True)
-        text = open(os.path.join(tmp, "REPORT.md"), encoding="utf-8").read()
+        text = _report_on(tmp, {"en-fr-int8": additive, "report/en-fr-dot": dot})
         assert "Left out: Luong dot (lower-cased word BLEU, older metrics)" in text, text
         assert "Agrees with the lesson" not in text and "agree with the lesson" not in text, text
         svg = open(os.path.join(tmp, "report", "bleu-by-length.svg"), encoding="utf-8").read()
