@@ -40,16 +40,24 @@ def time_note(m):
     return " ".join(sentences)
 
 
+def trained_config(attention, args):
+    """model.ModelConfig (normalised) of a run from its training arguments; an
+    argument the metrics lack takes the recipe's default."""
+    from model import ModelConfig
+    d = ModelConfig(src_vocab_size=1, tgt_vocab_size=1)
+    return ModelConfig(src_vocab_size=1, tgt_vocab_size=1, attention=attention,
+                       embed_dim=args.get("embed", d.embed_dim), encoder_hidden=args.get("hidden", d.encoder_hidden),
+                       decoder_hidden=args.get("decoder_hidden", d.decoder_hidden),
+                       attention_dim=args.get("attention_dim", d.attention_dim),
+                       output_dim=args.get("output_dim", d.output_dim)).normalised()
+
+
 def dims_text(m):
     """The dimensions the model has, not only those asked for: the attention
     kind fixes some (model.ModelConfig.normalised: dot products need the
     decoder state as wide as the bidirectional annotation; no attention has no
     attention layer), and the card says how dot's are matched."""
-    from model import ModelConfig
-    a = m["args"]
-    cfg = ModelConfig(src_vocab_size=1, tgt_vocab_size=1, attention=m["attention"], embed_dim=a["embed"],
-                      encoder_hidden=a["hidden"], decoder_hidden=a["decoder_hidden"],
-                      attention_dim=a["attention_dim"], output_dim=a["output_dim"]).normalised()
+    cfg = trained_config(m["attention"], m["args"])
     parts = [f"embed {cfg.embed_dim}", f"encoder {cfg.encoder_hidden}×2 (bidirectional)"]
     if cfg.attention in ("dot", "scaled_dot"):
         parts.append(f"decoder {cfg.decoder_hidden} (= 2 × {cfg.encoder_hidden}, as wide as the bidirectional "

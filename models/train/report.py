@@ -322,12 +322,10 @@ def vocabulary_tables(path):
 def dims_sentence(models):
     """How each kind's dimensions follow from the recipe (the additive model's
     training arguments, else the recipe's defaults in model.ModelConfig)."""
-    from model import ModelConfig
+    from card import trained_config
     args = next((m["metrics"]["args"] for m in models.values() if m["metrics"].get("args")), {})
-    default = ModelConfig(src_vocab_size=1, tgt_vocab_size=1)
-    He = args.get("hidden", default.encoder_hidden)
-    Hd = args.get("decoder_hidden", default.decoder_hidden)
-    A = args.get("attention_dim", default.attention_dim)
+    cfg = trained_config("additive", args)
+    He, Hd, A = cfg.encoder_hidden, cfg.decoder_hidden, cfg.attention_dim
     return (f"How the dimensions are matched: dot and scaled dot compare the decoder state with the bidirectional "
             f"annotation directly (sᵀh), so their decoder state is as wide as the annotation, 2 × {He} = {2 * He} "
             f"units against the others' {Hd}, which gives them more parameters; general learns a {Hd} × {2 * He} "
