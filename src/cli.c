@@ -1,6 +1,6 @@
 /* cli.c - the native command line: translate sentences and show alignments.
  *
- *   alignscope [--model FILE] [--json] [--scale X] [--top-k K] [--beam K]
+ *   alignscope [--model FILE] [--json] [--no-context] [--scale X] [--top-k K] [--beam K]
  *              [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [SENTENCE ...]
  *
  * With no sentences it reads one per line from stdin. Text mode prints the
@@ -22,13 +22,15 @@
 static const char *const kind_names[] = {"none", "additive", "dot", "general", "scaled_dot"};
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: alignscope [--model FILE] [--json] [--pieces] [--scale X] [--top-k K] [--beam K]\n"
+    fprintf(f, "usage: alignscope [--model FILE] [--json] [--no-context] [--pieces] [--scale X] [--top-k K] [--beam K]\n"
                "                  [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [SENTENCE ...]\n"
                "  Translates each SENTENCE (or each line of stdin) and prints the attention\n"
                "  weights between words (a word's column sums its subword pieces' weights,\n"
                "  its row is their mean); --pieces prints the pieces' own matrix.\n"
                "  --scale overrides the score scale (the page's sqrt(d) slider);\n"
                "  --top-k sets how many candidates per step --json lists (0..16, default 5).\n"
+               "  --no-context: --json writes \"context\": null instead of the context vectors\n"
+               "  (T x 2H numbers, most of each line), for callers that read only alignments.\n"
                "  --beam K: beam search with K hypotheses (1..8), all printed, best first,\n"
                "  ranked by log p / T^X (--length-penalty X, 0..4, default 1).\n"
                "  --force STEP:W0,W1,... forces the attention weights at decoder step STEP\n"
@@ -97,6 +99,11 @@ static void json_matrix(const float *v, int32_t rows, int32_t cols) {
     putchar(']');
 }
 
+/* Whether --json writes each step's context vector (T x 2H floats, most of a
+ * line's bytes). models/train/report.py reads thousands of traces for their
+ * alignments only and turns it off with --no-context. Set once, from argv. */
+static int json_with_context = 1;
+
 /* A trace's fields, without the braces around them. */
 static void print_json_fields(const as_model *model, const char *text, size_t len, const as_trace *tr) {
     printf("\"text\":");
@@ -141,7 +148,8 @@ static void print_json_fields(const as_model *model, const char *text, size_t le
     printf(",\"scores\":");
     json_matrix(tr->scores, tr->target_len, tr->source_len);
     printf(",\"context\":");
-    json_matrix(tr->context, tr->target_len, tr->context_dim);
+    if (json_with_context) json_matrix(tr->context, tr->target_len, tr->context_dim);
+    else printf("null");
     printf(",\"top\":[");
     for (int32_t t = 0; t < tr->target_len; t++) {
         printf("%s{\"ids\":[", t ? "," : "");
@@ -422,6 +430,8 @@ int main(int argc, char **argv) {
             return 0;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--no-context") == 0) {
+            json_with_context = 0;
         } else if (strcmp(a, "--pieces") == 0) {
             pieces = 1;
         } else if (strcmp(a, "--model") == 0 && i + 1 < argc) {

@@ -117,6 +117,18 @@ for (const { name, fixture, model } of fixtureFiles()) {
         cases.forEach((c, i) => compareCase(`${name} native "${c.text}" scale ${scale}`, c, fromNative(lines[i]), stats));
       }
       worst.native = Math.max(worst.native ?? 0, stats.alpha);
+      // --no-context (models/train/report.py's reading) drops only the context vectors.
+      const some = fx.cases.filter((c) => c.score_scale === scales[0]).slice(0, 3).map((c) => c.text);
+      const full = runNative(['--model', model, '--json', '--top-k', '0', '--scale', String(scales[0]), '--', ...some]);
+      const lean = runNative(['--model', model, '--json', '--no-context', '--top-k', '0', '--scale', String(scales[0]), '--', ...some]);
+      assert.equal(lean.status, 0, lean.stderr);
+      const [fullLines, leanLines] = [full, lean].map((r) => r.stdout.trim().split('\n').map((l) => JSON.parse(l)));
+      assert.equal(leanLines.length, some.length);
+      leanLines.forEach((l, i) => {
+        assert.equal(l.context, null);
+        assert.ok(Array.isArray(fullLines[i].context) && fullLines[i].context.length === fullLines[i].target.length);
+        assert.deepEqual({ ...l, context: undefined }, { ...fullLines[i], context: undefined });
+      });
       console.log(`# ${name} native: ${fx.cases.length} cases, max |dalpha|=${stats.alpha.toExponential(2)} ` +
         `max dscore=${stats.scores.toExponential(2)} max dcontext=${stats.context.toExponential(2)} max dprob=${stats.probs.toExponential(2)}`);
     });

@@ -18,6 +18,13 @@ ATTENTION_NAMES = {"additive": "additive attention", "dot": "Luong dot attention
                    "none": "no attention (fixed summary context)"}
 
 
+def cpu_time_text(m):
+    """'; CPU time N min' when every phase recorded its process time (runs from
+    before cpu_seconds have only wall clock, which counts pauses and shared cores)."""
+    cpu = m.get("train_cpu_seconds")
+    return f"; CPU time {cpu / 60:.1f} min, which pauses and a shared core do not inflate" if cpu else ""
+
+
 def time_note(m):
     """How the training time was measured, from what train.py recorded: the
     average update, the machine (when the run recorded it) and what the
@@ -333,7 +340,7 @@ repository's scripts.
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} pieces each side): {", ".join(f"{k} {v:,}" for k, v in m['train_pairs_by_domain'].items())} |
 | sampling | each update's {a['batch']} pairs drawn by domain: {weights} |
 | training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; best dev BLEU at update {m['best'].get('step'):,} |
-| training time | {m['train_seconds'] / 60:.1f} min, {m['train_seconds'] / max(m['updates'], 1):.2f} s per update ({machine.get('device', 'cpu')}, {machine.get('cpus', '?')} cores, {machine.get('torch_threads', '?')} torch thread) |
+| training time | {m['train_seconds'] / 60:.1f} min, {m['train_seconds'] / max(m['updates'], 1):.2f} s per update ({machine.get('device', 'cpu')}, {machine.get('cpus', '?')} cores, {machine.get('torch_threads', '?')} torch thread){cpu_time_text(m)} |
 
 ## BLEU
 

@@ -587,7 +587,14 @@ def main():
         model.train()
         return bleu
 
-    run_started = time.time()
+    # Wall clock counts a SIGSTOP pause or a core shared with another job as
+    # training; process time (this process's CPU seconds, all threads) does not.
+    # Each phase records both: the update count is the fair budget, and
+    # cpu_seconds says what the updates cost.
+    run_started, run_cpu_started = time.time(), time.process_time()
+
+    def cpu_seconds():
+        return round(time.process_time() - run_cpu_started, 1)
 
     def save_resumable(path=None):
         phase_seconds = time.time() - run_started
@@ -598,6 +605,7 @@ def main():
                                 "step": step, "epoch": epoch, "batch_in_epoch": batch_in_epoch,
                                 "best": best, "curve": curve,
                                 "phases": phases + [{"seconds": round(phase_seconds, 1),
+                                                                    "cpu_seconds": cpu_seconds(),
                                                                     "updates": step - first_step,
                                                                     "device": str(device),
                                                                     "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]})
@@ -707,7 +715,8 @@ def main():
         epoch, batch_in_epoch = epoch + 1, 0
 
     if args.updates:
-        phases = phases + [{"seconds": round(time.time() - run_started, 1), "updates": step - first_step,
+        phases = phases + [{"seconds": round(time.time() - run_started, 1), "cpu_seconds": cpu_seconds(),
+                            "updates": step - first_step,
                             "device": str(device), "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]
         if os.path.abspath(best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
             import shutil
@@ -715,6 +724,9 @@ def main():
     else:
         phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
     train_seconds = sum(p["seconds"] for p in phases)
+    # None when an earlier phase predates cpu_seconds (a sum of some phases would mislead)
+    train_cpu_seconds = (round(sum(p["cpu_seconds"] for p in phases), 1)
+                         if all("cpu_seconds" in p for p in phases) else None)
     checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"), map_location="cpu")
     model.load_state_dict(checkpoint["state_dict"])
     model.to(device)
@@ -734,7 +746,8 @@ def main():
         "src_vocab": len(src_vocab), "tgt_vocab": len(tgt_vocab),
         "src_token_coverage": round(coverage(src_counts, src_vocab), 4),
         "tgt_token_coverage": round(coverage(tgt_counts, tgt_vocab), 4),
-        "best": best, "updates": step, "train_seconds": round(train_seconds, 1), "phases": phases,
+        "best": best, "updates": step, "train_seconds": round(train_seconds, 1),
+        "train_cpu_seconds": train_cpu_seconds, "phases": phases,
         "learning_curve": curve,
         "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
         "tests": tests,

@@ -296,7 +296,9 @@ def report_fairness_compares_the_vocabulary_tables():
 def card_time_note_follows_the_metrics():
     """card.py says how the time was measured from what train.py recorded, and
     keeps a hand-written note from its notes file (so re-exports keep it)."""
-    from card import card_note, time_note
+    from card import card_note, cpu_time_text, time_note
+    assert cpu_time_text({"train_cpu_seconds": 5400.0}).startswith("; CPU time 90.0 min")
+    assert cpu_time_text({"train_cpu_seconds": None}) == "" and cpu_time_text({}) == ""
     m = {"args": {"max_steps": 1000, "minutes": 600.0}, "train_seconds": 1340.0, "updates": 1000,
          "machine": {"cpus": 2, "torch_threads": 1, "openblas_threads": "1", "load_average_at_end": [4.04, 4.4, 4.1]}}
     note = time_note(m)

@@ -56,6 +56,13 @@ for name in ("straight", "resumed"):
         curves[name] = [(p["update"], p["dev_bleu"]) for p in json.load(f)["learning_curve"]]
 assert [u for u, _ in curves["straight"]] == [15, 30], curves
 assert curves["straight"] == curves["resumed"], curves
+# every phase records its CPU seconds beside its wall clock, and the metrics their sum
+with open(os.path.join(work, "resumed", "metrics.json"), encoding="utf-8") as f:
+    resumed_metrics = json.load(f)
+assert len(resumed_metrics["phases"]) > 1, resumed_metrics["phases"]
+assert all(p["cpu_seconds"] >= 0 for p in resumed_metrics["phases"]), resumed_metrics["phases"]
+assert resumed_metrics["train_cpu_seconds"] > 0, resumed_metrics
+assert abs(resumed_metrics["train_cpu_seconds"] - sum(p["cpu_seconds"] for p in resumed_metrics["phases"])) < 0.2
 passed += 1
 # a budget of 12 then grown to 30: the snapshot before the first decay continues
 train("grown", 12)
