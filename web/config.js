@@ -17,6 +17,7 @@ export const CONFIG = Object.freeze({
   cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
   cellMaxPresenter: 120,
+  compareCellMin: 14,          // …and may shrink further, so a phone's column (≈ 320 px) holds a ten-piece sentence with its entropy column
   compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side       // presenter mode: read from the back of a classroom
   filmCellMax: 48,             // the training film's heatmap (cards/training.js): beside its scrubber, a little smaller than the main map
   cellValueMin: 34,            // print α inside cells when at least this big

@@ -158,6 +158,11 @@ describe('compare models side by side', () => {
     assert.ok(boxes.every((b) => b.x === boxes[0].x), `one column under the other: ${JSON.stringify(boxes)}`);
     assert.ok(boxes.every((b, i) => i === 0 || b.y > boxes[i - 1].y), 'in order, top to bottom');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'no sideways scrolling of the page');
+    // Each heatmap, its entropy column included, fits its column (smaller cells
+    // than the main map's), so nothing is hidden off to the right.
+    const fits = await page.$$eval('#app .as-compare-col .as-heatmap-scroll', (els) => els.map((el) => ({ scroll: el.scrollWidth, box: el.clientWidth })));
+    assert.ok(fits.length >= 1 && fits.every((f) => f.scroll <= f.box + 1), `every heatmap fits its column: ${JSON.stringify(fits)}`);
+    assert.equal(await page.locator('#app .as-compare-col .as-heat-more:visible').count(), 0, 'no › cue where nothing is hidden');
     await page.locator('#app .as-compare-card').screenshot({ path: path.join(ARTIFACTS, 'compare-phone-light.png') });
     await page.close();
   });

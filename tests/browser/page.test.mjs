@@ -658,6 +658,15 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
       assert.ok(scrolls.down || scrolls.across, `${name}: a 30-word map scrolls in its box`);
       assert.equal(await page.locator('#app .as-heat-colhead').isVisible(), scrolls.down, `${name}: the source words stay on top while the map scrolls down`);
       assert.equal(await page.locator('#app .as-heat-rowhead').isVisible(), scrolls.across, `${name}: the target words stay on the left while it scrolls across`);
+      // While more of the map lies to the right, a › at the box's edge says so; scrolled to the end, it goes.
+      const more = page.locator('#app .as-heat-card .as-heat-more');
+      if (scrolls.across) {
+        await scroller.evaluate((el) => { el.scrollLeft = 0; });
+        await more.waitFor({ state: 'visible' });
+        await scroller.evaluate((el) => { el.scrollLeft = el.scrollWidth; });
+        await more.waitFor({ state: 'hidden' });
+        await scroller.evaluate((el) => { el.scrollLeft = 150; });
+      } else assert.equal(await more.isVisible(), false, `${name}: no › while the map fits across`);
       await page.waitForTimeout(100);
       await page.locator('#app .as-heat-card').screenshot({ path: path.join(ARTIFACTS, `heatmap-long-${name}-${scheme}.png`) });
       // A word model says the made-up word is not in its vocabulary; a subword model reads it as pieces and names the word.

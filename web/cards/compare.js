@@ -24,7 +24,7 @@ import { legendGradientCSS, divergingGradientCSS } from '../theme.js';
 import * as heatmapView from '../views/heatmap.js';
 
 // The comparison's heatmaps: one absolute colour scale, cells a little smaller than the main map's.
-const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
+const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, cellMin: CONFIG.compareCellMin, reserve: CONFIG.heatBoxReservePx };
 
 
 /** ctx: { headingId, frame (the widget's frameQueue), actions: { setStep(step) } } */

@@ -26,9 +26,10 @@ export function fontsFor(labelPx = CONFIG.labelPx, cell = 0) {
  * @param {object} [opts]
  *   availHeight: height of the box to fit (rows); 0 = width only
  *   zoom: × the fitted cell (the zoom buttons, a pinch); labelPx: label size;
- *   cellMax: the largest cell at zoom 1
+ *   cellMax: the largest cell at zoom 1; cellMin: the smallest before the map
+ *   scrolls instead of shrinking
  */
-export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth, { availHeight = 0, zoom = 1, labelPx = CONFIG.labelPx, cellMax = CONFIG.cellMax } = {}) {
+export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth, { availHeight = 0, zoom = 1, labelPx = CONFIG.labelPx, cellMax = CONFIG.cellMax, cellMin = CONFIG.cellMin } = {}) {
   const T = rowLabels.length;
   const S = colLabels.length;
   const k = labelPx / CONFIG.labelPx; // everything around the cells scales with the type
@@ -40,7 +41,7 @@ export function layoutHeatmap({ rowLabels, colLabels }, measure, availWidth, { a
   // Rows fit the box's height too, but only as far as the labels above them leave room.
   const labelGuess = Math.ceil(colW * Math.sin((CONFIG.labelAngleDeg * Math.PI) / 180)) + 24;
   const fitH = availHeight > 0 ? Math.floor((availHeight - 2 * PAD - labelGuess) / Math.max(1, T)) : Infinity;
-  const fitted = Math.max(CONFIG.cellMin, Math.min(cellMax, fitW, fitH));
+  const fitted = Math.max(cellMin, Math.min(cellMax, fitW, fitH));
   const cell = Math.max(8, Math.round(fitted * zoom));
   // Slanted labels are cell·sin θ apart: steepen the slant for narrow cells
   // so neighbouring words never overlap (15 px ≈ one line of 13 px text).

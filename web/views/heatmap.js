@@ -35,12 +35,15 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const rowHead = h('canvas', { class: 'as-heat-sticky as-heat-rowhead', 'aria-hidden': 'true', hidden: true });
   const corner = h('canvas', { class: 'as-heat-sticky as-heat-corner', 'aria-hidden': 'true', hidden: true });
   const scroller = h('div', { class: 'as-heatmap-scroll' }, h('div', { class: 'as-heat-stack' }, canvas, colHead, rowHead, corner));
+  // A fade and › at the box's right edge while more of the map lies to the
+  // right: touch screens hide scroll bars, and the entropy column is last.
+  const moreRight = h('div', { class: 'as-heat-more', 'aria-hidden': 'true', hidden: true }, '›');
   const readout = h('p', { class: 'as-readout', 'aria-live': 'polite' }, '\u00a0');
   const empty = h('p', { class: 'as-empty', hidden: true });
-  container.append(empty, scroller, readout);
+  container.append(empty, h('div', { class: 'as-heat-frame' }, scroller, moreRight), readout);
 
   let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
-  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, reserve: CONFIG.heatBoxReservePx, boxPx: 0 };
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0 };
   // The scroll box: as tall as the window less `reserve`, never less than heatBoxMinPx; the cells fit it.
   // boxPx > 0 fixes it instead (a self-sizing iframe: its window is as tall as its content, so the box must not follow the window).
   const boxHeight = () => { scroller.style.maxHeight = opts.boxPx > 0 ? `${opts.boxPx}px` : `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
@@ -62,7 +65,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
     const availHeight = opts.boxPx > 0 ? opts.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
-    L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
+    L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax, cellMin: opts.cellMin });
     laidOutHeight = availHeight;
     needLayout = false;
   }
@@ -97,7 +100,13 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     colHead.hidden = !stickTop;
     rowHead.hidden = !stickLeft;
     corner.hidden = !(stickTop && stickLeft);
+    showMoreRight();
     return changed;
+  }
+  // From the layout, the box size and the scroll position as last seen (no layout is forced).
+  function showMoreRight() {
+    const more = !scroller.hidden && stickLeft && !!L && !!boxSize && scrollLeft + boxSize.w < L.width - 2;
+    if (moreRight.hidden === more) moreRight.hidden = !more;
   }
 
   // The one place the canvas is painted: in an animation frame.
@@ -310,7 +319,8 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
   // (From the scroll position and box size as last seen: no layout is forced.)
   let scrollTop = 0;
-  scroller.addEventListener('scroll', () => { scrollTop = scroller.scrollTop; }, { passive: true });
+  let scrollLeft = 0;
+  scroller.addEventListener('scroll', () => { scrollTop = scroller.scrollTop; scrollLeft = scroller.scrollLeft; showMoreRight(); }, { passive: true });
   function keepMarkedInView() {
     if (!L || marked < 0 || !stickTop || !boxSize) return;
     const y = L.gridY + marked * L.cell;
@@ -344,6 +354,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
         vm = null;
         frame.cancel();
         scroller.hidden = true;
+        moreRight.hidden = true;
         readout.hidden = true;
         empty.hidden = false;
         empty.textContent = next?.message ?? '';
@@ -361,7 +372,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       setReadout(hover || active);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest cell, the room left above and below the box, or a fixed box height: { colour, zoom, labelPx, cellMax, reserve, boxPx }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height: { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
       if (!changed.length) return;
