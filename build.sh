@@ -414,6 +414,7 @@ mode_zoo() {
     done
     printf '%s\n' $jobs | xargs -P "${ZOO_PARALLEL:-$(nproc)}" -I{} "$ROOT/build.sh" zoo-one {}
     mode_native
+    native_bench_build  # the report's cost per decoder step
     "$PYTHON" models/train/report.py
     "$PYTHON" models/train/catalogue.py
 }
@@ -440,6 +441,17 @@ mode_zoo_one() {
 }
 
 # ---- bench -----------------------------------------------------------------
+# build/bench/native_bench: the bench's native backend, also the report's
+# (models/train/report.py) measure of the cost per decoder step.
+native_bench_build() {
+    mkdir -p build/bench
+    if stale build/bench/native_bench tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c "${HEADERS[@]}"; then
+        log "bench: build/bench/native_bench (the SIMD twin, gcc -O3 -march=native)"
+        gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 "${NATIVE_SIMD[@]}" -o build/bench/native_bench \
+            tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c -lm
+    fi
+}
+
 # tests/bench/: our wasm (SIMD, scalar) and native builds against
 # onnxruntime-web and PyTorch eager on the same weights (build/bench/: the
 # shipped models/en-fr.alsc and en-fr-int8.alsc; tests/bench/make_models.py
@@ -460,12 +472,7 @@ mode_bench() {
 # Everything the benchmark runs, built (also by `test`: tests/bench/bench.test.mjs).
 bench_build() {
     mode_wasm
-    mkdir -p build/bench
-    if stale build/bench/native_bench tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c "${HEADERS[@]}"; then
-        log "bench: build/bench/native_bench (the SIMD twin, gcc -O3 -march=native)"
-        gcc "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" -O3 "${NATIVE_SIMD[@]}" -o build/bench/native_bench \
-            tests/bench/native_bench.c "${LIB_SOURCES[@]}" src/kernels_wasmsimd.c -lm
-    fi
+    native_bench_build
     if stale build/bench/kernels_bench.wasm tests/bench/kernels_bench.c tests/bench/peak_dot.h src/kernels_scalar.c src/kernels_wasmsimd.c "${HEADERS[@]}"; then
         log "bench: build/bench/kernels_bench.wasm (both twins)"
         wasm_both_twins build/bench/kb

@@ -213,14 +213,35 @@ def argmax_agreement(traces, reference):
     return (same / steps if steps else None, steps, sentences)
 
 
-def step_cost(bench, model_file, rounds=3):
-    """Median cost of one decoder step (ms), greedy decoding with the encoder
-    cached, from the native bench on tests/bench/sentences.txt."""
-    cmd = f"round {rounds}\nquit\n"
-    out = subprocess.run([bench, model_file, BENCH_SENTENCES], input=cmd, capture_output=True, text=True, check=True).stdout
-    samples = [s for line in out.splitlines() if line.startswith("{") for s in json.loads(line).get("samples", [])]
-    per_step = [s["decode_ms"] / s["steps"] for s in samples if s.get("steps")]
-    return statistics.median(per_step) if per_step else None
+def step_costs(bench, model_files, rounds=5):
+    """{id: median ms of one decoder step, or None} for {id: model file}: greedy
+    decoding with the encoder cached, from the native bench on
+    tests/bench/sentences.txt. One bench process per model, and the models take
+    turns, one round of every sentence each, so a machine that slows down
+    mid-measure (a training run, another job) slows them alike and the ratios
+    between them stay fair."""
+    procs = {k: subprocess.Popen([bench, f, BENCH_SENTENCES], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True) for k, f in model_files.items()}
+    per_step = {k: [] for k in procs}
+    try:
+        for _ in range(rounds):
+            for k, p in procs.items():
+                line = ""
+                if p.poll() is None:
+                    p.stdin.write("round 1\n")
+                    p.stdin.flush()
+                    line = p.stdout.readline()
+                if not line.startswith("{"):
+                    p.kill()
+                    raise SystemExit(f"report: {bench} {model_files[k]} stopped: {p.stderr.read().strip()[-400:]}")
+                per_step[k] += [s["decode_ms"] / s["steps"] for s in json.loads(line).get("samples", []) if s.get("steps")]
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                p.stdin.write("quit\n")
+                p.stdin.close()
+            p.wait()
+    return {k: statistics.median(v) if v else None for k, v in per_step.items()}
 
 
 def read_sources(data_dir, test_set):
@@ -468,10 +489,12 @@ def main():
     if args.no_timing:
         text.append(f"Not measured in this run: {args.no_timing}.")
     elif os.path.exists(args.bench) and files:
+        load = os.getloadavg()[0]
         text += [f"Median over `tests/bench/sentences.txt`, greedy decoding with the encoder cached, native build (`{args.bench}`, "
-                 "one thread), measured while `./build.sh zoo` ran this script:", "",
+                 f"one thread), the models taking turns round by round so that the ratios are side by side; load average "
+                 f"{load:.2f} on {os.cpu_count()} cores when it began:", "",
                  "| model | ms per decoder step | × additive |", "|---|---:|---:|"]
-        cost = {k: step_cost(args.bench, models[k]["file"]) for k in files}
+        cost = step_costs(args.bench, {k: models[k]["file"] for k in files})
         for k, c in cost.items():
             rel = f"{c / cost['additive']:.2f}" if c and cost.get("additive") else "—"
             text.append(f"| {KIND_LABELS[k]} | {c:.3f} | {rel} |" if c else f"| {KIND_LABELS[k]} | — | — |")
@@ -481,7 +504,7 @@ def main():
     elif not files:
         text.append("Not measured: no model files to run.")
     else:
-        text.append(f"Not measured: the native bench ({args.bench}) is built by `./build.sh bench --build-only`.")
+        text.append(f"Not measured: the native bench ({args.bench}) is missing; `./build.sh zoo` builds it before this script.")
 
     text += ["", "## Caveats", "",
              "One training run (one seed) per kind, on 2 CPU cores, at a few thousand updates; the paper trained for "

@@ -383,6 +383,30 @@ def eval_alsc_scores_engine_output_like_training():
     assert result["general_test"]["bleu_cased_13a"] < 100.0, result
 
 
+@check
+def report_step_costs_take_turns_in_the_native_bench():
+    """report.py's cost per decoder step runs every model in the native bench
+    (built by ./build.sh test and ./build.sh zoo), round by round, and names a
+    model file the bench cannot run instead of guessing a number."""
+    from report import step_costs
+    repo = os.path.join(TRAIN_DIR, "..", "..")
+    bench = os.path.join(repo, "build", "bench", "native_bench")
+    models = {k: os.path.join(repo, "build", "test-models", f"{k}.alsc") for k in ("additive", "dot", "none")}
+    assert os.path.exists(bench), f"{bench} is missing: ./build.sh test builds it (./build.sh bench --build-only alone)"
+    cost = step_costs(bench, models, rounds=2)
+    assert cost.keys() == models.keys() and all(c and c > 0 for c in cost.values()), cost
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        damaged = os.path.join(tmp, "damaged.alsc")
+        with open(damaged, "wb") as f:
+            f.write(open(models["dot"], "rb").read()[:100])
+        try:
+            step_costs(bench, {"additive": models["additive"], "dot": damaged}, rounds=1)
+            raise AssertionError("a damaged model file was timed")
+        except SystemExit as stop:
+            assert "damaged.alsc stopped" in str(stop), stop
+
+
 if __name__ == "__main__":
     failed = 0
     for fn in CHECKS:
