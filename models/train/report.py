@@ -19,6 +19,7 @@ other results cannot leave a stale claim, and they say when the comparison
 is not fair (budgets or vocabularies differ).
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -460,7 +461,12 @@ def main():
         if not sources:
             continue
         sources = sources[:args.max_sentences]
-        traces = {k: engine_traces(args.engine, models[k]["file"], sources) for k in kinds if models[k]["file"] and k != "none"}
+        # One engine process per model, as many at once as there are cores: decoding
+        # thousands of sentences (not writing the JSON) is what takes the time.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            futures = {k: pool.submit(engine_traces, args.engine, models[k]["file"], sources)
+                       for k in kinds if models[k]["file"] and k != "none"}
+            traces = {k: f.result() for k, f in futures.items()}
         if not traces:
             continue
         measured = True
@@ -499,8 +505,11 @@ def main():
             rel = f"{c / cost['additive']:.2f}" if c and cost.get("additive") else "—"
             text.append(f"| {KIND_LABELS[k]} | {c:.3f} | {rel} |" if c else f"| {KIND_LABELS[k]} | — | — |")
         text.append("")
-        text.append("A step costs mostly the output layer (a 256 × V product and a softmax over V target pieces); the "
-                    "attention over S source positions is a small share for these sentences (see `./build.sh bench`).")
+        text.append("A step is mostly the decoder's GRU and its output layer (a product with V target pieces and a "
+                    "softmax over them); the attention over S source positions is a small share for these sentences "
+                    "(see `./build.sh bench`). So the cost follows the decoder's width more than the scoring: dot and "
+                    "scaled dot score without parameters, but their decoder is as wide as the bidirectional annotation "
+                    "(see the dimensions above).")
     elif not files:
         text.append("Not measured: no model files to run.")
     else:
