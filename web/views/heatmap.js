@@ -6,7 +6,8 @@
 // current decoder step's row is marked with ▶ and an outline. When a long
 // sentence makes the map scroll, the word labels stay in view: three small
 // canvases, stuck to the top and left edges of the scroll box, repaint just
-// the labels over the cells. Two fingers (or Ctrl + wheel) zoom.
+// the labels over the cells, and a › at the right edge says more lies that
+// way. Two fingers (or Ctrl + wheel) zoom.
 
 import { t as tr, num, decimalMark } from '../i18n/index.js';
 import { CONFIG } from '../config.js';
