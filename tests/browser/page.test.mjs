@@ -1435,6 +1435,9 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
           const input = document.querySelector('#app .as-slider input[type="range"]');
           const perf = document.querySelector('#app .as-perf');
           const canvas = document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas');
+          // The steps just taken paint in the next frame: on a busy machine that
+          // frame can come late, so let it pass before counting.
+          await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));
           const p0 = Number(canvas.dataset.paints);
           const d0 = Number(perf.dataset.count);
           for (let i = 0; i < 60; i++) { input.value = String(-2 + i * 0.05); input.dispatchEvent(new Event('input', { bubbles: true })); }
