@@ -16,14 +16,16 @@ export const CONFIG = Object.freeze({
   // Heatmap (CSS pixels)
   cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
-  cellMaxPresenter: 120,
+  cellMaxPresenter: 120,       // presenter mode: read from the back of a classroom
   compareCellMin: 14,          // …and may shrink further, so a phone's column (≈ 320 px) holds a ten-piece sentence with its entropy column
-  compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side       // presenter mode: read from the back of a classroom
+  compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side
   filmCellMax: 48,             // the training film's heatmap (cards/training.js): beside its scrubber, a little smaller than the main map
   cellValueMin: 34,            // print α inside cells when at least this big
   heatBoxMinPx: 240,           // the scroll box is never shorter than this…
   heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this
   heatBoxReservePresenterPx: 110,
+  firstScreenShrinkMin: 0.75,  // the main map shrinks to end above the fold on opening, to no less than this × its cells…
+  firstScreenMarginPx: 8,      // …leaving this much under it
   embedHeatBoxPx: 380,         // embed.html: the box's fixed height (the iframe sizes itself to its content)
   zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
   zoomMax: 4,

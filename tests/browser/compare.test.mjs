@@ -163,6 +163,19 @@ describe('compare models side by side', () => {
     const fits = await page.$$eval('#app .as-compare-col .as-heatmap-scroll', (els) => els.map((el) => ({ scroll: el.scrollWidth, box: el.clientWidth })));
     assert.ok(fits.length >= 1 && fits.every((f) => f.scroll <= f.box + 1), `every heatmap fits its column: ${JSON.stringify(fits)}`);
     assert.equal(await page.locator('#app .as-compare-col .as-heat-more:visible').count(), 0, 'no › cue where nothing is hidden');
+    // The checkboxes: each model's name and its training budget, one run of
+    // text beside its box that wraps under itself (not a ragged second column).
+    const options = await page.$$eval('#app .as-compare-option', (els) => els.map((l) => {
+      const r = l.querySelector(':scope > span').getBoundingClientRect();
+      return { id: l.querySelector('input').value, text: l.textContent, left: Math.round(r.left), right: Math.round(r.right) };
+    }));
+    assert.equal(options.length, catalog.models.length - 1, 'every model but the main one is offered');
+    for (const o of options) {
+      const m = catalog.models.find((x) => x.id === o.id);
+      assert.ok(o.text.includes(m.label), `${o.id}: its name (${o.text})`);
+      if (m.updates > 0) assert.ok(o.text.includes(`${Math.round(m.updates).toLocaleString('en-US')} updates`), `${o.id}: its budget (${o.text})`);
+      assert.ok(Math.abs(o.left - options[0].left) <= 1 && o.right <= 360, `${o.id}: its text is one block beside the box, on screen (${JSON.stringify(options)})`);
+    }
     await page.locator('#app .as-compare-card').screenshot({ path: path.join(ARTIFACTS, 'compare-phone-light.png') });
     await page.close();
   });

@@ -1140,6 +1140,42 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
     }
   });
 
+  test('a map that nearly fits the first screen is shrunk to end above the fold; a long one keeps its cells; scrolling does not change them', async () => {
+    const cellOf = (page) => page.evaluate(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell));
+    for (const [width, height] of [[1366, 768], [1280, 800]]) {
+      const at = `${width}×${height}`;
+      // The box alone (the window less CONFIG.heatBoxReservePx) would give the default sentence's
+      // five rows 64 px cells, ending 35-50 px below the fold at these sizes (measured before the change).
+      const { page, errors, context } = await openPage({ viewport: { width, height } });
+      await page.goto(server.url);
+      await page.waitForSelector(READY);
+      await page.waitForFunction(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas')?.dataset.paints) > 0);
+      const f = await firstScreen(page);
+      assert.ok(f.canvas.bottom <= height, `${at}: the whole map is on the first screen (canvas ${JSON.stringify(f.canvas)})`);
+      assert.ok(f.cell >= 34 && f.cell >= 0.75 * 64, `${at}: shrunk no further than its values allow (${f.cell} px)`);
+      assert.equal(f.scrolls, false, `${at}: nothing to scroll`);
+      // Laid out again while the page is scrolled (zoom in, then fit): the same cells.
+      await page.evaluate(() => window.scrollTo(0, 300));
+      const canvas = page.locator('#app .as-heat-card canvas.as-heatmap-canvas');
+      await canvas.focus();
+      await page.keyboard.press('+');
+      await page.waitForFunction((c) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) > c, f.cell);
+      await page.keyboard.press('0');
+      await page.waitForFunction((c) => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) === c, f.cell, { timeout: 10_000 })
+        .catch(async () => assert.fail(`${at}: scrolled, the fitted cell became ${await cellOf(page)} px (was ${f.cell})`));
+      // A long sentence cannot fit the first screen with legible cells: it keeps the box's fit and scrolls.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const n = await decodeCount(page);
+      await page.locator('#app textarea').fill(THIRTEEN);
+      await waitForDecode(page, n);
+      await page.waitForFunction(() => document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.paints > 0 && Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) < 40);
+      const g = await firstScreen(page);
+      assert.ok(g.canvas.bottom > height && g.cell >= 20, `${at}: a ${THIRTEEN.split(' ').length}-word sentence is not squeezed onto the first screen (cell ${g.cell} px, bottom ${g.canvas.bottom})`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  });
+
   test('touch: a tap selects the tapped cell, shows its value and moves the step; zoom buttons grow the cells', async () => {
     const browserContext = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce', acceptDownloads: true, serviceWorkers: 'block' });
     const page = await browserContext.newPage();

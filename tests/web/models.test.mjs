@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseShareString, serializeShareState, defaultShareState, resolveModel } from '../../web/state.js';
-import { optionText, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, formatDuration, reportOf, reportFigureText } from '../../web/lib/catalog.js';
+import { optionText, kindUnlessNamed, updatesCount, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, formatDuration, reportOf, reportFigureText } from '../../web/lib/catalog.js';
 import { EngineClient } from '../../web/client.js';
 
 const CATALOG = {
@@ -25,6 +25,17 @@ test('option text: label, then attention kind, size in MB, BLEU, weights (less w
   assert.equal(optionText({ ...CATALOG.models[0], label: 'English → French (Luong general, int8)', attention: 'general', weights: 'int8' }), 'English → French (Luong general, int8) — 11.9 MB · BLEU 31.8');
   assert.equal(optionText(CATALOG.models[3]), 'Toy — scaled dot · 47 kB', 'no BLEU, no weights: left out, not "undefined"');
   assert.equal(optionText({ id: 'bare' }), 'bare');
+});
+
+test('the comparison’s checkboxes: the kind unless the label names it, and the budget', () => {
+  assert.equal(kindUnlessNamed(CATALOG.models[0]), '', '"Bahdanau additive" is in the label');
+  assert.equal(kindUnlessNamed(CATALOG.models[1]), 'additive');
+  assert.equal(kindUnlessNamed(CATALOG.models[2]), '', '"no attention" is in the label');
+  assert.equal(kindUnlessNamed(CATALOG.models[3]), 'scaled dot');
+  assert.equal(kindUnlessNamed({ id: 'bare' }), '');
+  assert.equal(updatesCount(CATALOG.models[2]), '1,000 updates');
+  assert.equal(updatesCount({ updates: 1 }), '1 update');
+  assert.equal(updatesCount(CATALOG.models[0]), '', 'no budget in the catalogue: nothing, not "undefined updates"');
 });
 
 test('the line under the picker: a catalogue model, and a file from disk', () => {

@@ -16,7 +16,7 @@
 import { CONFIG } from '../config.js';
 import { rowOfStep } from '../lib/words.js';
 import { h, replaceChildren } from '../lib/dom.js';
-import { attentionName, bleuWithBudget, fixedSummary, weightsName } from '../lib/catalog.js';
+import { attentionName, bleuWithBudget, fixedSummary, kindUnlessNamed, updatesCount, weightsName } from '../lib/catalog.js';
 import { COMPARE_MAX, comparedIds, differenceMatrix, mean, scoreSpread, spreadVerdict } from '../lib/compare.js';
 import { fmt } from '../lib/math.js';
 import { t, tParts, num } from '../i18n/index.js';
@@ -83,7 +83,10 @@ export function mount(store, { headingId, frame = null, actions }) {
         const now = comparedIds(store.get().compare, store.get().model);
         store.set({ compare: input.checked ? [...now, m.id].slice(0, COMPARE_MAX) : now.filter((x) => x !== m.id) });
       });
-      return h('label', { class: 'as-compare-option' }, input, ` ${m.label || m.id}`, h('span', { class: 'as-muted' }, ` · ${m.attention === 'none' ? t('attention.noneShort') : (m.attention ?? '').replace('_', ' ')}`));
+      // One inline run of text, so a long name wraps under itself on a phone; the budget beside it, since
+      // the columns compare fairly only between models trained for as many updates.
+      const facts = [kindUnlessNamed(m), updatesCount(m)].filter(Boolean).join(' · ');
+      return h('label', { class: 'as-compare-option' }, input, h('span', null, m.label || m.id, facts ? h('span', { class: 'as-muted' }, ` · ${facts}`) : null));
     });
     replaceChildren(picker, h('legend', { class: 'as-small' }, t(full ? 'compare.pickFull' : 'compare.pick', { max: num(COMPARE_MAX) })), boxes);
   }

@@ -209,6 +209,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
           boxPx: st.presenter ? 0 : (boxPx ?? 0),
+          fitFirstScreen: !st.presenter,
         });
         renderZoom(st);
       }

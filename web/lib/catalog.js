@@ -68,14 +68,24 @@ export function bleuWithBudget(entry) {
 export function optionText(entry) {
   const label = entry.label || entry.id;
   const named = (word) => label.toLowerCase().includes(word.toLowerCase());
-  const kind = entry.attention ? (entry.attention === 'none' ? t('attention.noneShort') : entry.attention.replace('_', ' ')) : '';
   const facts = [
-    kind && !named(kind) ? kind : '',
+    kindUnlessNamed(entry),
     entry.bytes > 0 ? formatBytes(entry.bytes) : '',
     bleuText(entry.bleu, entry.updates),
     entry.weights && !named(entry.weights) ? entry.weights : '',
   ].filter(Boolean);
   return `${label}${facts.length ? ` — ${facts.join(' · ')}` : ''}`;
+}
+
+/** The attention kind in a word or two ("scaled dot", "no attention"), or '' when the entry's label already names it. */
+export function kindUnlessNamed(entry) {
+  const kind = entry.attention ? (entry.attention === 'none' ? t('attention.noneShort') : entry.attention.replace('_', ' ')) : '';
+  return kind && !(entry.label || entry.id).toLowerCase().includes(kind.toLowerCase()) ? kind : '';
+}
+
+/** "6,000 updates", or '' for a model without a training budget (the toy test models). */
+export function updatesCount(entry) {
+  return entry?.updates > 0 ? t('models.budgetUpdates', { n: Math.round(entry.updates) }) : '';
 }
 
 /** The line under the picker for a catalogue model. */

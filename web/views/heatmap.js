@@ -44,7 +44,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   container.append(empty, h('div', { class: 'as-heat-frame' }, scroller, moreRight), readout);
 
   let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
-  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0 };
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false };
   // The scroll box: as tall as the window less `reserve`, never less than heatBoxMinPx; the cells fit it.
   // boxPx > 0 fixes it instead (a self-sizing iframe: its window is as tall as its content, so the box must not follow the window).
   const boxHeight = () => { scroller.style.maxHeight = opts.boxPx > 0 ? `${opts.boxPx}px` : `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
@@ -65,10 +65,38 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   function layout() {
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
-    const availHeight = opts.boxPx > 0 ? opts.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
+    const boxFit = opts.boxPx > 0 ? opts.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
+    const availHeight = opts.fitFirstScreen && opts.boxPx === 0 ? firstScreenFit(avail, boxFit) : boxFit;
     L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax, cellMin: opts.cellMin });
-    laidOutHeight = availHeight;
+    laidOutHeight = boxFit;
     needLayout = false;
+  }
+
+  // The box is as tall as the window less `reserve`: scrolled to, the whole
+  // map is in view. But a map that starts on the first screen and nearly fits
+  // under it (a short sentence on a laptop: 5 rows of 64 px reach 50 px below
+  // a 768 px window) is shrunk to end above the fold, so the figure is whole
+  // on opening. Only while its cells keep their printed values and at least
+  // CONFIG.firstScreenShrinkMin of their size; a longer map keeps its cells
+  // and scrolls. The room is measured from the document's top, not the
+  // scroll position, so the cells do not change as the page scrolls.
+  // Returns the height to fit the cells to (px).
+  function firstScreenFit(avail, boxFit) {
+    const room = (window.innerHeight || 0) - (scroller.getBoundingClientRect().top + (window.scrollY || 0)) - CONFIG.firstScreenMarginPx;
+    if (room <= 0) return boxFit;
+    const fitOpts = { labelPx: opts.labelPx, cellMax: opts.cellMax, cellMin: opts.cellMin };
+    const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight: boxFit });
+    // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
+    if (whole.height <= room || whole.fitted < CONFIG.cellValueMin) return boxFit;
+    const floor = Math.max(opts.cellMin, CONFIG.cellValueMin, Math.ceil(whole.fitted * CONFIG.firstScreenShrinkMin));
+    // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
+    let target = room;
+    for (let tries = 0; tries < 2; tries += 1) {
+      const shrunk = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight: target, cellMin: floor });
+      if (shrunk.height <= room) return target;
+      target -= shrunk.height - room;
+    }
+    return boxFit;
   }
 
   /** Size canvas c to w × hgt CSS px at dpr; its context, in CSS px (device: in device px, set once). */
@@ -373,7 +401,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       setReadout(hover || active);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height: { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
       if (!changed.length) return;
