@@ -81,6 +81,29 @@ def bootstrap_interval(hypotheses, references, resamples=1000, coverage=0.9, see
     return (scores[int(tail * resamples)], scores[min(int((1 - tail) * resamples), resamples - 1)])
 
 
+def paired_bootstrap_difference(hyps_a, hyps_b, references, resamples=1000, coverage=0.9, seed=12345):
+    """BLEU(b) - BLEU(a) on the same sentences, and a paired percentile bootstrap
+    interval for it (Koehn 2004): each resample draws one set of sentences and
+    scores both systems on it, so what the two share (hard sentences, easy ones)
+    cancels. -> (difference, (low, high))."""
+    import torch
+    stats_a = torch.tensor([sentence_stats(h, r) for h, r in zip(hyps_a, references)], dtype=torch.float64)  # (N, 10)
+    stats_b = torch.tensor([sentence_stats(h, r) for h, r in zip(hyps_b, references)], dtype=torch.float64)  # (N, 10)
+    count = stats_a.size(0)
+    if count == 0:
+        return 0.0, (0.0, 0.0)
+    difference = bleu_from_stats(stats_b.sum(dim=0).tolist()) - bleu_from_stats(stats_a.sum(dim=0).tolist())
+    generator = torch.Generator().manual_seed(seed)
+    scores = []
+    for start in range(0, resamples, 50):
+        picks = torch.randint(count, (min(50, resamples - start), count), generator=generator)  # (r, N)
+        for row_a, row_b in zip(stats_a[picks].sum(dim=1).tolist(), stats_b[picks].sum(dim=1).tolist()):
+            scores.append(bleu_from_stats(row_b) - bleu_from_stats(row_a))
+    scores.sort()
+    tail = (1.0 - coverage) / 2
+    return difference, (scores[int(tail * resamples)], scores[min(int((1 - tail) * resamples), resamples - 1)])
+
+
 def sentence_lengths_buckets(sources, edges=(10, 20, 30, 40, 50)):
     """Bucket label per sentence by source token count (for BLEU by length)."""
     labels = []
@@ -110,4 +133,9 @@ if __name__ == "__main__":
     refs = [["a", "b", "c", "d"], ["a", "b", "c"]]
     low, high = bootstrap_interval(hyps, refs, resamples=200)
     assert low <= corpus_bleu(hyps, refs) <= high
+    same, (lo, hi) = paired_bootstrap_difference(hyps, hyps, refs, resamples=200)
+    assert same == 0.0 and lo == hi == 0.0, "a system against itself differs by exactly 0 in every resample"
+    better = [["a", "b", "c"], ["a", "b", "c"]]
+    gain, (lo, hi) = paired_bootstrap_difference(hyps, better, refs, resamples=200)
+    assert abs(gain - (corpus_bleu(better, refs) - corpus_bleu(hyps, refs))) < 1e-9 and lo <= gain <= hi
     print("bleu ok")

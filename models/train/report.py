@@ -10,9 +10,10 @@ Run by `./build.sh zoo` after it trains the models. What it compares:
     the other kinds with its recipe and budget;
   - the other kinds: models/report/en-fr-KIND.metrics.json (int8 BLEU);
   - every number is read from those metrics, from the engine run on the test
-    sets (alignment sharpness, argmax agreement with additive; needs --data
-    and --engine), or from the native bench (cost per decoder step; needs
-    --bench). What cannot be measured here is said, not guessed.
+    sets (alignment sharpness, argmax agreement with additive, and the paired
+    bootstrap of dot's BLEU against additive's; needs --data and --engine), or
+    from the native bench (cost per decoder step; needs --bench). What cannot
+    be measured here is said, not guessed.
 
 The verdict sentences are chosen by comparing the numbers, so a rerun with
 other results cannot leave a stale claim, and they say when the comparison
@@ -28,7 +29,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bleu import bucket_order  # noqa: E402
+from bleu import bucket_order, corpus_bleu, paired_bootstrap_difference, tokenize_13a  # noqa: E402
 
 KIND_ORDER = ["additive", "general", "dot", "scaled_dot", "none"]
 KIND_LABELS = {"additive": "Bahdanau additive", "general": "Luong general", "dot": "Luong dot",
@@ -38,8 +39,8 @@ KIND_STYLE = {"additive": ("#0072B2", ""), "general": ("#009E73", "6 3"), "dot":
               "scaled_dot": ("#CC79A7", "8 3 2 3"), "none": ("#D55E00", "1 0")}
 TEST_SETS = {"ui_test": "UI test (held out by hash from the training catalogues)",
              "general_test": "general test (whole sources never trained on)"}
-# |BLEU difference| at or under this counts as "as good" in the lesson's verdict,
-# unless the paired bootstrap interval says more.
+# |BLEU difference| at or under this counts as "as good" in the lesson's verdict;
+# the verdict's paired bootstrap says whether the difference's interval lies within it.
 AS_GOOD_BLEU = 1.0
 BENCH_SENTENCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "bench", "sentences.txt")
 
@@ -245,12 +246,35 @@ def step_costs(bench, model_files, rounds=5):
     return {k: statistics.median(v) if v else None for k, v in per_step.items()}
 
 
-def read_sources(data_dir, test_set):
+def read_test_pairs(data_dir, test_set, most):
+    """(English sources, French references, rows in the set) of a test set as
+    train.py reads it (the UI test: test.tsv's `ui` rows), at most `most` of
+    them, evenly spaced through the file (it is sorted by source, so its head
+    would be the sentences that start with digits and early letters); None
+    without the file."""
+    from eval_alsc import test_rows
     path = os.path.join(data_dir, f"{test_set}.tsv") if test_set != "ui_test" else os.path.join(data_dir, "test.tsv")
     if not os.path.exists(path):
         return None
-    with open(path, encoding="utf-8") as f:
-        return [line.split("\t")[0] for line in f if line.strip()]
+    rows = test_rows(path, "ui" if test_set == "ui_test" else None)
+    if len(rows) > most:
+        rows_all, rows = rows, [rows[i * len(rows) // most] for i in range(most)]
+    else:
+        rows_all = rows
+    return [r[0] for r in rows], [r[1] for r in rows], len(rows_all)
+
+
+def engine_bleu_difference(traces_a, traces_b, references):
+    """Cased BLEU (13a) of the engine's translations for two models on the same
+    sentences (those both translated), B - A, with its 90% paired bootstrap
+    interval: {sentences, bleu_a, bleu_b, difference, ci90}."""
+    kept = [(a["translation"], b["translation"], r) for a, b, r in zip(traces_a, traces_b, references) if a and b]
+    hyps_a = [tokenize_13a(a) for a, _, _ in kept]
+    hyps_b = [tokenize_13a(b) for _, b, _ in kept]
+    refs = [tokenize_13a(r) for _, _, r in kept]
+    difference, ci = paired_bootstrap_difference(hyps_a, hyps_b, refs)
+    return {"sentences": len(kept), "bleu_a": corpus_bleu(hyps_a, refs), "bleu_b": corpus_bleu(hyps_b, refs),
+            "difference": difference, "ci90": ci}
 
 
 # ---------------------------------------------------------------------------
@@ -302,8 +326,10 @@ def paper_verdict(models, test_set):
     return verdict, lines + ["", f"(Long buckets: {counts} sentences; their intervals in the table above are wide.)"]
 
 
-def lesson_verdict(models, test_set):
-    """The lesson's claim: dot-product scoring works as well as additive once dimensions are matched."""
+def lesson_verdict(models, test_set, paired=None):
+    """The lesson's claim: dot-product scoring works as well as additive once dimensions are matched.
+    paired: engine_bleu_difference(additive, dot) on this test set, if measured: the sampling
+    uncertainty of the difference, said with the verdict."""
     if "dot" not in models or "additive" not in models:
         return None
     a, d = overall(models["additive"]["metrics"], test_set), overall(models["dot"]["metrics"], test_set)
@@ -319,9 +345,23 @@ def lesson_verdict(models, test_set):
     else:
         head = "**Agrees with the lesson, and more.** Luong dot scores"
         tail = f"{diff:.1f} BLEU above additive"
-    return (f"{head} {tail} on the {TEST_SETS[test_set].split(' (')[0]} ({d:.2f} against {a:.2f}), with its dimensions "
-            "matched the way the lesson means: the decoder state is as wide as the bidirectional annotation "
-            "(512 = 2 × 256), so score(s, h) = sᵀh needs no projection.")
+    from card import trained_config
+    cfg = trained_config("dot", models["dot"]["metrics"].get("args") or {})
+    sentence = (f"{head} {tail} on the {TEST_SETS[test_set].split(' (')[0]} ({d:.2f} against {a:.2f}), with its dimensions "
+                "matched the way the lesson means: the decoder state is as wide as the bidirectional annotation "
+                f"({cfg.decoder_hidden} = 2 × {cfg.encoder_hidden}), so score(s, h) = sᵀh needs no projection.")
+    if paired and paired["sentences"]:
+        lo, hi = paired["ci90"]
+        apart, within = lo > 0 or hi < 0, -AS_GOOD_BLEU <= lo and hi <= AS_GOOD_BLEU
+        reading = {(True, True): f"the gap is not an accident of which sentences were drawn, but it is within ±{AS_GOOD_BLEU:.0f} BLEU",
+                   (True, False): "the gap is not an accident of which sentences were drawn",
+                   (False, True): f"these sentences show the two as good as each other (within ±{AS_GOOD_BLEU:.0f} BLEU)",
+                   (False, False): f"these sentences neither tell the two apart nor show them within ±{AS_GOOD_BLEU:.0f} BLEU"}[(apart, within)]
+        sentence += (f" Paired on the {paired['sentences']:,} sentences the engine translated below (the files above, "
+                     f"cased BLEU {paired['bleu_b']:.2f} against {paired['bleu_a']:.2f}), dot − additive is "
+                     f"{paired['difference']:+.2f} BLEU, 90% paired bootstrap interval {lo:+.2f} to {hi:+.2f} "
+                     f"(1,000 resamples): {reading}.")
+    return sentence
 
 
 def vocabulary_tables(path):
@@ -385,7 +425,7 @@ def main():
     ap.add_argument("--data", default="models/train/data/en-fr")
     ap.add_argument("--engine", default="build/native/alignscope")
     ap.add_argument("--bench", default="build/bench/native_bench")
-    ap.add_argument("--max-sentences", type=int, default=2000, help="per test set, for the alignment statistics")
+    ap.add_argument("--max-sentences", type=int, default=2000, help="per test set, evenly spaced: the alignment statistics and the paired BLEU of dot against additive")
     ap.add_argument("--no-timing", metavar="REASON", help="leave the step cost out, saying why (e.g. a training run shares the cores)")
     args = ap.parse_args()
     report_dir = os.path.join(args.models, "report")
@@ -415,6 +455,23 @@ def main():
                     f"{m['updates']:,} | {duration_text(m['train_seconds']) or '—'} | " + " | ".join(cells) + " |")
     text.append("")
     text.append(dims_sentence(models))
+
+    # The engine on every test set, once: the alignment section and the lesson's verdict read it.
+    engine_runs = {}  # test set -> (sources, references, rows in the whole set, {kind: traces})
+    if os.path.exists(args.engine):
+        for t in TEST_SETS:
+            pairs = read_test_pairs(args.data, t, args.max_sentences)
+            if not pairs or not pairs[0]:
+                continue
+            sources, references, whole = pairs
+            # One engine process per model, as many at once as there are cores: decoding
+            # thousands of sentences (not writing the JSON) is what takes the time.
+            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                futures = {k: pool.submit(engine_traces, args.engine, models[k]["file"], sources)
+                           for k in kinds if models[k]["file"] and k != "none"}
+                traces = {k: f.result() for k, f in futures.items()}
+            if traces:
+                engine_runs[t] = (sources, references, whole, traces)
 
     # BLEU by length, one figure per test set (Bahdanau et al. 2015, Fig. 2).
     verdicts = []
@@ -447,32 +504,26 @@ def main():
         if pv:
             text += ["", pv, "", "Share of short-sentence BLEU kept on sources over 20 words (sentence-weighted mean of the long buckets):", ""] + lines
             verdicts.append(pv)
-        lv = lesson_verdict({k: models[k] for k in shown}, t)
+        run = engine_runs.get(t)
+        paired = (engine_bleu_difference(run[3]["additive"], run[3]["dot"], run[1])
+                  if run and "additive" in run[3] and "dot" in run[3] else None)
+        lv = lesson_verdict({k: models[k] for k in shown}, t, paired)
         if lv:
             text += ["", lv]
             verdicts.append(lv)
 
     # Alignments: sharpness and agreement with additive, measured with the engine.
     text += ["", "## How sharp the alignments are, and how often they agree with additive", ""]
-    engine_ok = os.path.exists(args.engine)
     measured = False
     for t, title in TEST_SETS.items():
-        sources = read_sources(args.data, t) if engine_ok else None
-        if not sources:
+        if t not in engine_runs:
             continue
-        sources = sources[:args.max_sentences]
-        # One engine process per model, as many at once as there are cores: decoding
-        # thousands of sentences (not writing the JSON) is what takes the time.
-        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            futures = {k: pool.submit(engine_traces, args.engine, models[k]["file"], sources)
-                       for k in kinds if models[k]["file"] and k != "none"}
-            traces = {k: f.result() for k, f in futures.items()}
-        if not traces:
-            continue
+        sources, _, whole, traces = engine_runs[t]
         measured = True
         refused = max(sum(tr is None for tr in model_traces) for model_traces in traces.values())
         left_out = f" ({refused:,} longer than a model accepts left out)" if refused else ""
-        text += [f"{title.split(' (')[0]}, {len(sources):,} sentences{left_out}, every decoder step (the engine, `{args.engine}`):", "",
+        sample = f"{len(sources):,} sentences" if len(sources) == whole else f"{len(sources):,} of its {whole:,} sentences, evenly spaced"
+        text += [f"{title.split(' (')[0]}, {sample}{left_out}, every decoder step (the engine, `{args.engine}`):", "",
                  "| model | mean largest α per row | mean row entropy (bits) | rows with largest α > 0.9 | argmax = additive's |",
                  "|---|---:|---:|---:|---:|"]
         for k, tr in traces.items():

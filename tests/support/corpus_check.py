@@ -187,6 +187,71 @@ def bootstrap_interval_brackets_the_estimate():
     assert low <= corpus_bleu(hyps, refs) <= high and low < high, (low, high)
 
 
+@check
+def paired_bootstrap_difference_is_paired():
+    """dot − additive and its interval from resampling the same sentences for
+    both: a system against itself differs by 0 in every resample; one better on
+    every sentence has an interval above 0 that brackets the difference."""
+    from bleu import paired_bootstrap_difference
+    refs = [["a", "b", "c", "d"], ["e", "f", "g", "h"], ["i", "j", "k", "l"]] * 10
+    worse = [["a", "b", "c", "x"], ["e", "f", "y", "h"], ["i", "j", "k", "l"]] * 10
+    same, (lo, hi) = paired_bootstrap_difference(worse, worse, refs, resamples=200)
+    assert same == 0.0 and lo == hi == 0.0, (same, lo, hi)
+    gain, (lo, hi) = paired_bootstrap_difference(worse, refs, refs, resamples=200)
+    assert abs(gain - (100.0 - corpus_bleu(worse, refs))) < 1e-9 and 0 < lo <= gain <= hi, (gain, lo, hi)
+    loss, (lo2, hi2) = paired_bootstrap_difference(refs, worse, refs, resamples=200)
+    assert abs(loss + gain) < 1e-9 and lo2 <= loss <= hi2 < 0, (loss, lo2, hi2)
+
+
+@check
+def report_runs_the_engine_on_the_test_models():
+    """report.py end to end with the engine on the test models (additive as the
+    default, dot beside it) and a toy UI test: the sharpness table, the argmax
+    agreement, and the lesson's verdict with its paired bootstrap, whose
+    numbers are the engine's translations scored here again; only the `ui`
+    rows of test.tsv are the UI test, evenly spaced when capped."""
+    import json
+    import shutil
+    import subprocess
+    import random
+    from toy_corpus import phrase
+    from bleu import tokenize_13a
+    root = os.path.join(TRAIN_DIR, "..", "..")
+    cli, test_models = os.path.join(root, "build", "native", "alignscope"), os.path.join(root, "build", "test-models")
+    assert os.path.exists(cli) and os.path.exists(os.path.join(test_models, "dot.alsc")), "run ./build.sh native and ./build.sh models first"
+    rng = random.Random(7)
+    pairs = [phrase(rng) for _ in range(30)]
+    with tempfile.TemporaryDirectory() as tmp:
+        models_dir, data = os.path.join(tmp, "models"), os.path.join(tmp, "data")
+        os.makedirs(os.path.join(models_dir, "report"))
+        os.makedirs(data)
+        shutil.copy(os.path.join(test_models, "additive.alsc"), os.path.join(models_dir, "en-fr-int8.alsc"))
+        shutil.copy(os.path.join(test_models, "additive.metrics.json"), os.path.join(models_dir, "en-fr-int8.metrics.json"))
+        shutil.copy(os.path.join(test_models, "dot.alsc"), os.path.join(models_dir, "en-fr-dot.alsc"))
+        shutil.copy(os.path.join(test_models, "dot.metrics.json"), os.path.join(models_dir, "report", "en-fr-dot.metrics.json"))
+        with open(os.path.join(data, "test.tsv"), "w", encoding="utf-8") as f:
+            for en, fr in pairs:
+                f.write(f"{en}\t{fr}\tui\n")
+                f.write("Print the page\tImprimer la page\tdocs\n")  # not the UI test
+        run = subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "report.py"), "--models", models_dir, "--data", data,
+                              "--engine", cli, "--no-timing", "a check", "--max-sentences", "20"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        text = open(os.path.join(models_dir, "REPORT.md"), encoding="utf-8").read()
+        assert "UI test, 20 of its 30 sentences, evenly spaced, every decoder step" in text, text
+        assert "| Luong dot |" in text and "% of " in text, text
+        sample = [pairs[i * 30 // 20] for i in range(20)]
+        own = {}
+        for kind in ("additive", "dot"):
+            out = subprocess.run([cli, "--model", os.path.join(models_dir, "en-fr-int8.alsc" if kind == "additive" else "en-fr-dot.alsc"),
+                                  "--json", "--no-context", "--top-k", "0"], input="\n".join(en for en, _ in sample) + "\n",
+                                 capture_output=True, text=True, check=True).stdout
+            own[kind] = [tokenize_13a(json.loads(line)["translation"]) for line in out.splitlines() if line.strip()]
+        refs = [tokenize_13a(fr) for _, fr in sample]
+        a, d = corpus_bleu(own["additive"], refs), corpus_bleu(own["dot"], refs)
+        assert f"Paired on the 20 sentences the engine translated below (the files above, cased BLEU {d:.2f} against {a:.2f}), dot − additive is {d - a:+.2f} BLEU" in text, (a, d, text)
+        assert "90% paired bootstrap interval" in text and ("Agrees with the lesson" in text or "agree with the lesson" in text), text
+
+
 def _fake_metrics(bleu_by_bucket, attention, updates=100):
     buckets = {label: {"sentences": 10, "bleu": v, "ci90": [v - 1, v + 1]} for label, v in bleu_by_bucket.items()}
     return {"attention": attention, "parameters": 1000, "updates": updates, "train_seconds": 60.0,
