@@ -66,8 +66,8 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== opts.labelPx) { measureCtx.font = fontsFor(opts.labelPx).label; measuredPx = opts.labelPx; }
     const boxFit = opts.boxPx > 0 ? opts.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - opts.reserve);
-    const availHeight = opts.fitFirstScreen && opts.boxPx === 0 ? firstScreenFit(avail, boxFit) : boxFit;
-    L = layoutHeatmap(vm, measure, avail, { availHeight, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax, cellMin: opts.cellMin });
+    const fit = opts.fitFirstScreen && opts.boxPx === 0 ? firstScreenFit(avail, boxFit) : { availHeight: boxFit, cellMin: opts.cellMin };
+    L = layoutHeatmap(vm, measure, avail, { ...fit, zoom: opts.zoom, labelPx: opts.labelPx, cellMax: opts.cellMax });
     laidOutHeight = boxFit;
     needLayout = false;
   }
@@ -80,23 +80,24 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   // CONFIG.firstScreenShrinkMin of their size; a longer map keeps its cells
   // and scrolls. The room is measured from the document's top, not the
   // scroll position, so the cells do not change as the page scrolls.
-  // Returns the height to fit the cells to (px).
+  // Returns the height to fit the cells to and the smallest cell: { availHeight, cellMin } (px).
   function firstScreenFit(avail, boxFit) {
+    const boxOnly = { availHeight: boxFit, cellMin: opts.cellMin };
     const room = (window.innerHeight || 0) - (scroller.getBoundingClientRect().top + (window.scrollY || 0)) - CONFIG.firstScreenMarginPx;
-    if (room <= 0) return boxFit;
-    const fitOpts = { labelPx: opts.labelPx, cellMax: opts.cellMax, cellMin: opts.cellMin };
-    const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight: boxFit });
+    if (room <= 0) return boxOnly;
+    const fitOpts = { labelPx: opts.labelPx, cellMax: opts.cellMax };
+    const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, ...boxOnly });
     // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
-    if (whole.height <= room || whole.fitted < CONFIG.cellValueMin) return boxFit;
-    const floor = Math.max(opts.cellMin, CONFIG.cellValueMin, Math.ceil(whole.fitted * CONFIG.firstScreenShrinkMin));
+    if (whole.height <= room || whole.fitted < CONFIG.cellValueMin) return boxOnly;
+    const cellMin = Math.max(opts.cellMin, CONFIG.cellValueMin, Math.ceil(whole.fitted * CONFIG.firstScreenShrinkMin));
     // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
-    let target = room;
+    let availHeight = room;
     for (let tries = 0; tries < 2; tries += 1) {
-      const shrunk = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight: target, cellMin: floor });
-      if (shrunk.height <= room) return target;
-      target -= shrunk.height - room;
+      const shrunk = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight, cellMin });
+      if (shrunk.height <= room) return { availHeight, cellMin };
+      availHeight -= shrunk.height - room;
     }
-    return boxFit;
+    return boxOnly;
   }
 
   /** Size canvas c to w × hgt CSS px at dpr; its context, in CSS px (device: in device px, set once). */
