@@ -77,6 +77,8 @@ def main():
             "trainedOn": trained_on_short(m), "segmentation": m.get("segmentation", "words"),
             "updates": m.get("updates"), "trainSeconds": m.get("train_seconds"),
         })
+        if m.get("train_cpu_seconds"):  # runs from before train.py recorded it have wall clock only
+            entries[-1]["trainCpuSeconds"] = m["train_cpu_seconds"]
         general = (m.get("tests") or {}).get("general_test")
         if general:
             entries[-1]["generalBleu"] = general["bleu_cased_13a"]

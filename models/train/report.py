@@ -93,10 +93,17 @@ def duration_text(seconds):
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
+def time_text(metrics):
+    """"4 h 37 min (CPU 2 h 1 min)": wall clock and, where the run recorded it, its
+    CPU time, which a paused run or a shared core does not inflate ('' if unknown)."""
+    wall, cpu = duration_text(metrics.get("train_seconds")), duration_text(metrics.get("train_cpu_seconds"))
+    return f"{wall} (CPU {cpu})" if wall and cpu else wall
+
+
 def budget_text(metrics):
     """"6,000 updates, 3 h 17 min": what a model was trained for, from its metrics ('' if unknown)."""
     parts = [f"{metrics['updates']:,} updates"] if metrics.get("updates") else []
-    parts += [duration_text(metrics.get("train_seconds"))] if metrics.get("train_seconds") else []
+    parts += [time_text(metrics)] if metrics.get("train_seconds") else []
     return ", ".join(parts)
 
 
@@ -452,7 +459,7 @@ def main():
             v = overall(m, t)
             cells.append("—" if v is None else f"**{v:.2f}**" + ("" if label != "lower-cased word BLEU" else " (lower-cased)"))
         text.append(f"| `{models[k]['id']}` | {KIND_LABELS[k]} | {m['parameters']:,} | {m.get('segmentation', 'words')} | "
-                    f"{m['updates']:,} | {duration_text(m['train_seconds']) or '—'} | " + " | ".join(cells) + " |")
+                    f"{m['updates']:,} | {time_text(m) or '—'} | " + " | ".join(cells) + " |")
     text.append("")
     text.append(dims_sentence(models))
 

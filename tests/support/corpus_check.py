@@ -289,6 +289,9 @@ def report_verdict_follows_the_numbers():
             assert svg.startswith("<svg") and svg.count("<polyline") == 2, svg[:200]
             # each line's legend gives its training budget, from its metrics
             assert svg.count(">100 updates, 1 min</text>") == 2, svg
+    from report import budget_text
+    assert budget_text({"updates": 6000, "train_seconds": 16620.0, "train_cpu_seconds": 7260.0}) == "6,000 updates, 4 h 37 min (CPU 2 h 1 min)"
+    assert budget_text({"updates": 6000, "train_cpu_seconds": 7260.0}) == "6,000 updates", "CPU time alone is not a training time"
 
 
 @check

@@ -56,6 +56,11 @@ test('comparison rows: every model, dashes for what the catalogue does not say, 
   assert.equal(rows[2].updates, '1,000');
   assert.equal(rows[2].time, '21 min', 'the training time from the metrics');
   assert.match(describeEntry(CATALOG.models[2]), /test BLEU 12\.5 after 1,000 updates · 21 min of training · en → fr$/);
+  // Wall clock and, where the metrics recorded it, CPU time (a paused or shared run's wall clock is inflated).
+  const cpu = { ...CATALOG.models[2], trainSeconds: 16_620, trainCpuSeconds: 7_260 };
+  assert.equal(comparisonRows({ models: [cpu] })[0].time, '4 h 37 min (CPU time 2 h 1 min)');
+  assert.match(describeEntry(cpu), / · 4 h 37 min \(CPU time 2 h 1 min\) of training · en → fr$/);
+  assert.equal(comparisonRows({ models: [{ ...cpu, trainSeconds: undefined }] })[0].time, '—', 'CPU time alone is not a training time');
   assert.deepEqual([formatDuration(11_842.8), formatDuration(3_600), formatDuration(29), formatDuration(0), formatDuration(undefined)],
     ['3 h 17 min', '1 h 0 min', '1 min', '', '']);
   assert.equal(rows[1].note, 'Half the download, same BLEU.');

@@ -345,6 +345,7 @@ export default Object.freeze({
   'catalog.afterUpdates': { one: ' nach {n} Update', other: ' nach {n} Updates' },
   'models.col.updates': 'Trainings-Updates',
   'catalog.trainingTime': '{time} Training',
+  'catalog.timeWithCpu': '{wall} (CPU-Zeit {cpu})',
   'models.col.time': 'Trainingszeit',
   'duration.minutes': '{m} min',
   'duration.hours': '{h} h {m} min',

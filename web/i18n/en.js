@@ -344,6 +344,7 @@ export default Object.freeze({
   'catalog.afterUpdates': { one: ' after {n} update', other: ' after {n} updates' },
   'models.col.updates': 'Training updates',
   'catalog.trainingTime': '{time} of training',
+  'catalog.timeWithCpu': '{wall} (CPU time {cpu})',
   'models.col.time': 'Training time',
   'duration.minutes': '{m} min',
   'duration.hours': '{h} h {m} min',

@@ -344,6 +344,7 @@ export default Object.freeze({
   'catalog.afterUpdates': { one: ' tras {n} actualización', other: ' tras {n} actualizaciones' },
   'models.col.updates': 'Actualizaciones de entrenamiento',
   'catalog.trainingTime': '{time} de entrenamiento',
+  'catalog.timeWithCpu': '{wall} (tiempo de CPU {cpu})',
   'models.col.time': 'Tiempo de entrenamiento',
   'duration.minutes': '{m} min',
   'duration.hours': '{h} h {m} min',

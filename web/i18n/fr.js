@@ -344,6 +344,7 @@ export default Object.freeze({
   'catalog.afterUpdates': { one: ' après {n} mise à jour', other: ' après {n} mises à jour' },
   'models.col.updates': 'Mises à jour d’entraînement',
   'catalog.trainingTime': '{time} d’entraînement',
+  'catalog.timeWithCpu': '{wall} (temps processeur {cpu})',
   'models.col.time': 'Durée d’entraînement',
   'duration.minutes': '{m} min',
   'duration.hours': '{h} h {m} min',

@@ -53,6 +53,17 @@ export function formatDuration(seconds) {
     : t('duration.hours', { h: num(Math.floor(minutes / 60)), m: num(minutes % 60) });
 }
 
+/**
+ * "4 h 37 min (CPU time 2 h 1 min)": a model's training time, wall clock and,
+ * where its metrics recorded it, the process's CPU time, which a paused run or
+ * a core shared with another training does not inflate; '' when neither.
+ */
+export function trainingTime(entry) {
+  const wall = formatDuration(entry?.trainSeconds);
+  const cpu = formatDuration(entry?.trainCpuSeconds);
+  return wall && cpu ? t('catalog.timeWithCpu', { wall, cpu }) : wall;
+}
+
 /** "test BLEU 12.2 after 1,000 updates" for a catalogue entry, or '' when it has no BLEU. */
 export function bleuWithBudget(entry) {
   return entry && Number.isFinite(entry.bleu) ? `${t('catalog.testBleu', { bleu: fixed(entry.bleu, 1) })}${updatesText(entry.updates)}` : '';
@@ -97,7 +108,7 @@ export function describeEntry(entry) {
     weightsName(entry.weights, { short: true }),
     entry.parameters > 0 ? t('catalog.parameters', { n: formatParameters(entry.parameters) }) : '',
     bleuWithBudget(entry),
-    formatDuration(entry.trainSeconds) && t('catalog.trainingTime', { time: formatDuration(entry.trainSeconds) }),
+    trainingTime(entry) && t('catalog.trainingTime', { time: trainingTime(entry) }),
     pair,
   ].filter(Boolean);
   return `${parts.join(' · ')}${entry.note ? `. ${entry.note}` : ''}`;
@@ -152,7 +163,7 @@ export function comparisonRows(catalog) {
     size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
     updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
-    time: formatDuration(m.trainSeconds) || '—',
+    time: trainingTime(m) || '—',
     bleu: Number.isFinite(m.bleu) ? fixed(m.bleu, 1) : '—',
     note: m.note ?? '',
     card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
