@@ -47,6 +47,19 @@ export function alphaRowTolerance(tolAlpha, wantAlpha, wantScores, gotScores, sc
   return wantAlpha.map((a) => tolAlpha + a * Math.expm1(2 * delta));
 }
 
+/**
+ * How far one step's context vector may be from PyTorch's: c = Σ_j α_j h_j, and
+ * every annotation component is a GRU state, |h_j,i| < 1, so the α difference
+ * measured in that row (already held to alphaRowTolerance) moves each component
+ * by at most Σ_j |Δα_j|; tolContext covers the annotations' own error. A dot
+ * model whose rows are sharp (en-fr-dot) turns a 3e-4 α difference into a
+ * 5e-4 context difference, over the fixed tolerance alone.
+ * @returns {number} the bound for every component of that step's context
+ */
+export function contextTolerance(tolContext, wantAlpha, gotAlpha) {
+  return tolContext + wantAlpha.reduce((sum, a, j) => sum + Math.abs(gotAlpha[j] - a), 0);
+}
+
 /** softmax(scale · row), for checking an engine's α against its own scores. */
 export function softmaxRow(row, scale) {
   const m = Math.max(...row.map((x) => x * scale));
