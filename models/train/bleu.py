@@ -62,23 +62,34 @@ def corpus_bleu(hypotheses, references, max_n=4):
     return bleu_from_stats(summed, max_n)
 
 
-def bootstrap_interval(hypotheses, references, resamples=1000, coverage=0.9, seed=12345):
-    """Percentile bootstrap over sentences (Koehn 2004): (low, high) corpus BLEU
-    bounds that hold `coverage` of the resampled corpora."""
+def _percentile_bootstrap(systems, references, score, resamples, coverage, seed):
+    """Resample the sentences `resamples` times (the same draw for every system)
+    and score each draw: score(summed stats per system) -> number. Returns the
+    (low, high) percentiles holding `coverage` of the scores, or None for no
+    sentences."""
     import torch  # vectorised resampling; bleu_from_stats stays plain Python
-    per_sentence = torch.tensor([sentence_stats(h, r) for h, r in zip(hypotheses, references)],
-                                dtype=torch.float64)                       # (N, 10)
-    count = per_sentence.size(0)
+    per_sentence = [torch.tensor([sentence_stats(h, r) for h, r in zip(hyps, references)], dtype=torch.float64)
+                    for hyps in systems]                                   # each (N, 10)
+    count = per_sentence[0].size(0)
     if count == 0:
-        return (0.0, 0.0)
+        return None
     generator = torch.Generator().manual_seed(seed)
     scores = []
-    for start in range(0, resamples, 50):  # 50 resamples at a time bounds memory at 50*N*10 doubles
+    for start in range(0, resamples, 50):  # 50 resamples at a time bounds memory at 50*N*10 doubles per system
         picks = torch.randint(count, (min(50, resamples - start), count), generator=generator)  # (r, N)
-        scores += [bleu_from_stats(row) for row in per_sentence[picks].sum(dim=1).tolist()]
+        sums = [stats[picks].sum(dim=1).tolist() for stats in per_sentence]                    # each (r, 10)
+        scores += [score(rows) for rows in zip(*sums)]
     scores.sort()
     tail = (1.0 - coverage) / 2
     return (scores[int(tail * resamples)], scores[min(int((1 - tail) * resamples), resamples - 1)])
+
+
+def bootstrap_interval(hypotheses, references, resamples=1000, coverage=0.9, seed=12345):
+    """Percentile bootstrap over sentences (Koehn 2004): (low, high) corpus BLEU
+    bounds that hold `coverage` of the resampled corpora."""
+    bounds = _percentile_bootstrap([hypotheses], references, lambda rows: bleu_from_stats(rows[0]),
+                                   resamples, coverage, seed)
+    return bounds or (0.0, 0.0)
 
 
 def paired_bootstrap_difference(hyps_a, hyps_b, references, resamples=1000, coverage=0.9, seed=12345):
@@ -86,22 +97,12 @@ def paired_bootstrap_difference(hyps_a, hyps_b, references, resamples=1000, cove
     interval for it (Koehn 2004): each resample draws one set of sentences and
     scores both systems on it, so what the two share (hard sentences, easy ones)
     cancels. -> (difference, (low, high))."""
-    import torch
-    stats_a = torch.tensor([sentence_stats(h, r) for h, r in zip(hyps_a, references)], dtype=torch.float64)  # (N, 10)
-    stats_b = torch.tensor([sentence_stats(h, r) for h, r in zip(hyps_b, references)], dtype=torch.float64)  # (N, 10)
-    count = stats_a.size(0)
-    if count == 0:
+    bounds = _percentile_bootstrap([hyps_a, hyps_b], references,
+                                   lambda rows: bleu_from_stats(rows[1]) - bleu_from_stats(rows[0]),
+                                   resamples, coverage, seed)
+    if bounds is None:
         return 0.0, (0.0, 0.0)
-    difference = bleu_from_stats(stats_b.sum(dim=0).tolist()) - bleu_from_stats(stats_a.sum(dim=0).tolist())
-    generator = torch.Generator().manual_seed(seed)
-    scores = []
-    for start in range(0, resamples, 50):
-        picks = torch.randint(count, (min(50, resamples - start), count), generator=generator)  # (r, N)
-        for row_a, row_b in zip(stats_a[picks].sum(dim=1).tolist(), stats_b[picks].sum(dim=1).tolist()):
-            scores.append(bleu_from_stats(row_b) - bleu_from_stats(row_a))
-    scores.sort()
-    tail = (1.0 - coverage) / 2
-    return difference, (scores[int(tail * resamples)], scores[min(int((1 - tail) * resamples), resamples - 1)])
+    return corpus_bleu(hyps_b, references) - corpus_bleu(hyps_a, references), bounds
 
 
 def sentence_lengths_buckets(sources, edges=(10, 20, 30, 40, 50)):

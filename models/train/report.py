@@ -264,11 +264,8 @@ def read_test_pairs(data_dir, test_set, most):
     if not os.path.exists(path):
         return None
     rows = test_rows(path, "ui" if test_set == "ui_test" else None)
-    if len(rows) > most:
-        rows_all, rows = rows, [rows[i * len(rows) // most] for i in range(most)]
-    else:
-        rows_all = rows
-    return [r[0] for r in rows], [r[1] for r in rows], len(rows_all)
+    picked = [rows[i * len(rows) // most] for i in range(most)] if len(rows) > most else rows
+    return [r[0] for r in picked], [r[1] for r in picked], len(rows)
 
 
 def engine_bleu_difference(traces_a, traces_b, references):
