@@ -114,7 +114,9 @@ WEIGHT_NOTES = {"f16": "f16 weights, widened to f32 at load",
 
 
 DOMAIN_NAMES = {"ui": "software interfaces (menus, dialogs, messages)", "dialogue": "games' dialogue and story text",
-                "docs": "manuals and help pages", "descriptions": "Debian's package descriptions", "bible": "Bible verses"}
+                "docs": "manuals and help pages", "descriptions": "Debian's package descriptions", "bible": "Bible verses",
+                "dict_sentences": "dictionary example sentences",
+                "dictionary": "dictionary words and short phrases (everyday vocabulary)"}
 
 
 def bleu_tables(m):
@@ -171,7 +173,7 @@ def sources_table(stats):
     for name, p in stats["packages"].items():
         by_domain.setdefault(p.get("domain", "ui"), []).append((name, p))
     lines = ["| domain | source | pairs kept | new sentences |", "|---|---|---:|---:|"]
-    for domain in ("ui", "dialogue", "docs", "descriptions", "bible", "heldout"):
+    for domain in ("ui", "dialogue", "docs", "descriptions", "bible", "dict_sentences", "dictionary", "heldout"):
         items = sorted(by_domain.get(domain, []), key=lambda kv: -kv[1]["new_sources"])
         if not items:
             continue
@@ -255,7 +257,7 @@ def main():
 
 def word_card(args, m, stats, size, a, phases):
     """The card of a word-level model (the zoo's, and models before subwords)."""
-    splits = {k: v for k, v in stats.get("splits", {}).items() if k != "dropped_heldout_key"}
+    splits = {k: v for k, v in stats.get("splits", {}).items() if not k.startswith("dropped_")}
     phase_lines = "\n".join(f"{i}. {p['seconds'] / 60:.1f} min: {describe_schedule(p['args'])}"
                             for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"

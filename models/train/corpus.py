@@ -43,7 +43,12 @@ MO_MAGIC = 0x950412DE
 SPLIT_BUCKETS = {"test": range(0, 2), "dev": range(2, 4)}  # everything else: train
 # The held-out general-domain sources: a fifth of their keys is the dev set.
 GENERAL_DEV_BUCKETS = range(0, 20)
-DOMAINS = ("ui", "dialogue", "docs", "descriptions", "bible")  # tie order when a sentence is in several
+DOMAINS = ("ui", "dialogue", "docs", "descriptions", "bible", "dict_sentences", "dictionary")  # tie order
+# Dictionary entries (dictionary_sources.py) only add vocabulary: a source that
+# another domain already has keeps that domain's translation, and they are
+# trained on, never dev or test (the dev and test sets stay those of the
+# sentence sources, so a run with them compares with one without).
+DICTIONARY_DOMAINS = ("dict_sentences", "dictionary")
 HELDOUT = "heldout"
 # Catalogue folders read for a language, in order of preference: the plain
 # code, else the country variant (cataclysm-dda-data has es_ES and es_AR, no es).
@@ -71,6 +76,7 @@ DROP_RULES = (
     "length_ratio",
     "identical",
     "untranslated_english",
+    "dictionary_known_source",
 )
 
 TRANSLATOR_CREDIT_IDS = {
@@ -143,18 +149,22 @@ def read_package_list(path, lang):
     return packages
 
 
-def read_source_list(path):
-    """(domain, source) pairs in file order: source is a (name, version) package or '@extractor'."""
+def read_source_list(path, lang=None):
+    """(domain, source) pairs in file order: source is a (name, version) package or '@extractor'.
+    A third column lists the target languages a source is for ('de' or 'fr,es'); with
+    `lang`, sources for other languages are left out."""
     sources = []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             entry = line.split("#", 1)[0].split()
             if not entry:
                 continue
-            if len(entry) != 2 or entry[0] not in DOMAINS + (HELDOUT,):
-                raise ValueError(f"{path}:{number}: expected 'DOMAIN SOURCE' with DOMAIN one of "
+            if len(entry) not in (2, 3) or entry[0] not in DOMAINS + (HELDOUT,):
+                raise ValueError(f"{path}:{number}: expected 'DOMAIN SOURCE [LANGS]' with DOMAIN one of "
                                  f"{', '.join(DOMAINS + (HELDOUT,))}, got {line.strip()!r}")
-            domain, source = entry
+            domain, source = entry[:2]
+            if lang is not None and len(entry) == 3 and lang not in entry[2].split(","):
+                continue  # a source for other languages only
             if source.startswith("@"):
                 sources.append((domain, source))
             else:
@@ -437,7 +447,7 @@ def write_splits(pairs, out_dir, heldout=None):
         if split_by_key.setdefault(key, name) != name:
             raise AssertionError(f"split key {key!r} in two splits")
         splits[name].append((key, source, *row))
-    dropped = 0
+    dropped = dropped_dictionary = 0
     for source, row in pairs.items():
         if isinstance(row, str):
             row = (row, "ui", "")
@@ -446,6 +456,9 @@ def write_splits(pairs, out_dir, heldout=None):
             dropped += 1
             continue
         name = split_of(key)
+        if row[1] in DICTIONARY_DOMAINS and name != "train":
+            dropped_dictionary += 1
+            continue
         if split_by_key.setdefault(key, name) != name:
             raise AssertionError(f"split key {key!r} in two splits")
         splits[name].append((key, source, *row))
@@ -453,6 +466,7 @@ def write_splits(pairs, out_dir, heldout=None):
         write_tsv(os.path.join(out_dir, f"{name}.tsv"), rows)
     sizes = {name: len(rows) for name, rows in splits.items()}
     sizes["dropped_heldout_key"] = dropped
+    sizes["dropped_dictionary_not_train"] = dropped_dictionary
     by_domain = collections.Counter((name, row[3]) for name, rows in splits.items() for row in rows)
     return sizes, {f"{name}/{domain}": count for (name, domain), count in sorted(by_domain.items())}
 
@@ -470,6 +484,9 @@ def collect(entries, domain, origin, collector, drops):
             rule, pair = clean_pair(segment_source, segment_target)
             if rule:
                 drops[rule] += 1
+                continue
+            if domain in DICTIONARY_DOMAINS and pair[0] in collector.translations:
+                drops["dictionary_known_source"] += 1
                 continue
             kept += 1
             new_sources += collector.add(pair[0], pair[1], domain, origin)
@@ -489,13 +506,14 @@ def gettext_entries(args, deb_dir, name, pinned_version):
 def build(args):
     """Fetch, extract, split, clean, dedupe and split; returns the stats dictionary."""
     import extra_sources  # noqa: E402 (stdlib only, next to this file)
+    import dictionary_sources  # noqa: E402 (the same)
     deb_dir = os.path.join(args.cache, "debs")
     os.makedirs(deb_dir, exist_ok=True)
     drops = collections.Counter({rule: 0 for rule in DROP_RULES})
     training, heldout = PairCollector(), PairCollector()
     package_stats, failures = {}, {}
     work = [("ui", package) for package in read_package_list(args.packages, args.lang)]
-    work += read_source_list(args.sources)
+    work += read_source_list(args.sources, args.lang)
     for domain, source in work:
         collector = heldout if domain == HELDOUT else training
         try:
@@ -503,7 +521,8 @@ def build(args):
                 name = source[1:]
                 extractor = {"descriptions": extra_sources.description_pairs,
                              "libreoffice-help": extra_sources.libreoffice_help_pairs,
-                             "gimp-help": extra_sources.gimp_help_pairs}.get(name)
+                             "gimp-help": extra_sources.gimp_help_pairs,
+                             **dictionary_sources.EXTRACTORS}.get(name)
                 if extractor is None:
                     raise RuntimeError(f"no extractor '{name}' in extra_sources.py")
                 entries, info = extractor(args.lang, args.cache)
@@ -536,7 +555,7 @@ def build(args):
         "new_sources_by_domain": dict(domain_totals),
         "splits": split_sizes,
         "splits_by_domain": by_domain,
-        "total": sum(v for k, v in split_sizes.items() if k != "dropped_heldout_key"),
+        "total": sum(v for k, v in split_sizes.items() if not k.startswith("dropped_")),
     }
 
 

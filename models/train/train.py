@@ -181,7 +181,7 @@ def hypothesis_text(tokens, subwords):
     return subword.decode(tokens) if subwords else detokenize(tokens)
 
 
-def sampled_softmax_loss(projection, features, tgt_out, negatives, vocab_size):
+def sampled_softmax_loss(projection, features, tgt_out, negatives, vocab_size, label_smoothing=0.0):
     """Summed cross-entropy over a candidate set instead of all vocab_size words.
 
     Candidates = every target word of the batch (always included) + `negatives`
@@ -205,7 +205,9 @@ def sampled_softmax_loss(projection, features, tgt_out, negatives, vocab_size):
     correction[len(in_batch):] = -math.log(draw_probability)
     remap = torch.empty(vocab_size, dtype=torch.long, device=targets.device)
     remap[candidates] = torch.arange(len(candidates), device=targets.device)
-    return F.cross_entropy(logits + correction, remap[targets], reduction="sum")
+    # Label smoothing spreads its share over the candidates, as the full
+    # softmax's spreads it over the vocabulary (Szegedy et al. 2016).
+    return F.cross_entropy(logits + correction, remap[targets], reduction="sum", label_smoothing=label_smoothing)
 
 
 def evaluate_bleu(model, pairs, src_index, tgt_vocab, intervals=False, subwords=False):
@@ -257,6 +259,11 @@ def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, interva
         texts_by_set[name] = texts
         hyps_by_set[name] = hyps
     return (results, texts_by_set, hyps_by_set) if with_hypotheses else (results, texts_by_set)
+
+
+# Recipe arguments added after states were first saved, with the value every
+# earlier state was trained with: such a state still resumes.
+ARGUMENTS_ADDED_LATER = {"label_smoothing": 0.0}
 
 
 def parse_domain_weights(text):
@@ -322,6 +329,8 @@ def main():
     ap.add_argument("--attention-dim", type=int, default=256)
     ap.add_argument("--output-dim", type=int, default=256)
     ap.add_argument("--dropout", type=float, default=0.2)
+    ap.add_argument("--label-smoothing", type=float, default=0.0,
+                    help="share of each target's probability spread over the other words (0.1 is usual)")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--epochs", type=int, default=20, help="upper bound on passes (word runs without --updates)")
@@ -427,6 +436,8 @@ def main():
         saved = {k: v for k, v in (state or {}).get("identity", {}).items() if k not in ("data", "out")}
         if "train_tsv_sha1" not in saved:
             saved["train_tsv_sha1"] = identity.get("train_tsv_sha1")
+        for name, default in ARGUMENTS_ADDED_LATER.items():  # a state from before an argument existed
+            saved.setdefault(name, default)
         if state is not None and saved != identity:
             changed = sorted(k for k in set(identity) | set(saved) if identity.get(k) != saved.get(k))
             log(f"state {state_path} is for other arguments ({', '.join(changed)}): starting afresh")
@@ -641,9 +652,10 @@ def main():
             if full_softmax:
                 logits = model.projection(features)
                 loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1),
-                                       ignore_index=PAD, reduction="sum")
+                                       ignore_index=PAD, reduction="sum", label_smoothing=args.label_smoothing)
             else:
-                loss = sampled_softmax_loss(model.projection, features, tgt_out, args.sampled_negatives, vocab_size)
+                loss = sampled_softmax_loss(model.projection, features, tgt_out, args.sampled_negatives, vocab_size,
+                                            args.label_smoothing)
             tokens = int((tgt_out != PAD).sum())
             optimiser.zero_grad()
             (loss / tokens).backward()

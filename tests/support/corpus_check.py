@@ -4,6 +4,7 @@ Each check raises AssertionError with a message; exit status 0 means all passed.
 No network: a .mo file is written here from made-up strings. The eval_alsc
 check runs the native CLI on a test model (./build.sh test builds both first).
 """
+import collections
 import os
 import struct
 import sys
@@ -100,7 +101,7 @@ def write_splits_never_leaks():
         heldout["Go"] = ("Va", "heldout", "campaign")  # too short for the general test
         sizes, by_domain = corpus.write_splits(pairs, tmp, heldout)
         assert sizes["dropped_heldout_key"] == 0  # 'opefile7now' is not 'openfile7'
-        assert sum(v for k, v in sizes.items() if k != "dropped_heldout_key") == 801, sizes
+        assert sum(v for k, v in sizes.items() if not k.startswith("dropped_")) == 801, sizes
         assert 0 < sizes["general_dev"] < sizes["general_test"], sizes
         seen = {}
         for name in ("train", "dev", "test", "general_dev", "general_test"):
@@ -115,6 +116,22 @@ def write_splits_never_leaks():
         # A training pair whose key is held out is dropped from training.
         sizes, _ = corpus.write_splits({"We march at dawn 3!": "x"}, tmp, heldout)
         assert sizes["dropped_heldout_key"] == 1 and sizes["train"] + sizes["dev"] + sizes["test"] == 0, sizes
+
+
+@check
+def dictionary_pairs_only_add_vocabulary_and_only_train():
+    collector, drops = corpus.PairCollector(), collections.Counter()
+    corpus.collect([("Open", "Ouvrir")], "ui", "app", collector, drops)
+    raw, kept, new = corpus.collect([("Open", "ouvert"), ("kettle", "bouilloire")], "dictionary", "freedict",
+                                    collector, drops)
+    assert (raw, kept, new) == (2, 1, 1) and drops["dictionary_known_source"] == 1, (raw, kept, new, drops)
+    assert collector.rows()["Open"] == ("Ouvrir", "ui", "app"), collector.rows()
+    with tempfile.TemporaryDirectory() as tmp:
+        words = {f"word{i}": (f"mot{i}", "dictionary", "freedict") for i in range(400)}
+        sizes, by_domain = corpus.write_splits(words, tmp)
+        held = sum(1 for w in words if corpus.split_of(corpus.split_key(w)) != "train")
+        assert held > 0 and sizes["dropped_dictionary_not_train"] == held, (held, sizes)
+        assert sizes["dev"] == sizes["test"] == 0 and sizes["train"] == 400 - held, sizes
 
 
 @check
@@ -147,6 +164,11 @@ def source_list_is_checked():
         with open(path, "w") as f:
             f.write("dialogue  game-data=1.0  # a comment\nheldout @gimp-help\n")
         assert corpus.read_source_list(path) == [("dialogue", ("game-data", "1.0")), ("heldout", "@gimp-help")]
+        with open(path, "w") as f:
+            f.write("dictionary @freedict fr,es\ndict_sentences @ding-sentences de\n")
+        assert corpus.read_source_list(path, "es") == [("dictionary", "@freedict")]
+        assert corpus.read_source_list(path, "de") == [("dict_sentences", "@ding-sentences")]
+        assert len(corpus.read_source_list(path)) == 2
         with open(path, "w") as f:
             f.write("games game-data=1.0\n")
         try:

@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "models", "train"))
 
 import extra_sources as es  # noqa: E402
+import dictionary_sources as ds  # noqa: E402
 
 TRANSLATION_EN = """\
 Package: alpha
@@ -250,6 +251,91 @@ def check_deterministic(tmp):
     assert a == b and a
 
 
+def _dictd_number(value):
+    digits = ds._DICTD_B64
+    out = ""
+    while True:
+        out = digits[value % 64] + out
+        value //= 64
+        if not value:
+            return out
+
+
+def write_dictd(tmp, entries):
+    """A tiny dictd pair (.index, .dict.dz) of made-up entries: [(headword, body)]."""
+    body, index = b"", []
+    for headword, text in entries:
+        data = f"{headword} /x/\n{text}\n".encode("utf-8")
+        index.append(f"{headword}\t{_dictd_number(len(body))}\t{_dictd_number(len(data))}")
+        body += data
+    index_path, dict_path = os.path.join(tmp, "toy.index"), os.path.join(tmp, "toy.dict.dz")
+    write(index_path, "00-database-info\tA\tB\n" + "\n".join(index) + "\n")
+    with open(dict_path, "wb") as handle:
+        handle.write(gzip.compress(body))
+    return index_path, dict_path
+
+
+def check_freedict(tmp):
+    index_path, dict_path = write_dictd(tmp, [
+        ("lamp", "lampe <fem>"), ("kettle", "1. bouilloire\n2. chaudron"), ("garden", "jardin, potager"),
+        ("pear", "poire\n see: {pears}"), ("give sth.", "donner qch"), ("radio", "radio")])
+    pairs, counts = ds.read_freedict_files(index_path, dict_path)
+    assert pairs == [("lamp", "lampe"), ("garden", "jardin"), ("pear", "poire")], pairs
+    assert counts["entries"] == 6 and counts["several_senses"] == 1 and counts["unusable"] == 1, counts
+    assert counts["dropped_identical"] == 1, counts
+    # A body that is not gzip, and an index of another format: a clear error, never an empty source.
+    with open(dict_path, "wb") as handle:
+        handle.write(b"not gzip at all")
+    try:
+        ds.read_freedict_files(index_path, dict_path)
+        raise AssertionError("a damaged .dict.dz was read")
+    except RuntimeError as error:
+        assert "cannot be read" in str(error) and "toy.dict.dz" in str(error), error
+    index_path, dict_path = write_dictd(tmp, [("lamp", "lampe")])
+    write(index_path, "".join(f"word{i} and no offsets\n" for i in range(50)))
+    try:
+        ds.read_freedict_files(index_path, dict_path)
+        raise AssertionError("a foreign index was read")
+    except RuntimeError as error:
+        assert "50 of 50 entries unreadable" in str(error), error
+
+
+def check_ding(tmp):
+    text = "\n".join([
+        "# a made-up Ding file",
+        "Lampe {f} [elektr.] | Lampen {pl} :: lamp | lamps",
+        "Gartentor {n}; Gartenpforte {f} :: garden gate; wicket",
+        "aufstehen {vi} :: to get up",
+        "Der Zug ist schon weg. :: The train has already gone.",
+        "etw. holen :: to fetch sth.",
+        "Eins | Zwei :: one",
+        "Die Kanne steht auf dem Tisch in der Küche neben dem Brot. :: The jug is on the kitchen table beside the bread",
+    ]) + "\n"
+    sentences, phrases, counts = ds.parse_ding(text)
+    assert sentences == [("The train has already gone.", "Der Zug ist schon weg.")], sentences
+    assert phrases == [("lamp", "Lampe"), ("lamps", "Lampen"), ("garden gate", "Gartentor"), ("get up", "aufstehen")], phrases
+    assert counts["entries"] == 7 and counts["unreadable"] == 1 and counts["unusable"] == 2, counts
+    path = os.path.join(tmp, "de-en")
+    write(path, "just some text\nwith no separators\n")
+    try:
+        ds.read_ding_file(path)
+        raise AssertionError("a foreign file was read as Ding")
+    except RuntimeError as error:
+        assert "2 of 2 entries unreadable" in str(error), error
+    with open(path, "wb") as handle:
+        handle.write(b"\xff\xfe broken")
+    try:
+        ds.read_ding_file(path)
+        raise AssertionError("an undecodable file was read")
+    except RuntimeError as error:
+        assert "cannot be read" in str(error), error
+    try:
+        ds.ding_sentence_pairs("fr", tmp)
+        raise AssertionError("Ding gave French pairs")
+    except RuntimeError as error:
+        assert "German only" in str(error), error
+
+
 def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -257,6 +343,8 @@ def main():
                             ("libreoffice", lambda: check_libreoffice(tmp)),
                             ("gimp", lambda: check_gimp(tmp)),
                             ("units_text", check_units_text),
+                            ("freedict", lambda: check_freedict(tmp)),
+                            ("ding", lambda: check_ding(tmp)),
                             ("deterministic", lambda: check_deterministic(tmp))):
             try:
                 check()

@@ -1,0 +1,208 @@
+"""Everyday vocabulary from Debian's bilingual dictionaries, as corpus pairs.
+
+The gettext, manual and description sources (corpus.py, extra_sources.py) are
+software and game text: they rarely say "cat", "weather" or "brother". Two
+dictionary families in Debian fill that gap; both are human-made:
+
+- FreeDict (dict-freedict-eng-fra, -eng-spa, -eng-deu): dictd files, an index
+  of 'headword TAB offset TAB length' (base64 numbers) into a gzip'd body where
+  each entry is 'headword /ipa/' then one line per sense ('1. a, b' when there
+  are several). Only entries with a single sense are kept, as (headword, its
+  first translation): an entry with several senses ("cat: 1. mégère… 2. chat")
+  cannot say which one a sentence means.
+- Ding (trans-de-en, German only): one line per entry, 'German :: English',
+  sub-entries joined by ' | ' on both sides (the same count on each side),
+  alternatives by '; ', with annotations in {} [] () and /abbreviations/. About
+  19k of its sub-entries are whole example sentences ("Es war purer Zufall." ::
+  "It was pure coincidence."): `ding_sentence_pairs` gives those, and
+  `ding_phrase_pairs` the words and short phrases (at most PHRASE_WORDS words).
+
+Every extractor returns (pairs, info) like extra_sources.py's, pairs as
+(english, translation). A damaged or foreign file raises RuntimeError naming
+the file and how many of its entries could not be read; corpus.py prints it,
+records it under failed_packages and goes on without that source, so a broken
+dictionary never turns into a silently empty domain.
+"""
+
+import base64
+import gzip
+import os
+import re
+import zlib
+
+import extra_sources
+
+FREEDICT_CODES = {"fr": "fra", "es": "spa", "de": "deu"}
+PHRASE_WORDS = 4
+# Share of unreadable entries above which a file is taken to be damaged or foreign.
+MAX_BAD_SHARE = 0.02
+
+_ANNOTATIONS = re.compile(r"\{[^}]*\}|\[[^\]]*\]|<[^>]*>|\([^)]*\)|(?:^|\s)/[^/\s][^/]*/(?=\s|$)")
+_SPACES = re.compile(r"\s+")
+_SENSE_NUMBER = re.compile(r"^\d+\.\s+")
+# Placeholders of dictionary grammar, not text anyone writes ("to give sb. sth.").
+_PLACEHOLDERS = re.compile(r"\b(?:sb|sth|etw|jdn|jdm|jds|jd)\b\.?|…|\.\.\.")
+_SENTENCE_END = re.compile(r"[.!?]$")
+_DICTD_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def strip_annotations(text):
+    """'Aal {m} (auf der Speisekarte) [cook.]' -> 'Aal'."""
+    return _SPACES.sub(" ", _ANNOTATIONS.sub(" ", text)).strip(" ;,")
+
+
+def _usable(text):
+    return bool(text) and not _PLACEHOLDERS.search(text) and any(ch.isalpha() for ch in text)
+
+
+def _dictd_number(text):
+    """dictd's base64 numbers ('b6r' -> offset): digits of _DICTD_B64, most significant first."""
+    value = 0
+    for ch in text:
+        digit = _DICTD_B64.find(ch)
+        if digit < 0:
+            raise ValueError(f"not a dictd number: {text!r}")
+        value = value * 64 + digit
+    return value
+
+
+def parse_freedict(index_text, body):
+    """-> (pairs, counts): (headword, first translation) of every single-sense entry.
+
+    index_text: the .index file; body: the decompressed .dict bytes."""
+    counts = {"entries": 0, "unreadable": 0, "several_senses": 0, "unusable": 0}
+    pairs = []
+    for line in index_text.splitlines():
+        fields = line.split("\t")
+        if not line.strip() or fields[0].startswith("00-database") or fields[0].startswith("00database"):
+            continue
+        counts["entries"] += 1
+        try:
+            if len(fields) != 3:
+                raise ValueError(line)
+            offset, length = _dictd_number(fields[1]), _dictd_number(fields[2])
+            if offset + length > len(body):
+                raise ValueError(line)
+            entry = body[offset:offset + length].decode("utf-8")
+        except (ValueError, UnicodeDecodeError):
+            counts["unreadable"] += 1
+            continue
+        lines = [l.strip() for l in entry.splitlines() if l.strip()]
+        senses = [l for l in lines[1:] if not l.startswith(("see:", "Note:", "Synonym", "Antonym"))]
+        if len(senses) != 1:
+            counts["several_senses" if len(senses) > 1 else "unreadable"] += 1
+            continue
+        english = strip_annotations(fields[0])
+        translation = strip_annotations(_SENSE_NUMBER.sub("", senses[0]).split(", ")[0])
+        if not (_usable(english) and _usable(translation)):
+            counts["unusable"] += 1
+            continue
+        pairs.append((english, translation))
+    return pairs, counts
+
+
+def parse_ding(text):
+    """-> (sentences, phrases, counts) from a Ding 'German :: English' file, each a list of
+    (english, german): whole sentences, and words or phrases of at most PHRASE_WORDS words."""
+    counts = {"entries": 0, "unreadable": 0, "sub_entries": 0, "unusable": 0}
+    sentences, phrases = [], []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        counts["entries"] += 1
+        german_side, separator, english_side = line.partition(" :: ")
+        german_parts, english_parts = german_side.split(" | "), english_side.split(" | ")
+        if not separator or len(german_parts) != len(english_parts):
+            counts["unreadable"] += 1
+            continue
+        for german, english in zip(german_parts, english_parts):
+            counts["sub_entries"] += 1
+            german = strip_annotations(german.split("; ")[0])
+            english = strip_annotations(english.split("; ")[0])
+            if not (_usable(german) and _usable(english)):
+                counts["unusable"] += 1
+                continue
+            if _SENTENCE_END.search(english) and _SENTENCE_END.search(german) and english[0].isupper():
+                sentences.append((english, german))
+            elif len(english.split()) <= PHRASE_WORDS:
+                if english.startswith("to ") and len(english.split()) > 1:
+                    english = english[3:]  # 'to walk' :: 'gehen': the infinitive as it appears in text
+                phrases.append((english, german))
+            else:
+                counts["unusable"] += 1
+    return sentences, phrases, counts
+
+
+def _check_readable(path, counts):
+    """RuntimeError when too much of a file could not be read (damaged, or not this format)."""
+    if counts["entries"] == 0 or counts["unreadable"] > MAX_BAD_SHARE * counts["entries"]:
+        raise RuntimeError(f"{path}: {counts['unreadable']} of {counts['entries']} entries unreadable: "
+                           "a damaged file or not this dictionary format; skipped")
+
+
+def _package_file(package, path, cache_dir):
+    deb = extra_sources.fetch_deb(package, cache_dir)
+    root = extra_sources.extract_tree(deb, cache_dir, os.path.dirname(path), suffixes=(os.path.basename(path),))
+    return deb, os.path.join(root, os.path.basename(path))
+
+
+def read_freedict_files(index_path, dict_path):
+    """-> (pairs, counts) from a dictd .index and its .dict.dz (or plain .dict)."""
+    try:
+        with open(index_path, encoding="utf-8") as handle:
+            index_text = handle.read()
+        with open(dict_path, "rb") as handle:
+            body = handle.read()
+        if dict_path.endswith(".dz"):
+            body = gzip.decompress(body)
+    except (OSError, UnicodeDecodeError, EOFError, zlib.error, gzip.BadGzipFile) as error:
+        raise RuntimeError(f"{dict_path}: cannot be read ({error}); skipped") from error
+    pairs, counts = parse_freedict(index_text, body)
+    _check_readable(dict_path, counts)
+    return extra_sources._finish_pairs(pairs, counts), counts
+
+
+def freedict_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
+    """Single-sense FreeDict entries English -> lang."""
+    code = FREEDICT_CODES.get(lang)
+    if code is None:
+        raise RuntimeError(f"no FreeDict English dictionary for '{lang}'")
+    package, base = f"dict-freedict-eng-{code}", f"usr/share/dictd/freedict-eng-{code}"
+    deb, index_path = _package_file(package, base + ".index", cache_dir)
+    _, dict_path = _package_file(package, base + ".dict.dz", cache_dir)
+    pairs, counts = read_freedict_files(index_path, dict_path)
+    return pairs, {"package": package, "version": extra_sources.deb_version(deb), "counts": counts}
+
+
+def read_ding_file(path):
+    """-> (sentences, phrases, counts) of a Ding file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise RuntimeError(f"{path}: cannot be read ({error}); skipped") from error
+    sentences, phrases, counts = parse_ding(text)
+    _check_readable(path, counts)
+    return sentences, phrases, counts
+
+
+def _ding(lang, cache_dir, which):
+    if lang != "de":
+        raise RuntimeError(f"the Ding dictionary (trans-de-en) is German only, not '{lang}'")
+    deb, path = _package_file("trans-de-en", "usr/share/trans/de-en", cache_dir)
+    sentences, phrases, counts = read_ding_file(path)
+    chosen = sentences if which == "sentences" else phrases
+    counts = dict(counts, sentences=len(sentences), phrases=len(phrases))
+    return (extra_sources._finish_pairs(chosen, counts),
+            {"package": "trans-de-en", "version": extra_sources.deb_version(deb), "part": which, "counts": counts})
+
+
+def ding_sentence_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
+    return _ding(lang, cache_dir, "sentences")
+
+
+def ding_phrase_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
+    return _ding(lang, cache_dir, "phrases")
+
+
+EXTRACTORS = {"freedict": freedict_pairs, "ding-sentences": ding_sentence_pairs, "ding-phrases": ding_phrase_pairs}
