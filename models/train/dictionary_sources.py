@@ -140,10 +140,13 @@ def _check_readable(path, counts):
                            "a damaged file or not this dictionary format; skipped")
 
 
-def _package_file(package, path, cache_dir):
+def _package_files(package, paths, cache_dir):
+    """-> (deb, [local path of each of `paths`]): one extraction of the package, which
+    extract_tree caches per package, so every file wanted must be named at once."""
     deb = extra_sources.fetch_deb(package, cache_dir)
-    root = extra_sources.extract_tree(deb, cache_dir, os.path.dirname(path), suffixes=(os.path.basename(path),))
-    return deb, os.path.join(root, os.path.basename(path))
+    folder = os.path.dirname(paths[0])
+    root = extra_sources.extract_tree(deb, cache_dir, folder, suffixes=tuple(os.path.basename(p) for p in paths))
+    return deb, [os.path.join(root, os.path.basename(p)) for p in paths]
 
 
 def read_freedict_files(index_path, dict_path):
@@ -168,8 +171,7 @@ def freedict_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
     if code is None:
         raise RuntimeError(f"no FreeDict English dictionary for '{lang}'")
     package, base = f"dict-freedict-eng-{code}", f"usr/share/dictd/freedict-eng-{code}"
-    deb, index_path = _package_file(package, base + ".index", cache_dir)
-    _, dict_path = _package_file(package, base + ".dict.dz", cache_dir)
+    deb, (index_path, dict_path) = _package_files(package, [base + ".index", base + ".dict.dz"], cache_dir)
     pairs, counts = read_freedict_files(index_path, dict_path)
     return pairs, {"package": package, "version": extra_sources.deb_version(deb), "counts": counts}
 
@@ -189,7 +191,7 @@ def read_ding_file(path):
 def _ding(lang, cache_dir, which):
     if lang != "de":
         raise RuntimeError(f"the Ding dictionary (trans-de-en) is German only, not '{lang}'")
-    deb, path = _package_file("trans-de-en", "usr/share/trans/de-en", cache_dir)
+    deb, (path,) = _package_files("trans-de-en", ["usr/share/trans/de-en"], cache_dir)
     sentences, phrases, counts = read_ding_file(path)
     chosen = sentences if which == "sentences" else phrases
     counts = dict(counts, sentences=len(sentences), phrases=len(phrases))
