@@ -314,7 +314,7 @@ def save_state(path, payload):
     os.replace(tmp, path)
 
 
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", required=True, help="folder with train.tsv, dev.tsv, test.tsv (general_*.tsv too)")
     ap.add_argument("--out", required=True)
@@ -370,8 +370,469 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--resume", action="store_true",
                     help="word runs: continue from OUT/checkpoint.pt (same vocabularies), adding to the time")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    if args.subwords and not args.updates:
+        raise SystemExit("--subwords needs --updates (an update budget)")
+    if args.updates and args.full_softmax_tail > 1.0 - args.decay_start:
+        raise SystemExit("--full-softmax-tail must lie inside the decay (<= 1 - --decay-start)")
+    return args
 
+
+def state_file(args):
+    """--state as the state file's path ('' without one): a folder means FOLDER/state.pt."""
+    path = args.state
+    if path and (os.path.isdir(path) or not path.endswith(".pt")):
+        path = os.path.join(path, "state.pt")
+    return path
+
+
+def decay_begin(args, updates):
+    """The update at which a budget of `updates` starts to lower the learning rate."""
+    return int(args.decay_start * updates)
+
+
+def run_identity(args):
+    """What makes a state resumable: every argument that changes the model, except
+    the budget. The learning rate is constant until decay_begin(updates) and the
+    last part of the budget decays it (and uses the full softmax), so a larger
+    budget can grow from a run's snapshot taken at its own decay's start
+    (stable.pt): the updates before it are the same for any budget.
+    The corpus is named by its content (train.tsv's SHA-1), not by its path."""
+    identity = {k: v for k, v in vars(args).items() if k not in (
+        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates", "data", "out",
+        "snapshots", "pause_at")}
+    if args.updates:
+        import hashlib
+        with open(os.path.join(args.data, "train.tsv"), "rb") as handle:
+            identity["train_tsv_sha1"] = hashlib.sha1(handle.read()).hexdigest()
+    return identity
+
+
+def open_state(args, state_path, identity, log):
+    """The saved state this run resumes from, or None for a fresh start (with the reason
+    logged): missing, unreadable, for other arguments, or past a budget it cannot grow from."""
+    if not state_path:
+        return None
+    if not os.path.exists(state_path):
+        log(f"no state at {state_path}: starting afresh")
+        return None
+    state = None
+    try:
+        state = torch.load(state_path, map_location="cpu")
+    except Exception as error:  # a damaged file means a fresh start, not a failure
+        log(f"state {state_path} cannot be read ({error}): starting afresh")
+        return None
+    # (a state from before the corpus was named by content names its paths)
+    saved = {k: v for k, v in state.get("identity", {}).items() if k not in ("data", "out")}
+    if "train_tsv_sha1" not in saved:
+        saved["train_tsv_sha1"] = identity.get("train_tsv_sha1")
+    for name, default in ARGUMENTS_ADDED_LATER.items():  # a state from before an argument existed
+        saved.setdefault(name, default)
+    if saved != identity:
+        changed = sorted(k for k in set(identity) | set(saved) if identity.get(k) != saved.get(k))
+        log(f"state {state_path} is for other arguments ({', '.join(changed)}): starting afresh")
+        return None
+    if state["updates"] == args.updates:
+        return state
+    stable_path = os.path.join(os.path.dirname(state_path), "stable.pt")
+    shared = min(decay_begin(args, state["updates"]), decay_begin(args, args.updates))
+    if state["step"] <= shared:
+        log(f"state at update {state['step']}: the budget changes from {state['updates']} to "
+            f"{args.updates}, before either's decay")
+        return state
+    if decay_begin(args, args.updates) >= decay_begin(args, state["updates"]) and os.path.exists(stable_path):
+        log(f"the budget grows from {state['updates']} to {args.updates} updates: resuming from "
+            f"{stable_path} (update {decay_begin(args, state['updates'])}, before the old decay)")
+        state = torch.load(stable_path, map_location="cpu")
+        state["best"] = {"dev_bleu": -1.0}  # best.pt belongs to the old decay
+        return state
+    log(f"the budget changes from {state['updates']} to {args.updates} updates after the old "
+        f"decay began and there is no earlier snapshot to grow from: starting afresh")
+    return None
+
+
+def load_segmenters(args, state, state_path, log):
+    """(source, target) subword segmenters: the state's, else learnt from train.tsv once per
+    corpus and sizes (kept beside the state, so a fresh start with other settings does not
+    learn them again). None for word runs."""
+    if not args.subwords:
+        return None
+    if state is not None:
+        return (subword.Segmenter.from_json(state["segmentation"]["source"]),
+                subword.Segmenter.from_json(state["segmentation"]["target"]))
+    sizes = [int(x) for x in args.subwords.split(",")]
+    train_tsv = os.path.join(args.data, "train.tsv")
+    cached = os.path.join(os.path.dirname(state_path) if state_path else args.out,
+                          f"subwords-{sizes[0]}-{sizes[1]}-{os.path.getsize(train_tsv)}.json")
+    if os.path.exists(cached):
+        log(f"subwords from {cached}")
+        return subword.load(cached)
+    rows = read_rows(train_tsv)
+    learn_started = time.time()
+    segmenters = (subword.learn([r[0] for r in rows], sizes[0], "source"),
+                  subword.learn([r[1] for r in rows], sizes[1], "target"))
+    os.makedirs(os.path.dirname(cached), exist_ok=True)
+    subword.save(cached, *segmenters)
+    log(f"subwords learned in {time.time() - learn_started:.0f} s: {len(segmenters[0].vocab)} source, "
+        f"{len(segmenters[1].vocab)} target tokens")
+    return segmenters
+
+
+class Corpus:
+    """The splits a run reads: train pairs (capped by --max-tokens), dev pairs, the test
+    sets (UI test, and the general test when the corpus has held-out sources) and the dev
+    sample that picks checkpoints (half UI dev, half general dev, when both exist)."""
+
+    def __init__(self, args, segmenters):
+        path = lambda name: os.path.join(args.data, name)  # noqa: E731
+        self.train = read_pairs(path("train.tsv"), args.max_tokens, segmenters)
+        if args.max_train_pairs:
+            self.train = self.train[: args.max_train_pairs]
+        self.dev = read_pairs(path("dev.tsv"), None, segmenters)
+        self.tests = {"ui_test": [p for p in read_pairs(path("test.tsv"), None, segmenters) if p.domain == "ui"]}
+        general_dev = []
+        if os.path.exists(path("general_test.tsv")):
+            self.tests["general_test"] = read_pairs(path("general_test.tsv"), None, segmenters)
+            general_dev = read_pairs(path("general_dev.tsv"), None, segmenters)
+        ui_dev = [p for p in self.dev if p.domain == "ui"]
+        if general_dev:  # checkpoints are chosen on both domains alike
+            half = args.dev_sentences // 2
+            self.dev_sample = (random.Random(7).sample(ui_dev, min(half, len(ui_dev)))
+                               + random.Random(7).sample(general_dev, min(half, len(general_dev))))
+        else:
+            self.dev_sample = random.Random(7).sample(self.dev, min(args.dev_sentences, len(self.dev)))
+        self.domain_counts = Counter(p.domain for p in self.train)
+        self.by_domain = {}
+        for i, p in enumerate(self.train):
+            self.by_domain.setdefault(p.domain, []).append(i)
+
+
+def vocabularies(args, train_pairs, segmenters):
+    """-> (src_vocab, src_counts, tgt_vocab, tgt_counts): the segmenters' vocabularies, or
+    the most frequent words of a word run; counts are the training tokens'."""
+    if segmenters:
+        return (segmenters[0].vocab, Counter(t for p in train_pairs for t in p[0]),
+                segmenters[1].vocab, Counter(t for p in train_pairs for t in p[1]))
+    src_vocab, src_counts = build_vocab([p[0] for p in train_pairs], args.src_vocab)
+    tgt_vocab, tgt_counts = build_vocab([p[1] for p in train_pairs], args.tgt_vocab)
+    return src_vocab, src_counts, tgt_vocab, tgt_counts
+
+
+def training_loss(model, features, tgt_out, args, used):
+    """-> (summed loss, full softmax?) of one batch: sampled softmax until the budget's
+    last --full-softmax-tail, the full softmax (the one decoding uses) after it."""
+    vocab_size = model.projection.out_features
+    full_softmax = (args.sampled_negatives <= 0 or args.sampled_negatives >= vocab_size
+                    or used >= 1.0 - args.full_softmax_tail)
+    if full_softmax:
+        logits = model.projection(features)
+        return F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1),
+                               ignore_index=PAD, reduction="sum", label_smoothing=args.label_smoothing), True
+    return sampled_softmax_loss(model.projection, features, tgt_out, args.sampled_negatives, vocab_size,
+                                args.label_smoothing), False
+
+
+class Run:
+    """One training run: the model, its optimiser and where it stands (update, epoch,
+    batch in the epoch, best dev BLEU, learning curve, earlier phases), with the
+    schedule, the saves and the loop. A state (open_state) or a word run's previous
+    checkpoint puts it where that run stopped."""
+
+    def __init__(self, args, corpus, vocab, segmenters, identity, state_path, device, log, started_all):
+        self.args, self.corpus, self.identity, self.state_path, self.device, self.log = (
+            args, corpus, identity, state_path, device, log)
+        self.started_all = started_all  # the process's start: a word run's --minutes count from it
+        self.src_vocab, self.tgt_vocab = vocab
+        self.src_index = {w: i for i, w in enumerate(self.src_vocab)}
+        self.tgt_index = {w: i for i, w in enumerate(self.tgt_vocab)}
+        self.src_ids = [to_ids(p[0], self.src_index) for p in corpus.train]
+        self.tgt_ids = [to_ids(p[1], self.tgt_index) for p in corpus.train]
+        self.weights = parse_domain_weights(args.domain_weights)
+        self.subwords = bool(segmenters)
+        self.segmentation = ({"kind": "subwords", "source": segmenters[0].to_json(),
+                              "target": segmenters[1].to_json()} if segmenters else {"kind": "words"})
+        config = ModelConfig(len(self.src_vocab), len(self.tgt_vocab), attention=args.attention,
+                             embed_dim=args.embed, encoder_hidden=args.hidden,
+                             decoder_hidden=args.decoder_hidden, attention_dim=args.attention_dim,
+                             output_dim=args.output_dim, dropout=args.dropout)
+        self.model = Seq2SeqAttention(config)
+        self.optimiser = None
+        self.best, self.curve, self.phases = {"dev_bleu": -1.0}, [], []
+        self.step, self.epoch, self.batch_in_epoch = 0, 1, 0
+        state_dir = os.path.dirname(state_path) if state_path else args.out
+        self.best_path = os.path.join(state_dir if state_path else args.out,
+                                      "best.pt" if state_path else "checkpoint.pt")
+        self.stable_path = os.path.join(state_dir, "stable.pt") if state_path else ""
+        self.snapshot_dir = os.path.join(state_dir, "snapshots")
+        self.stop_request = []
+
+    def start(self, state, previous=None, previous_metrics=None):
+        """Weights, optimiser and position from a state or a word run's last checkpoint."""
+        if previous:
+            self.model.load_state_dict(previous["state_dict"])
+        self.model.to(self.device)
+        self.optimiser = torch.optim.Adam(self.model.parameters(), lr=self.args.lr)
+        if previous:
+            self.best = dict(previous_metrics["best"])
+            self.step = previous_metrics["updates"]
+            self.phases = previous_metrics.get("phases") or [{"seconds": previous_metrics["train_seconds"],
+                                                              "args": previous_metrics["args"]}]
+            self.log(f"resuming at update {self.step}, best dev BLEU so far {self.best['dev_bleu']:.2f}")
+        if state is not None:
+            self.model.load_state_dict(state["state_dict"])
+            self.optimiser.load_state_dict(state["optimiser"])
+            torch.set_rng_state(state["torch_rng"])
+            if self.device.type == "cuda" and state.get("cuda_rng") is not None:
+                torch.cuda.set_rng_state(state["cuda_rng"])
+            self.step, self.epoch, self.batch_in_epoch = state["step"], state["epoch"], state["batch_in_epoch"]
+            self.best, self.phases = state["best"], state["phases"]
+            self.curve = state.get("curve", [])
+            self.log(f"resumed {self.state_path} at update {self.step} (epoch {self.epoch}, batch "
+                     f"{self.batch_in_epoch}); best dev BLEU so far {self.best['dev_bleu']:.2f}")
+        self.first_step = self.step
+        self.started, self.cpu_started = time.time(), time.process_time()
+
+    # -- schedule ------------------------------------------------------------
+    def budget_used(self):
+        """0 at the start of the budget, 1 at its end: updates of --updates, else this run's
+        time or --max-steps, whichever is nearer."""
+        args = self.args
+        if args.updates:
+            return min(self.step / args.updates, 1.0)
+        used = (time.time() - self.started_all) / (args.minutes * 60)
+        if args.max_steps:
+            used = max(used, (self.step - self.first_step) / max(args.max_steps - self.first_step, 1))
+        return min(used, 1.0)
+
+    def learning_rate(self, used):
+        args = self.args
+        if args.updates and self.step <= decay_begin(args, args.updates):
+            return args.lr
+        if used <= args.decay_start:
+            return args.lr
+        fall = (used - args.decay_start) / max(1.0 - args.decay_start, 1e-9)
+        return args.lr * (1.0 - fall * (1.0 - args.final_lr_ratio))
+
+    # -- saving --------------------------------------------------------------
+    def cpu_seconds(self):
+        """This phase's process time. Wall clock counts a SIGSTOP pause or a core shared
+        with another job as training; process time (all threads) does not."""
+        return round(time.process_time() - self.cpu_started, 1)
+
+    def this_phase(self):
+        return {"seconds": round(time.time() - self.started, 1), "cpu_seconds": self.cpu_seconds(),
+                "updates": self.step - self.first_step, "device": str(self.device),
+                "ended": time.strftime("%Y-%m-%d %H:%M:%S")}
+
+    def checkpoint_payload(self):
+        return {"config": self.model.config.__dict__,
+                "state_dict": {k: v.detach().cpu() for k, v in self.model.state_dict().items()},
+                "src_vocab": self.src_vocab, "tgt_vocab": self.tgt_vocab, "segmentation": self.segmentation,
+                "step": self.step}
+
+    def save_resumable(self, path=None):
+        save_state(path or self.state_path, {
+            "identity": self.identity, "updates": self.args.updates, "segmentation": self.segmentation,
+            "state_dict": self.model.state_dict(), "optimiser": self.optimiser.state_dict(),
+            "torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state() if self.device.type == "cuda" else None,
+            "step": self.step, "epoch": self.epoch, "batch_in_epoch": self.batch_in_epoch,
+            "best": self.best, "curve": self.curve, "phases": self.phases + [self.this_phase()]})
+
+    def evaluate_dev(self):
+        bleu, _, _ = evaluate_bleu(self.model, self.corpus.dev_sample, self.src_index, self.tgt_vocab,
+                                   subwords=self.subwords)
+        self.model.train()
+        return bleu
+
+    # -- the loop ------------------------------------------------------------
+    def update(self, batch):
+        """One optimiser step on one batch -> (summed loss, target tokens, full softmax?)."""
+        src, lengths, tgt_in, tgt_out = tensorise(batch, self.src_ids, self.tgt_ids)
+        src, tgt_in, tgt_out = src.to(self.device), tgt_in.to(self.device), tgt_out.to(self.device)
+        used = self.budget_used()
+        for group in self.optimiser.param_groups:
+            group["lr"] = self.learning_rate(used)
+        features = self.model.features(src, lengths, tgt_in)  # (B,T,O)
+        loss, full_softmax = training_loss(self.model, features, tgt_out, self.args, used)
+        tokens = int((tgt_out != PAD).sum())
+        self.optimiser.zero_grad()
+        (loss / tokens).backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.optimiser.step()
+        self.step += 1
+        return float(loss), tokens, full_softmax
+
+    def after_budgeted_update(self, finished):
+        """Dev evaluation, best checkpoint, snapshots and saves of an update-budgeted run;
+        -> True when this run stops here (--pause-at, a signal)."""
+        args, step = self.args, self.step
+        if self.state_path and step == decay_begin(args, args.updates):
+            self.save_resumable(self.stable_path)  # what a larger budget grows from
+        if step % args.eval_every == 0 or finished:
+            dev_bleu = self.evaluate_dev()
+            self.log(f"update {step}: dev BLEU {dev_bleu:.2f} ({len(self.corpus.dev_sample)} sentences)")
+            trained = sum(p["seconds"] for p in self.phases) + time.time() - self.started
+            self.curve.append({"update": step, "dev_bleu": round(dev_bleu, 2), "hours": round(trained / 3600, 3)})
+            if dev_bleu > self.best["dev_bleu"]:
+                self.best = {"dev_bleu": dev_bleu, "epoch": self.epoch, "step": step}
+                save_state(self.best_path, self.checkpoint_payload())
+        if step in {int(x) for x in args.snapshots.split(",") if x.strip()}:
+            # Weights only: saving draws no random numbers, so the run with
+            # snapshots follows the same trajectory as the one without.
+            os.makedirs(self.snapshot_dir, exist_ok=True)
+            save_state(os.path.join(self.snapshot_dir, f"update-{step}.pt"), self.checkpoint_payload())
+            self.log(f"update {step}: snapshot saved in {self.snapshot_dir}")
+        if self.state_path and (step % args.save_every == 0 or finished or step == args.pause_at):
+            self.save_resumable()
+        if args.pause_at and step >= args.pause_at and not finished:
+            self.log(f"pausing at update {step} of {args.updates} (--pause-at); "
+                     f"the same command without --pause-at resumes from {self.state_path}")
+            return True
+        if self.stop_request and not finished:
+            self.save_resumable()
+            self.log(f"stopped by {self.stop_request[0]} at update {step} of {args.updates}, state saved; "
+                     f"the same command resumes from {self.state_path}")
+            return True
+        return False
+
+    def train(self, rng):
+        """The loop, until the budget is done (-> True) or this run stops early (-> False)."""
+        args = self.args
+        out_of_time = False
+        finished = bool(args.updates) and self.step >= args.updates
+        while self.epoch <= args.epochs or args.updates:
+            if finished:
+                break
+            self.model.train()
+            if self.weights or args.updates:
+                order = epoch_order(self.corpus.train, self.corpus.by_domain, self.weights, args.seed, self.epoch,
+                                    args.epoch_pairs)
+                batches = make_epoch_batches(self.corpus.train, order, args.batch, args.seed, self.epoch)
+            else:
+                batches = make_batches(self.corpus.train, args.batch, rng)
+            epoch_loss, epoch_tokens, t0 = 0.0, 0, time.time()
+            for b in range(self.batch_in_epoch, len(batches)):
+                loss, tokens, full_softmax = self.update(batches[b])
+                epoch_loss += loss
+                epoch_tokens += tokens
+                self.batch_in_epoch = b + 1
+                if b % 200 == 0:
+                    self.log(f"epoch {self.epoch} batch {b}/{len(batches)} update {self.step} loss/token "
+                             f"{epoch_loss / max(epoch_tokens, 1):.3f} lr {self.optimiser.param_groups[0]['lr']:.2e} "
+                             f"{'full' if full_softmax else 'sampled'} softmax ({time.time() - t0:.0f}s)")
+                if args.updates:
+                    finished = self.step >= args.updates
+                    if self.after_budgeted_update(finished):
+                        return False
+                    if finished:
+                        break
+                    if time.time() - self.started > args.minutes * 60:
+                        out_of_time = True
+                        if self.state_path:
+                            self.save_resumable()
+                        break
+                elif (time.time() - self.started_all > args.minutes * 60
+                      or (args.max_steps and self.step >= args.max_steps)):
+                    out_of_time = True
+                    break
+            if args.updates:
+                if out_of_time:
+                    self.log(f"stopping at update {self.step} of {args.updates} (--minutes {args.minutes:g}); "
+                             f"run the same command again to resume from {self.state_path}")
+                    return False
+                if not finished:
+                    self.epoch, self.batch_in_epoch = self.epoch + 1, 0
+                continue
+            dev_bleu = self.evaluate_dev()
+            self.log(f"epoch {self.epoch} done: train loss/token {epoch_loss / max(epoch_tokens, 1):.3f}, "
+                     f"dev BLEU {dev_bleu:.2f} ({len(self.corpus.dev_sample)} sentences), {time.time() - t0:.0f}s")
+            if dev_bleu > self.best["dev_bleu"]:
+                self.best = {"dev_bleu": dev_bleu, "epoch": self.epoch, "step": self.step,
+                             "phase": len(self.phases) + 1}
+                torch.save(self.checkpoint_payload(), os.path.join(args.out, "checkpoint.pt"))
+            if out_of_time:
+                break
+            self.epoch, self.batch_in_epoch = self.epoch + 1, 0
+        return True
+
+
+def catch_stop_signals(run):
+    """A resumable run asked to stop (SIGTERM, Ctrl-C) finishes the update in progress,
+    saves its state and exits cleanly, so no update since the last save is lost; a
+    second signal stops it at once."""
+    def request_stop(signum, _frame):
+        run.stop_request.append(signal.Signals(signum).name)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+
+
+def write_results(run, vocab_counts, params):
+    """The best checkpoint scored on the test sets -> OUT/metrics.json, OUT/test_hypotheses.txt
+    and OUT/NAME_translations.txt (one per test set)."""
+    args, corpus, device = run.args, run.corpus, run.device
+    phases = list(run.phases)
+    if args.updates:
+        phases.append(run.this_phase())
+        if os.path.abspath(run.best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
+            import shutil
+            shutil.copy(run.best_path, os.path.join(args.out, "checkpoint.pt"))
+    else:
+        phases.append({"seconds": round(time.time() - run.started_all, 1), "args": vars(args)})
+    train_seconds = sum(p["seconds"] for p in phases)
+    # None when an earlier phase predates cpu_seconds (a sum of some phases would mislead)
+    train_cpu_seconds = (round(sum(p["cpu_seconds"] for p in phases), 1)
+                         if all("cpu_seconds" in p for p in phases) else None)
+    model = run.model
+    checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"), map_location="cpu")
+    model.load_state_dict(checkpoint["state_dict"])
+    model.to(device)
+    if run.subwords:
+        suppress_specials(model)
+    tests, texts, hyps_by_set = evaluate_test_sets(model, corpus.tests, run.src_index, run.tgt_vocab, run.subwords,
+                                                   with_hypotheses=True)
+    test_bleu = tests["ui_test"]["bleu_lowercase_words"]
+    by_bucket = tests["ui_test"]["bleu_lowercase_words_by_source_length"]
+    src_counts, tgt_counts = vocab_counts
+    metrics = {
+        "attention": args.attention, "parameters": params, "train_pairs": len(corpus.train),
+        "train_pairs_by_domain": dict(sorted(corpus.domain_counts.items())),
+        "domain_weights": run.weights,
+        "dev_pairs": len(corpus.dev), "test_pairs": len(corpus.tests["ui_test"]),
+        "segmentation": "subwords" if run.subwords else "words",
+        "src_vocab": len(run.src_vocab), "tgt_vocab": len(run.tgt_vocab),
+        "src_token_coverage": round(coverage(src_counts, run.src_vocab), 4),
+        "tgt_token_coverage": round(coverage(tgt_counts, run.tgt_vocab), 4),
+        "best": run.best, "updates": run.step, "train_seconds": round(train_seconds, 1),
+        "train_cpu_seconds": train_cpu_seconds, "phases": phases,
+        "learning_curve": run.curve,
+        "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
+        "tests": tests,
+        "args": vars(args),
+        # the machine the times were measured on
+        "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
+                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"), "device": str(device),
+                    "device_name": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
+                    "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
+    }
+    with open(os.path.join(args.out, "metrics.json"), "w", encoding="utf-8") as f:
+        json.dump(metrics, f, indent=2)
+    with open(os.path.join(args.out, "test_hypotheses.txt"), "w", encoding="utf-8") as f:
+        for h in hyps_by_set["ui_test"]:
+            f.write(" ".join(h) + "\n")
+    for name, lines in texts.items():
+        with open(os.path.join(args.out, f"{name}_translations.txt"), "w", encoding="utf-8") as f:
+            f.writelines(line + "\n" for line in lines)
+    run.log(f"test BLEU {test_bleu:.2f} on {len(corpus.tests['ui_test'])} sentences; by length {by_bucket}; "
+            f"{ {k: (v['bleu_cased_13a'], v['bleu_lowercase_words']) for k, v in tests.items()} } (cased, lower); "
+            f"total {train_seconds / 60:.1f} min, {run.step} updates")
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    started = time.time()
     keep_freed_memory()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -388,399 +849,31 @@ def main():
         log_file.write(line + "\n")
         log_file.flush()
 
-    started = time.time()
-    use_subwords = bool(args.subwords)
-    state_path = args.state
-    if state_path and (os.path.isdir(state_path) or not state_path.endswith(".pt")):
-        state_path = os.path.join(state_path, "state.pt")
-    # A resumable run asked to stop (SIGTERM, Ctrl-C) finishes the update in
-    # progress, saves its state and exits cleanly, so no update since the last
-    # save is lost; a second signal stops it at once.
-    stop_request = []
-    if args.updates and state_path:
-        def request_stop(signum, _frame):
-            stop_request.append(signal.Signals(signum).name)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.signal(signal.SIGTERM, request_stop)
-        signal.signal(signal.SIGINT, request_stop)
-    state = None
-    if use_subwords and not args.updates:
-        raise SystemExit("--subwords needs --updates (an update budget)")
-    # What makes a state resumable: every argument that changes the model, except
-    # the budget. The learning rate is constant until decay_begin(updates) and the
-    # last part of the budget decays it (and uses the full softmax), so a larger
-    # budget can grow from a run's snapshot taken at its own decay's start
-    # (stable.pt): the updates before it are the same for any budget.
-    # The corpus is named by its content (train.tsv's SHA-1), not by its path.
-    identity = {k: v for k, v in vars(args).items() if k not in (
-        "minutes", "state", "device", "threads", "save_every", "eval_every", "updates", "data", "out",
-        "snapshots", "pause_at")}
-    if args.updates:
-        import hashlib
-        with open(os.path.join(args.data, "train.tsv"), "rb") as handle:
-            identity["train_tsv_sha1"] = hashlib.sha1(handle.read()).hexdigest()
-
-    def decay_begin(updates):
-        return int(args.decay_start * updates)
-
-    if args.updates and args.full_softmax_tail > 1.0 - args.decay_start:
-        raise SystemExit("--full-softmax-tail must lie inside the decay (<= 1 - --decay-start)")
-    stable_path = os.path.join(os.path.dirname(state_path), "stable.pt") if state_path else ""
-    if state_path and os.path.exists(state_path):
-        try:
-            state = torch.load(state_path, map_location="cpu")
-        except Exception as error:  # a damaged file means a fresh start, not a failure
-            log(f"state {state_path} cannot be read ({error}): starting afresh")
-        # (a state from before the corpus was named by content names its paths)
-        saved = {k: v for k, v in (state or {}).get("identity", {}).items() if k not in ("data", "out")}
-        if "train_tsv_sha1" not in saved:
-            saved["train_tsv_sha1"] = identity.get("train_tsv_sha1")
-        for name, default in ARGUMENTS_ADDED_LATER.items():  # a state from before an argument existed
-            saved.setdefault(name, default)
-        if state is not None and saved != identity:
-            changed = sorted(k for k in set(identity) | set(saved) if identity.get(k) != saved.get(k))
-            log(f"state {state_path} is for other arguments ({', '.join(changed)}): starting afresh")
-            state = None
-        if state is not None and state["updates"] != args.updates:
-            shared = min(decay_begin(state["updates"]), decay_begin(args.updates))
-            if state["step"] <= shared:
-                log(f"state at update {state['step']}: the budget changes from {state['updates']} to "
-                    f"{args.updates}, before either's decay")
-            elif (decay_begin(args.updates) >= decay_begin(state["updates"]) and os.path.exists(stable_path)):
-                log(f"the budget grows from {state['updates']} to {args.updates} updates: resuming from "
-                    f"{stable_path} (update {decay_begin(state['updates'])}, before the old decay)")
-                state = torch.load(stable_path, map_location="cpu")
-                state["best"] = {"dev_bleu": -1.0}  # best.pt belongs to the old decay
-            else:
-                log(f"the budget changes from {state['updates']} to {args.updates} updates after the old "
-                    f"decay began and there is no earlier snapshot to grow from: starting afresh")
-                state = None
-    elif state_path:
-        log(f"no state at {state_path}: starting afresh")
-
-    segmenters = None
-    if use_subwords:
-        sizes = [int(x) for x in args.subwords.split(",")]
-        if state is not None:
-            segmenters = (subword.Segmenter.from_json(state["segmentation"]["source"]),
-                          subword.Segmenter.from_json(state["segmentation"]["target"]))
-        else:
-            # Learned once per corpus and sizes; kept beside the state so that a
-            # fresh start with other settings does not learn them again.
-            train_tsv = os.path.join(args.data, "train.tsv")
-            cached = os.path.join(os.path.dirname(state_path) if state_path else args.out,
-                                  f"subwords-{sizes[0]}-{sizes[1]}-{os.path.getsize(train_tsv)}.json")
-            if os.path.exists(cached):
-                segmenters = subword.load(cached)
-                log(f"subwords from {cached}")
-            else:
-                rows = read_rows(train_tsv)
-                learn_started = time.time()
-                segmenters = (subword.learn([r[0] for r in rows], sizes[0], "source"),
-                              subword.learn([r[1] for r in rows], sizes[1], "target"))
-                os.makedirs(os.path.dirname(cached), exist_ok=True)
-                subword.save(cached, *segmenters)
-                log(f"subwords learned in {time.time() - learn_started:.0f} s: {len(segmenters[0].vocab)} source, "
-                    f"{len(segmenters[1].vocab)} target tokens")
-    train_pairs = read_pairs(os.path.join(args.data, "train.tsv"), args.max_tokens, segmenters)
-    if args.max_train_pairs:
-        train_pairs = train_pairs[: args.max_train_pairs]
-    dev_pairs = read_pairs(os.path.join(args.data, "dev.tsv"), None, segmenters)
-    test_sets = {"ui_test": [p for p in read_pairs(os.path.join(args.data, "test.tsv"), None, segmenters)
-                             if p.domain == "ui"]}
-    general_dev = []
-    if os.path.exists(os.path.join(args.data, "general_test.tsv")):
-        test_sets["general_test"] = read_pairs(os.path.join(args.data, "general_test.tsv"), None, segmenters)
-        general_dev = read_pairs(os.path.join(args.data, "general_dev.tsv"), None, segmenters)
-    ui_dev = [p for p in dev_pairs if p.domain == "ui"]
-    if general_dev:  # checkpoints are chosen on both domains alike
-        half = args.dev_sentences // 2
-        dev_sample = (random.Random(7).sample(ui_dev, min(half, len(ui_dev)))
-                      + random.Random(7).sample(general_dev, min(half, len(general_dev))))
-    else:
-        dev_sample = random.Random(7).sample(dev_pairs, min(args.dev_sentences, len(dev_pairs)))
-
-    if use_subwords:
-        src_vocab, tgt_vocab = segmenters[0].vocab, segmenters[1].vocab
-        src_counts = Counter(t for p in train_pairs for t in p[0])
-        tgt_counts = Counter(t for p in train_pairs for t in p[1])
-    else:
-        src_vocab, src_counts = build_vocab([p[0] for p in train_pairs], args.src_vocab)
-        tgt_vocab, tgt_counts = build_vocab([p[1] for p in train_pairs], args.tgt_vocab)
-    previous = None
+    state_path = state_file(args)
+    identity = run_identity(args)
+    state = open_state(args, state_path, identity, log) if args.updates else None
+    segmenters = load_segmenters(args, state, state_path, log)
+    corpus = Corpus(args, segmenters)
+    src_vocab, src_counts, tgt_vocab, tgt_counts = vocabularies(args, corpus.train, segmenters)
+    previous = previous_metrics = None
     if args.resume:
         previous = torch.load(os.path.join(args.out, "checkpoint.pt"))
         if previous["src_vocab"] != src_vocab or previous["tgt_vocab"] != tgt_vocab:
             raise SystemExit("--resume: the checkpoint's vocabularies differ from this data's")
         with open(os.path.join(args.out, "metrics.json"), encoding="utf-8") as f:
             previous_metrics = json.load(f)
-    src_index = {w: i for i, w in enumerate(src_vocab)}
-    tgt_index = {w: i for i, w in enumerate(tgt_vocab)}
-    domain_counts = Counter(p.domain for p in train_pairs)
-    log(f"pairs train={len(train_pairs)} ({dict(sorted(domain_counts.items()))}) dev={len(dev_pairs)} "
-        f"tests={ {k: len(v) for k, v in test_sets.items()} }; "
+    log(f"pairs train={len(corpus.train)} ({dict(sorted(corpus.domain_counts.items()))}) dev={len(corpus.dev)} "
+        f"tests={ {k: len(v) for k, v in corpus.tests.items()} }; "
         f"vocab src={len(src_vocab)} ({coverage(src_counts, src_vocab):.2%} of tokens) "
         f"tgt={len(tgt_vocab)} ({coverage(tgt_counts, tgt_vocab):.2%})")
-
-    src_ids = [to_ids(p[0], src_index) for p in train_pairs]
-    tgt_ids = [to_ids(p[1], tgt_index) for p in train_pairs]
-    domains = {}
-    for i, p in enumerate(train_pairs):
-        domains.setdefault(p.domain, []).append(i)
-    weights = parse_domain_weights(args.domain_weights)
-
-    config = ModelConfig(len(src_vocab), len(tgt_vocab), attention=args.attention,
-                         embed_dim=args.embed, encoder_hidden=args.hidden,
-                         decoder_hidden=args.decoder_hidden, attention_dim=args.attention_dim,
-                         output_dim=args.output_dim, dropout=args.dropout)
-    model = Seq2SeqAttention(config)
-    if previous:
-        model.load_state_dict(previous["state_dict"])
-    model.to(device)
-    params = sum(p.numel() for p in model.parameters())
-    log(f"model {model.config} parameters={params} device={device}")
-    optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
-
-    best = {"dev_bleu": -1.0}
-    curve = []  # the learning curve: one {update, dev_bleu, hours} per dev evaluation
-    step = 0
-    phases = []
-    epoch, batch_in_epoch = 1, 0
-    if previous:
-        best = dict(previous_metrics["best"])
-        step = previous_metrics["updates"]
-        phases = previous_metrics.get("phases") or [{"seconds": previous_metrics["train_seconds"],
-                                                     "args": previous_metrics["args"]}]
-        log(f"resuming at update {step}, best dev BLEU so far {best['dev_bleu']:.2f}")
-    if state is not None:
-        model.load_state_dict(state["state_dict"])
-        optimiser.load_state_dict(state["optimiser"])
-        torch.set_rng_state(state["torch_rng"])
-        if device.type == "cuda" and state.get("cuda_rng") is not None:
-            torch.cuda.set_rng_state(state["cuda_rng"])
-        step, epoch, batch_in_epoch = state["step"], state["epoch"], state["batch_in_epoch"]
-        best, phases = state["best"], state["phases"]
-        curve = state.get("curve", [])
-        log(f"resumed {state_path} at update {step} (epoch {epoch}, batch {batch_in_epoch}); "
-            f"best dev BLEU so far {best['dev_bleu']:.2f}")
-    segmentation = ({"kind": "subwords", "source": segmenters[0].to_json(), "target": segmenters[1].to_json()}
-                    if use_subwords else {"kind": "words"})
-    budget_seconds = args.minutes * 60
-    first_step = step
-
-    def budget_used():
-        """0 at the start of the budget, 1 at its end: updates of --updates, else this run's
-        time or --max-steps, whichever is nearer."""
-        if args.updates:
-            return min(step / args.updates, 1.0)
-        used = (time.time() - started) / budget_seconds
-        if args.max_steps:
-            used = max(used, (step - first_step) / max(args.max_steps - first_step, 1))
-        return min(used, 1.0)
-
-    def learning_rate(used):
-        if args.updates and step <= decay_begin(args.updates):
-            return args.lr
-        if used <= args.decay_start:
-            return args.lr
-        fall = (used - args.decay_start) / max(1.0 - args.decay_start, 1e-9)
-        return args.lr * (1.0 - fall * (1.0 - args.final_lr_ratio))
-
-    def checkpoint_payload():
-        return {"config": model.config.__dict__, "state_dict": {k: v.detach().cpu() for k, v in
-                                                                model.state_dict().items()},
-                "src_vocab": src_vocab, "tgt_vocab": tgt_vocab, "segmentation": segmentation,
-                "step": step}
-
-    def evaluate_dev():
-        bleu, _, _ = evaluate_bleu(model, dev_sample, src_index, tgt_vocab, subwords=use_subwords)
-        model.train()
-        return bleu
-
-    # Wall clock counts a SIGSTOP pause or a core shared with another job as
-    # training; process time (this process's CPU seconds, all threads) does not.
-    # Each phase records both: the update count is the fair budget, and
-    # cpu_seconds says what the updates cost.
-    run_started, run_cpu_started = time.time(), time.process_time()
-
-    def cpu_seconds():
-        return round(time.process_time() - run_cpu_started, 1)
-
-    def save_resumable(path=None):
-        phase_seconds = time.time() - run_started
-        save_state(path or state_path, {"identity": identity, "updates": args.updates, "segmentation": segmentation,
-                                "state_dict": model.state_dict(), "optimiser": optimiser.state_dict(),
-                                "torch_rng": torch.get_rng_state(),
-                                "cuda_rng": torch.cuda.get_rng_state() if device.type == "cuda" else None,
-                                "step": step, "epoch": epoch, "batch_in_epoch": batch_in_epoch,
-                                "best": best, "curve": curve,
-                                "phases": phases + [{"seconds": round(phase_seconds, 1),
-                                                                    "cpu_seconds": cpu_seconds(),
-                                                                    "updates": step - first_step,
-                                                                    "device": str(device),
-                                                                    "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]})
-
-    best_path = os.path.join(args.out, "checkpoint.pt")
-    if state_path:
-        best_path = os.path.join(os.path.dirname(state_path), "best.pt")
-    vocab_size = len(tgt_vocab)
-    snapshot_updates = {int(x) for x in args.snapshots.split(",") if x.strip()}
-    snapshot_dir = os.path.join(os.path.dirname(state_path) if state_path else args.out, "snapshots")
-    out_of_time = False
-    finished = bool(args.updates) and step >= args.updates
-    while epoch <= args.epochs or args.updates:
-        if finished:
-            break
-        model.train()
-        if weights or args.updates:
-            order = epoch_order(train_pairs, domains, weights, args.seed, epoch, args.epoch_pairs)
-            batches = make_epoch_batches(train_pairs, order, args.batch, args.seed, epoch)
-        else:
-            batches = make_batches(train_pairs, args.batch, rng)
-        epoch_loss, epoch_tokens, t0 = 0.0, 0, time.time()
-        for b in range(batch_in_epoch, len(batches)):
-            batch = batches[b]
-            src, lengths, tgt_in, tgt_out = tensorise(batch, src_ids, tgt_ids)
-            src, tgt_in, tgt_out = src.to(device), tgt_in.to(device), tgt_out.to(device)
-            used = budget_used()
-            for group in optimiser.param_groups:
-                group["lr"] = learning_rate(used)
-            features = model.features(src, lengths, tgt_in)  # (B,T,O)
-            full_softmax = (args.sampled_negatives <= 0 or args.sampled_negatives >= vocab_size
-                            or used >= 1.0 - args.full_softmax_tail)
-            if full_softmax:
-                logits = model.projection(features)
-                loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1),
-                                       ignore_index=PAD, reduction="sum", label_smoothing=args.label_smoothing)
-            else:
-                loss = sampled_softmax_loss(model.projection, features, tgt_out, args.sampled_negatives, vocab_size,
-                                            args.label_smoothing)
-            tokens = int((tgt_out != PAD).sum())
-            optimiser.zero_grad()
-            (loss / tokens).backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            optimiser.step()
-            epoch_loss += float(loss)
-            epoch_tokens += tokens
-            step += 1
-            batch_in_epoch = b + 1
-            if b % 200 == 0:
-                log(f"epoch {epoch} batch {b}/{len(batches)} update {step} loss/token "
-                    f"{epoch_loss / max(epoch_tokens, 1):.3f} lr {optimiser.param_groups[0]['lr']:.2e} "
-                    f"{'full' if full_softmax else 'sampled'} softmax ({time.time() - t0:.0f}s)")
-            if args.updates:
-                finished = step >= args.updates
-                if state_path and step == decay_begin(args.updates):
-                    save_resumable(stable_path)  # what a larger budget grows from
-                if step % args.eval_every == 0 or finished:
-                    dev_bleu = evaluate_dev()
-                    log(f"update {step}: dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences)")
-                    trained = sum(p["seconds"] for p in phases) + time.time() - run_started
-                    curve.append({"update": step, "dev_bleu": round(dev_bleu, 2), "hours": round(trained / 3600, 3)})
-                    if dev_bleu > best["dev_bleu"]:
-                        best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step}
-                        save_state(best_path, checkpoint_payload())
-                if step in snapshot_updates:
-                    # Weights only: saving draws no random numbers, so the run with
-                    # snapshots follows the same trajectory as the one without.
-                    os.makedirs(snapshot_dir, exist_ok=True)
-                    save_state(os.path.join(snapshot_dir, f"update-{step}.pt"), checkpoint_payload())
-                    log(f"update {step}: snapshot saved in {snapshot_dir}")
-                if state_path and (step % args.save_every == 0 or finished or step == args.pause_at):
-                    save_resumable()
-                if args.pause_at and step >= args.pause_at and not finished:
-                    log(f"pausing at update {step} of {args.updates} (--pause-at); "
-                        f"the same command without --pause-at resumes from {state_path}")
-                    return
-                if stop_request and not finished:
-                    save_resumable()
-                    log(f"stopped by {stop_request[0]} at update {step} of {args.updates}, state saved; "
-                        f"the same command resumes from {state_path}")
-                    return
-                if finished:
-                    break
-                if time.time() - run_started > budget_seconds:
-                    out_of_time = True
-                    if state_path:
-                        save_resumable()
-                    break
-            elif time.time() - started > budget_seconds or (args.max_steps and step >= args.max_steps):
-                out_of_time = True
-                break
-        if args.updates:
-            if out_of_time:
-                log(f"stopping at update {step} of {args.updates} (--minutes {args.minutes:g}); "
-                    f"run the same command again to resume from {state_path}")
-                return
-            if not finished:
-                epoch, batch_in_epoch = epoch + 1, 0
-            continue
-        dev_bleu = evaluate_dev()
-        log(f"epoch {epoch} done: train loss/token {epoch_loss / max(epoch_tokens, 1):.3f}, "
-            f"dev BLEU {dev_bleu:.2f} ({len(dev_sample)} sentences), {time.time() - t0:.0f}s")
-        if dev_bleu > best["dev_bleu"]:
-            best = {"dev_bleu": dev_bleu, "epoch": epoch, "step": step, "phase": len(phases) + 1}
-            torch.save(checkpoint_payload(), os.path.join(args.out, "checkpoint.pt"))
-        if out_of_time:
-            break
-        epoch, batch_in_epoch = epoch + 1, 0
-
-    if args.updates:
-        phases = phases + [{"seconds": round(time.time() - run_started, 1), "cpu_seconds": cpu_seconds(),
-                            "updates": step - first_step,
-                            "device": str(device), "ended": time.strftime("%Y-%m-%d %H:%M:%S")}]
-        if os.path.abspath(best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
-            import shutil
-            shutil.copy(best_path, os.path.join(args.out, "checkpoint.pt"))
-    else:
-        phases.append({"seconds": round(time.time() - started, 1), "args": vars(args)})
-    train_seconds = sum(p["seconds"] for p in phases)
-    # None when an earlier phase predates cpu_seconds (a sum of some phases would mislead)
-    train_cpu_seconds = (round(sum(p["cpu_seconds"] for p in phases), 1)
-                         if all("cpu_seconds" in p for p in phases) else None)
-    checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"), map_location="cpu")
-    model.load_state_dict(checkpoint["state_dict"])
-    model.to(device)
-    if use_subwords:
-        suppress_specials(model)
-    tests, texts, hyps_by_set = evaluate_test_sets(model, test_sets, src_index, tgt_vocab, use_subwords,
-                                                   with_hypotheses=True)
-    test_bleu = tests["ui_test"]["bleu_lowercase_words"]
-    by_bucket = tests["ui_test"]["bleu_lowercase_words_by_source_length"]
-    hyps = hyps_by_set["ui_test"]
-    metrics = {
-        "attention": args.attention, "parameters": params, "train_pairs": len(train_pairs),
-        "train_pairs_by_domain": dict(sorted(domain_counts.items())),
-        "domain_weights": weights,
-        "dev_pairs": len(dev_pairs), "test_pairs": len(test_sets["ui_test"]),
-        "segmentation": "subwords" if use_subwords else "words",
-        "src_vocab": len(src_vocab), "tgt_vocab": len(tgt_vocab),
-        "src_token_coverage": round(coverage(src_counts, src_vocab), 4),
-        "tgt_token_coverage": round(coverage(tgt_counts, tgt_vocab), 4),
-        "best": best, "updates": step, "train_seconds": round(train_seconds, 1),
-        "train_cpu_seconds": train_cpu_seconds, "phases": phases,
-        "learning_curve": curve,
-        "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,
-        "tests": tests,
-        "args": vars(args),
-        # the machine the times were measured on
-        "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
-                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"), "device": str(device),
-                    "device_name": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
-                    "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
-    }
-    with open(os.path.join(args.out, "metrics.json"), "w", encoding="utf-8") as f:
-        json.dump(metrics, f, indent=2)
-    with open(os.path.join(args.out, "test_hypotheses.txt"), "w", encoding="utf-8") as f:
-        for h in hyps:
-            f.write(" ".join(h) + "\n")
-    for name, lines in texts.items():
-        with open(os.path.join(args.out, f"{name}_translations.txt"), "w", encoding="utf-8") as f:
-            f.writelines(line + "\n" for line in lines)
-    log(f"test BLEU {test_bleu:.2f} on {len(test_sets['ui_test'])} sentences; by length {by_bucket}; "
-        f"{ {k: (v['bleu_cased_13a'], v['bleu_lowercase_words']) for k, v in tests.items()} } (cased, lower); "
-        f"total {train_seconds / 60:.1f} min, {step} updates")
+    run = Run(args, corpus, (src_vocab, tgt_vocab), segmenters, identity, state_path, device, log, started)
+    if args.updates and state_path:
+        catch_stop_signals(run)
+    params = sum(p.numel() for p in run.model.parameters())
+    log(f"model {run.model.config} parameters={params} device={device}")
+    run.start(state, previous, previous_metrics)
+    if run.train(rng):
+        write_results(run, (src_counts, tgt_counts), params)
 
 
 def suppress_specials(model):
