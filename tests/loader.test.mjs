@@ -330,6 +330,42 @@ print(json.dumps(out))
   }
 });
 
+test('models/train/migrate_format.py: a version 4 file becomes the version 5 file, damage is never migrated', () => {
+  const script = `
+import json, struct, sys, zlib
+sys.path.insert(0, "models/train")
+import migrate_format as m
+new = open(sys.argv[1], "rb").read()
+def old(data, version=4, **edits):
+    b = bytearray(data)
+    struct.pack_into("<I", b, 8, version)
+    for off, value in edits.get("u32", []):
+        struct.pack_into("<I", b, off, value)
+    struct.pack_into("<I", b, 72, zlib.crc32(bytes(b[96:])))  # the CRC of versions 1 ... 4
+    return bytes(b)
+out = {"same": m.migrate_bytes(old(new)) == new, "v2": m.migrate_bytes(old(new, 2)) == new,
+       "current": m.migrate_bytes(new) == new, "refused": {}}
+damaged = bytearray(old(new)); damaged[-3] ^= 4
+cases = {"body byte flipped": bytes(damaged), "flags in a version 2 file": old(new, 2, u32=[(92, 16)]),
+         "tag EN": old(new, u32=[(76, 0x4E45)]), "version 6": old(new, 6), "v5 damaged": new[:-1] + bytes([new[-1] ^ 1]),
+         "cut": old(new)[:-4]}
+for name, data in cases.items():
+    try:
+        m.migrate_bytes(data)
+        out["refused"][name] = None
+    except m.MigrationError as e:
+        out["refused"][name] = str(e)
+print(json.dumps(out))
+`;
+  const r = spawnSync(PYTHON, ['-c', script, join(TEST_MODELS, 'additive.alsc')], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.same && out.v2 && out.current, JSON.stringify(out));
+  for (const [name, why] of Object.entries(out.refused)) assert.ok(why, `${name}: migrated`);
+  assert.match(out.refused['body byte flipped'], /old CRC-32/);
+  assert.match(out.refused['tag EN'], /source_language.*re-export/);
+});
+
 describe('loader (native CLI)', () => {
   let dir;
   before(() => { dir = mkdtempSync(join(tmpdir(), 'alignscope-loader-')); });
