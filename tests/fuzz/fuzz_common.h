@@ -17,7 +17,7 @@
 /* The file CRC of models/FORMAT.md section 1: zlib's CRC-32 of the whole
  * file with the 4 bytes of the crc32 field read as zero. Written from the
  * rule, apart from src/model.c's. Needs n >= AS_HEADER_SIZE. */
-static uint32_t fuzz_file_crc32(const uint8_t *p, size_t n) {
+static inline uint32_t fuzz_file_crc32(const uint8_t *p, size_t n) {
     static uint32_t table[256];
     if (!table[1]) {
         for (uint32_t i = 0; i < 256; i++) {
@@ -35,7 +35,7 @@ static uint32_t fuzz_file_crc32(const uint8_t *p, size_t n) {
 }
 
 /* Writes fuzz_file_crc32 into the crc32 field; 1 if that changed it. */
-static int fuzz_fix_crc(uint8_t *p, size_t n) {
+static inline int fuzz_fix_crc(uint8_t *p, size_t n) {
     const uint32_t crc = fuzz_file_crc32(p, n);
     const uint8_t le[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
     if (memcmp(p + AS_OFF_CRC32, le, 4) == 0) return 0;
