@@ -546,16 +546,27 @@ need_libfuzzer() {
 
 mode_fuzz_build() {
     mode_models
+    # The seed models: the test models' vocabularies, merges and flags on a
+    # network 2 wide (tests/fuzz/shrink_models.py), so an execution costs
+    # microseconds, not milliseconds.
+    if STALE_SELF=0 stale build/fuzz/models/additive.alsc tests/fuzz/shrink_models.py $TEST_MODELS/*.alsc \
+        models/train/export.py models/train/alsc_to_torch.py models/train/model.py; then
+        log "fuzz: build/fuzz/models (small seed models)"
+        OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/fuzz/shrink_models.py "$TEST_MODELS" build/fuzz/models
+    fi
     local name out
     for name in "${FUZZ_HARNESSES[@]}"; do
         out=build/fuzz/fuzz_$name
-        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h "${LIB_SOURCES[@]}" "${HEADERS[@]}" || continue
+        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h tests/fuzz/coverage_ignore.txt "${LIB_SOURCES[@]}" \
+            "${HEADERS[@]}" || continue
         need_libfuzzer
         log "fuzz: $out (clang, libFuzzer + ASan + UBSan)"
         clang "${WARN_FLAGS[@]}" "${FP_FLAGS[@]}" "${SAN_FLAGS[@]}" -fsanitize=fuzzer,address,undefined,float-cast-overflow \
-            -DFUZZ_MODEL_DIR="\"$ROOT/$TEST_MODELS\"" -o "$out" "tests/fuzz/fuzz_$name.c" "${LIB_SOURCES[@]}" -lm
+            -fsanitize-coverage-ignorelist=tests/fuzz/coverage_ignore.txt \
+            -DFUZZ_MODEL_DIR="\"$ROOT/build/fuzz/models\"" -o "$out" "tests/fuzz/fuzz_$name.c" "${LIB_SOURCES[@]}" -lm
     done
-    if STALE_SELF=0 stale build/fuzz/corpus/tokenize.dict tests/fuzz/make_corpus.mjs $TEST_MODELS/*.alsc models/en-fr.alsc; then
+    if STALE_SELF=0 stale build/fuzz/corpus/tokenize.dict tests/fuzz/make_corpus.mjs $TEST_MODELS/*.alsc \
+        build/fuzz/models/*.alsc models/en-fr.alsc; then
         node tests/fuzz/make_corpus.mjs build/fuzz/corpus
     fi
 }

@@ -61,7 +61,7 @@ typedef struct {
     uint32_t embed_dim, encoder_hidden, decoder_hidden, attention_dim, output_dim;
     uint32_t max_source_tokens, max_target_tokens;
     float trained_score_scale;
-    uint32_t arch_flags;          /* enum as_arch_flag bits; 0 before format version 3 */
+    uint32_t arch_flags;          /* enum as_arch_flag bits */
     uint32_t context_dim;         /* annotation / context width C: 2He, or He if unidirectional */
     uint32_t key_dim;             /* length of the vectors scores compare: A, Hd or C */
     uint64_t parameter_count;
@@ -111,11 +111,13 @@ typedef struct {
  * for a model with huge dimensions or length limits. */
 #define AS_BEAM_MAX_BYTES ((size_t)64 << 20)
 #define AS_MAX_LENGTH_PENALTY 4.0f
+/* The most candidates per step a trace records (as_options.top_k). */
+#define AS_TOP_K_MAX 16
 
 typedef struct {
     float score_scale;      /* multiplier before the softmax; <= 0 means trained value;
                                NaN, inf or > AS_MAX_SCORE_SCALE: AS_ERR_BAD_OPTION */
-    int32_t top_k;          /* candidates recorded per step, 0..16 (default 5) */
+    int32_t top_k;          /* candidates recorded per step, 0..AS_TOP_K_MAX (default 5) */
     int32_t max_target_tokens; /* 0 = model's rule min(2S+10, max_target_tokens) */
     const as_attention_override *overrides; /* (override_count) forced alpha, at distinct steps */
     int32_t override_count;  /* 0 (default): the softmax at every step */

@@ -10,11 +10,16 @@
 #include <stdint.h>
 
 #define AS_FORMAT_MAGIC "ALNSCOPE" /* 8 bytes, no terminator in the file */
-/* 2 added weight_type 2 (int8); 3 added arch_flags (the header's last u32,
- * which must be 0 in version 1 and 2 files); 4 added AS_ARCH_SUBWORDS and its
- * merge table. Version 1, 2 and 3 files still load. */
-#define AS_FORMAT_VERSION 4u
-#define AS_FORMAT_VERSION_OLDEST 1u
+/* 2 added weight_type 2 (int8); 3 added arch_flags (the header's last u32);
+ * 4 added AS_ARCH_SUBWORDS and its merge table; 5 put the header under the
+ * CRC (AS_OFF_CRC32) and tightened the language tags and the trained score
+ * scale (AS_MIN/MAX_TRAINED_SCORE_SCALE). Before 5 the CRC covered only the
+ * bytes after the header, so a flipped header bit changed a translation
+ * without a word: this engine loads version 5 only and refuses older files
+ * with AS_ERR_VERSION_UNSUPPORTED ("re-export"; models/train/migrate_format.py
+ * rewrites an old file's header and CRC without touching the rest). */
+#define AS_FORMAT_VERSION 5u
+#define AS_FORMAT_VERSION_OLDEST 5u
 #define AS_HEADER_SIZE 96u
 
 /* attention_kind */
@@ -58,13 +63,13 @@ enum as_header_offset {
     AS_OFF_TRAINED_SCORE_SCALE = 60, /* f32 */
     AS_OFF_VOCAB_BYTES = 64,
     AS_OFF_TENSOR_BYTES = 68,
-    AS_OFF_CRC32 = 72,               /* CRC-32 (zlib) of all bytes after the header */
-    AS_OFF_SOURCE_LANGUAGE = 76,     /* char[8], NUL-padded */
-    AS_OFF_TARGET_LANGUAGE = 84,     /* char[8], NUL-padded */
-    AS_OFF_ARCH_FLAGS = 92           /* u32, version >= 3; reserved (0) before */
+    AS_OFF_CRC32 = 72,               /* CRC-32 (zlib) of the whole file, these 4 bytes read as 0 */
+    AS_OFF_SOURCE_LANGUAGE = 76,     /* char[8]: 2 or 3 of a-z, then NUL padding */
+    AS_OFF_TARGET_LANGUAGE = 84,     /* char[8]: 2 or 3 of a-z, then NUL padding */
+    AS_OFF_ARCH_FLAGS = 92           /* u32, enum as_arch_flag */
 };
 
-/* arch_flags (format version >= 3): variations of the one architecture,
+/* arch_flags: variations of the one architecture,
  * each a bit. 0 is the architecture of models/train/model.py; the bits were
  * added to run models of the PyTorch seq2seq tutorial
  * (models/train/convert_tutorial.py). The loader refuses a bit it does not
@@ -89,13 +94,12 @@ enum as_arch_flag {
     AS_ARCH_SOURCE_EOS = 1u << 4,
     /* Tokeniser "tutorial" (models/FORMAT.md 5.1) instead of section 5's. */
     AS_ARCH_TOKENIZER_TUTORIAL = 1u << 5,
-    /* Cased subword pieces (models/FORMAT.md 5.2, version >= 4): both
+    /* Cased subword pieces (models/FORMAT.md 5.2): both
      * vocabularies start with the specials, the 256 byte tokens and the bare
      * word mark, and the vocabulary section ends with the source side's merge
      * table (AS_MERGE_*). Not with AS_ARCH_TOKENIZER_TUTORIAL. */
     AS_ARCH_SUBWORDS = 1u << 6
 };
-#define AS_ARCH_KNOWN_FLAGS_V3 0x3Fu
 #define AS_ARCH_KNOWN_FLAGS 0x7Fu
 
 /* Subword vocabularies (AS_ARCH_SUBWORDS): ids AS_FIRST_BYTE_TOKEN +
@@ -120,6 +124,15 @@ enum as_arch_flag {
 #define AS_MAX_DIM 4096u
 #define AS_MAX_TOKENS_LIMIT 1024u
 #define AS_MAX_TOKEN_BYTES 255u
+/* trained_score_scale: 1 for additive, dot and general, 1/sqrt(Hd) >= 1/64
+ * for scaled_dot; the range leaves a factor of 16 below that and 1000 above
+ * 1 for a learnt temperature, and refuses what only damage makes (1e-30,
+ * 3e38, a subnormal). */
+#define AS_MIN_TRAINED_SCORE_SCALE 0.001f
+#define AS_MAX_TRAINED_SCORE_SCALE 1000.0f
+/* Language tags: 2 or 3 lower-case ASCII letters (ISO 639-1 or 639-3). */
+#define AS_MIN_LANGUAGE_LETTERS 2u
+#define AS_MAX_LANGUAGE_LETTERS 3u
 
 /* Special token ids, identical in both vocabularies. */
 enum as_special_token { AS_TOKEN_PAD = 0, AS_TOKEN_UNK = 1, AS_TOKEN_BOS = 2, AS_TOKEN_EOS = 3 };

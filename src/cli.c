@@ -9,13 +9,16 @@
  * sentence per line; tests/parity.test.mjs reads it. Unlike the library, this
  * program may print and exit.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alignscope.h"
-#include "alignscope_format.h" /* AS_ARCH_SOURCE_EOS: a pin counts the appended </s> */
+#include "alignscope_format.h" /* AS_ARCH_SOURCE_EOS (a pin counts the appended </s>), AS_MAX_TOKENS_LIMIT */
 #include "read_file.h"
 #include "utf8.h" /* as_utf8_decode for JSON escaping */
 
@@ -27,7 +30,7 @@ static void usage(FILE *f) {
                "  Translates each SENTENCE (or each line of stdin) and prints the attention\n"
                "  weights between words (a word's column sums its subword pieces' weights,\n"
                "  its row is their mean); --pieces prints the pieces' own matrix.\n"
-               "  --scale overrides the score scale (the page's sqrt(d) slider);\n"
+               "  --scale overrides the score scale (the page's sqrt(d) slider; above 0, at most 1e6);\n"
                "  --top-k sets how many candidates per step --json lists (0..16, default 5).\n"
                "  --no-context: --json writes \"context\": null instead of the context vectors\n"
                "  (T x 2H numbers, most of each line), for callers that read only alignments.\n"
@@ -36,6 +39,8 @@ static void usage(FILE *f) {
                "  --force STEP:W0,W1,... forces the attention weights at decoder step STEP\n"
                "  (0 = first target token) to W (one per source token, >= 0, renormalised);\n"
                "  --pin STEP:J puts all of step STEP's weight on source token J. Both repeat.\n"
+               "  Numbers are decimal (1.5, 2e-3); a value that is empty, out of range or has\n"
+               "  trailing characters is refused (exit 2).\n"
                "  Default model: models/en-fr.alsc\n");
 }
 
@@ -308,6 +313,7 @@ static void report_failure(as_session *session, const as_model *model, const cha
     if (st == AS_ERR_INPUT_TOO_LONG)
         fprintf(stderr, " (%d tokens; this model accepts at most %u)", (int)as_session_source_count(session),
                 (unsigned)as_model_get_info(model)->max_source_tokens);
+    if (st == AS_ERR_BAD_ATTENTION_OVERRIDE || st == AS_ERR_OVERRIDE_STEP) fputs(" (--force / --pin)", stderr);
     fputc('\n', stderr);
 }
 
@@ -384,35 +390,155 @@ static int translate_one(as_session *session, const as_model *model, const char 
     return 0;
 }
 
-/* "STEP:REST" -> step, and the text after the colon in *rest; 0 if malformed. */
-static int parse_step(const char *arg, int32_t *step, const char **rest) {
-    char *end;
-    errno = 0;
-    long v = strtol(arg, &end, 10);
-    if (end == arg || *end != ':' || errno || v < 0 || v > 1 << 20) return 0;
-    *step = (int32_t)v;
-    *rest = end + 1;
+/* ---- numbers in flags ---------------------------------------------------- */
+
+/* Every numeric flag, and each number inside --force and --pin, goes through
+ * parse_number. strtod/strtol alone read "" as 0, "0x10" as 16, " 5", "inf"
+ * and "nan" as numbers, stop quietly at trailing junk ("5abc" -> 5) and round
+ * 1e-50 to 0, which --scale reads as "the trained scale". Here a number is
+ * decimal only,
+ *     whole: [+-]?[0-9]+
+ *     real:  [+-]?([0-9]+(.[0-9]*)?|.[0-9]+)([eE][+-]?[0-9]+)?
+ * and its value (for a real, after rounding to the float the library takes,
+ * which must be finite and not so small that it rounds to 0 or a subnormal)
+ * must lie in [lo, hi], or (lo, hi] with lo_open. Anything else is an error
+ * naming the flag and its range; the ranges come from the library's own
+ * limits (alignscope.h, alignscope_format.h). */
+typedef struct {
+    const char *flag;
+    int whole;        /* 1: a whole number */
+    double lo, hi;    /* inclusive, except lo with lo_open */
+    int lo_open;
+} number_rule;
+
+static const number_rule RULE_SCALE = {"--scale", 0, 0.0, (double)AS_MAX_SCORE_SCALE, 1};
+static const number_rule RULE_TOP_K = {"--top-k", 1, 0.0, AS_TOP_K_MAX, 0};
+static const number_rule RULE_BEAM = {"--beam", 1, 1.0, AS_BEAM_MAX_WIDTH, 0};
+static const number_rule RULE_LENGTH_PENALTY = {"--length-penalty", 0, 0.0, (double)AS_MAX_LENGTH_PENALTY, 0};
+/* A decoder step below the largest max_target_tokens; a source token index
+ * below the largest S (max_source_tokens words + the appended </s>). */
+static const number_rule RULE_STEP = {"STEP", 1, 0.0, AS_MAX_TOKENS_LIMIT - 1, 0};
+static const number_rule RULE_PIN_TOKEN = {"J", 1, 0.0, AS_MAX_TOKENS_LIMIT, 0};
+static const number_rule RULE_WEIGHT = {"W", 0, 0.0, (double)FLT_MAX, 0};
+
+/* The end of the longest prefix of s in the rule's grammar; NULL if none. */
+static const char *scan_number(const char *s, int whole) {
+    const char *p = s, *digits;
+    if (*p == '+' || *p == '-') p++;
+    digits = p;
+    while (isdigit((unsigned char)*p)) p++;
+    if (whole) return p > digits ? p : NULL;
+    size_t mantissa = (size_t)(p - digits);
+    if (*p == '.') {
+        const char *frac = ++p;
+        while (isdigit((unsigned char)*p)) p++;
+        mantissa += (size_t)(p - frac);
+    }
+    if (mantissa == 0) return NULL;
+    if (*p == 'e' || *p == 'E') {
+        const char *q = p + 1;
+        if (*q == '+' || *q == '-') q++;
+        if (isdigit((unsigned char)*q)) {
+            while (isdigit((unsigned char)*q)) q++;
+            p = q;
+        }
+    }
+    return p;
+}
+
+/* The number at the start of s -> *out, by the rule. It must end at the end
+ * of s or at one of the characters in `followers` ("" for a whole argument);
+ * *end (if not NULL) is where it ended. 0 if malformed or out of range. */
+static int parse_number(const char *s, const number_rule *rule, const char *followers, double *out,
+                        const char **end) {
+    const char *stop = scan_number(s, rule->whole);
+    if (!stop || (*stop != '\0' && !strchr(followers, *stop))) return 0;
+    /* strtod reads exactly [s, stop) here: it could only go on with a digit,
+     * '.', an exponent or a hex "x", and the scan stopped at none of those */
+    double v = strtod(s, NULL);
+    if (!rule->whole) {
+        const float f = (float)v; /* what the library will see */
+        if (!isfinite(f) || (f != 0.0f && fabsf(f) < FLT_MIN)) return 0;
+        v = f;
+    }
+    if (v == 0.0) v = 0.0; /* -0 -> 0 */
+    if (!(rule->lo_open ? v > rule->lo : v >= rule->lo) || !(v <= rule->hi)) return 0;
+    *out = v;
+    if (end) *end = stop;
     return 1;
 }
 
-/* "W0,W1,..." -> a new array of floats (NaN and inf are parsed, for the
- * library to refuse with its own message); NULL if malformed. */
-static float *parse_weights(const char *s, int32_t *length) {
-    int32_t n = 1;
-    for (const char *c = s; *c; c++) n += *c == ',';
-    float *w = malloc(sizeof(float) * (size_t)n);
-    if (!w) return NULL;
-    for (int32_t i = 0; i < n; i++) {
-        char *end;
-        w[i] = strtof(s, &end);
-        if (end == s || (*end != ',' && *end != '\0')) {
-            free(w);
-            return NULL;
-        }
-        s = *end ? end + 1 : end;
+/* "a whole number from 0 to 16", "a number greater than 0 and at most 1000000". */
+static void describe_rule(FILE *f, const number_rule *rule) {
+    fputs(rule->whole ? "a whole number " : "a number ", f);
+    if (rule->hi == (double)FLT_MAX) fprintf(f, "%s%.10g", rule->lo_open ? "greater than " : "at least ", rule->lo);
+    else if (rule->lo_open) fprintf(f, "greater than %.10g and at most %.10g", rule->lo, rule->hi);
+    else fprintf(f, "from %.10g to %.10g", rule->lo, rule->hi);
+}
+
+/* argv[*i] is the flag of `rule`; parses argv[*i + 1] (and steps past it),
+ * or says what the flag needs. */
+static int flag_number(int argc, char **argv, int *i, const number_rule *rule, double *out) {
+    const char *value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (value && parse_number(value, rule, "", out, NULL)) {
+        (*i)++;
+        return 1;
     }
-    *length = n;
-    return w;
+    fprintf(stderr, "alignscope: %s needs ", rule->flag);
+    describe_rule(stderr, rule);
+    if (value) fprintf(stderr, " (got \"%.200s\")\n", value);
+    else fputs(" (no value given)\n", stderr);
+    return 0;
+}
+
+/* --force STEP:W0,W1,... or --pin STEP:J (pin) -> o, or a message naming the
+ * flag, the part that is wrong and its range. */
+static int parse_override(const char *flag, const char *arg, int pin, cli_override *o) {
+    double v;
+    const char *p;
+    o->pin_token = -1;
+    o->weights = NULL;
+    o->length = 0;
+    if (!parse_number(arg, &RULE_STEP, ":", &v, &p) || *p != ':') {
+        fprintf(stderr, "alignscope: %s needs STEP:%s with STEP ", flag, pin ? "J" : "W0,W1,...");
+        describe_rule(stderr, &RULE_STEP);
+        fprintf(stderr, " (got \"%.200s\")\n", arg);
+        return 0;
+    }
+    o->step = (int32_t)v;
+    p++;
+    if (pin) {
+        if (!parse_number(p, &RULE_PIN_TOKEN, "", &v, NULL)) {
+            fprintf(stderr, "alignscope: %s needs STEP:J with J (a source token index) ", flag);
+            describe_rule(stderr, &RULE_PIN_TOKEN);
+            fprintf(stderr, " (got \"%.200s\")\n", arg);
+            return 0;
+        }
+        o->pin_token = (int32_t)v;
+        return 1;
+    }
+    int32_t n = 1;
+    for (const char *c = p; *c; c++) n += *c == ',';
+    o->weights = malloc(sizeof(float) * (size_t)n);
+    if (!o->weights) {
+        fprintf(stderr, "alignscope: %s\n", as_status_message(AS_ERR_OUT_OF_MEMORY));
+        return 0;
+    }
+    for (int32_t k = 0; k < n; k++) {
+        const char *stop;
+        if (!parse_number(p, &RULE_WEIGHT, ",", &v, &stop)) {
+            fprintf(stderr, "alignscope: %s needs STEP:W0,W1,... with each W ", flag);
+            describe_rule(stderr, &RULE_WEIGHT);
+            fprintf(stderr, " (weight %d of \"%.200s\")\n", (int)k, arg);
+            free(o->weights);
+            o->weights = NULL;
+            return 0;
+        }
+        o->weights[k] = (float)v;
+        p = *stop ? stop + 1 : stop;
+    }
+    o->length = n;
+    return 1;
 }
 
 int main(int argc, char **argv) {
@@ -424,7 +550,7 @@ int main(int argc, char **argv) {
     int32_t override_count = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        char *end;
+        double v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             usage(stdout);
             return 0;
@@ -434,69 +560,37 @@ int main(int argc, char **argv) {
             json_with_context = 0;
         } else if (strcmp(a, "--pieces") == 0) {
             pieces = 1;
-        } else if (strcmp(a, "--model") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--model") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "alignscope: --model needs a file name\n");
+                status = 2;
+                goto done;
+            }
             model_path = argv[++i];
-        } else if (strcmp(a, "--scale") == 0 && i + 1 < argc) {
-            errno = 0;
-            opt.score_scale = strtof(argv[++i], &end);
-            if (*end || errno) {
-                fprintf(stderr, "alignscope: --scale needs a number\n");
-                return 2;
-            }
-        } else if (strcmp(a, "--top-k") == 0 && i + 1 < argc) {
-            long k = strtol(argv[++i], &end, 10);
-            if (*end || k < 0 || k > 16) {
-                fprintf(stderr, "alignscope: --top-k needs a whole number 0..16\n");
-                return 2;
-            }
-            opt.top_k = (int32_t)k;
-        } else if (strcmp(a, "--beam") == 0 && i + 1 < argc) {
-            long k = strtol(argv[++i], &end, 10);
-            if (*end || end == argv[i]) {
-                fprintf(stderr, "alignscope: --beam needs a whole number 1..8\n");
-                return 2;
-            }
-            /* the library judges the range, with its own message */
-            opt.beam_width = k < -1 || k > 1000000 ? -1 : (int32_t)k;
+        } else if (strcmp(a, "--scale") == 0) {
+            if (!flag_number(argc, argv, &i, &RULE_SCALE, &v)) goto usage_error;
+            opt.score_scale = (float)v;
+        } else if (strcmp(a, "--top-k") == 0) {
+            if (!flag_number(argc, argv, &i, &RULE_TOP_K, &v)) goto usage_error;
+            opt.top_k = (int32_t)v;
+        } else if (strcmp(a, "--beam") == 0) {
+            if (!flag_number(argc, argv, &i, &RULE_BEAM, &v)) goto usage_error;
+            opt.beam_width = (int32_t)v;
             beam = 1;
-        } else if (strcmp(a, "--length-penalty") == 0 && i + 1 < argc) {
-            errno = 0;
-            opt.length_penalty = strtof(argv[++i], &end);
-            if (*end || errno) {
-                fprintf(stderr, "alignscope: --length-penalty needs a number 0..4\n");
-                return 2;
-            }
-        } else if ((strcmp(a, "--force") == 0 || strcmp(a, "--pin") == 0) && i + 1 < argc) {
-            const int pin = strcmp(a, "--pin") == 0;
-            const char *rest;
-            cli_override *o = &overrides[override_count];
+        } else if (strcmp(a, "--length-penalty") == 0) {
+            if (!flag_number(argc, argv, &i, &RULE_LENGTH_PENALTY, &v)) goto usage_error;
+            opt.length_penalty = (float)v;
+        } else if (strcmp(a, "--force") == 0 || strcmp(a, "--pin") == 0) {
             if (override_count == 64) {
                 fprintf(stderr, "alignscope: at most 64 --force / --pin options\n");
-                status = 2;
-                goto done;
+                goto usage_error;
             }
-            if (!parse_step(argv[++i], &o->step, &rest)) {
-                fprintf(stderr, "alignscope: %s needs STEP:%s (STEP a whole number from 0)\n", a,
-                        pin ? "J" : "W0,W1,...");
-                status = 2;
-                goto done;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "alignscope: %s needs STEP:%s (no value given)\n", a,
+                        strcmp(a, "--pin") == 0 ? "J" : "W0,W1,...");
+                goto usage_error;
             }
-            o->pin_token = -1;
-            o->weights = NULL;
-            o->length = 0;
-            if (pin) {
-                long j = strtol(rest, &end, 10);
-                if (*end || end == rest || j < 0 || j > 1 << 20) {
-                    fprintf(stderr, "alignscope: --pin needs STEP:J (J a source token index from 0)\n");
-                    status = 2;
-                    goto done;
-                }
-                o->pin_token = (int32_t)j;
-            } else if (!(o->weights = parse_weights(rest, &o->length))) {
-                fprintf(stderr, "alignscope: --force needs STEP:W0,W1,... (numbers separated by commas)\n");
-                status = 2;
-                goto done;
-            }
+            if (!parse_override(a, argv[++i], strcmp(a, "--pin") == 0, &overrides[override_count])) goto usage_error;
             override_count++;
         } else if (strcmp(a, "--") == 0) {
             first_sentence = i + 1;
@@ -504,8 +598,7 @@ int main(int argc, char **argv) {
         } else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "alignscope: unknown option %s\n", a);
             usage(stderr);
-            status = 2;
-            goto done;
+            goto usage_error;
         } else {
             first_sentence = i;
             break;
@@ -561,4 +654,7 @@ int main(int argc, char **argv) {
 done:
     for (int32_t i = 0; i < override_count; i++) free(overrides[i].weights);
     return status;
+usage_error: /* a malformed command line: exit 2, nothing on stdout */
+    status = 2;
+    goto done;
 }

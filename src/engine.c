@@ -16,7 +16,6 @@
 #include "kernels.h"
 #include "model_internal.h"
 
-#define AS_TOP_K_MAX 16
 #define AS_TOP_K_DEFAULT 5
 
 struct as_session {

@@ -3,7 +3,9 @@
  * The loader trusts nothing: it reads the fixed header, checks every field's
  * range, computes the size the file must have in 64-bit arithmetic, and
  * compares it with the real length before it forms any pointer past the
- * header. Only then does it check the CRC, parse the vocabularies and read
+ * header. Only then does it check the CRC (of the whole file, the header's
+ * own bytes included, so that a damaged header field that is still in range
+ * is caught too), parse the vocabularies and read
  * the weights (f16 widened to f32; int8 matrices kept as int8). Any
  * failure frees what was built and returns a status.
  */
@@ -32,7 +34,7 @@ static int is_finite_bits(uint32_t bits) { return ((bits >> 23) & 0xFFu) != 0xFF
  * bytes at a time ("slicing-by-8": crc_tables[k][b] is the CRC of byte b
  * followed by k zero bytes, so eight lookups fold in eight bytes), then the
  * byte-at-a-time loop for the tail. It is most of a model's load time (the
- * whole file after the header, 5 MB for the page's default model), and this
+ * whole file, 5 MB for the page's default model), and this
  * runs about four times as fast as one byte per step. The tables are built
  * on first use (the library has no init call). */
 static uint32_t crc_tables[8][256];
@@ -50,9 +52,9 @@ static void crc_build_tables(void) {
     crc_tables_ready = 1;
 }
 
-static uint32_t crc32_bytes(const uint8_t *p, size_t n) {
+/* crc: the running (inverted) CRC state; start at 0xFFFFFFFF and invert the end. */
+static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n) {
     if (!crc_tables_ready) crc_build_tables();
-    uint32_t crc = 0xFFFFFFFFu;
     while (n >= 8) {
         const uint32_t lo = crc ^ read_u32(p);
         const uint32_t hi = read_u32(p + 4);
@@ -64,6 +66,17 @@ static uint32_t crc32_bytes(const uint8_t *p, size_t n) {
         n -= 8;
     }
     while (n--) crc = crc_tables[0][(crc ^ *p++) & 0xFFu] ^ (crc >> 8);
+    return crc;
+}
+
+/* The file's CRC (models/FORMAT.md section 1): every byte, header included,
+ * with the four bytes of the crc32 field itself read as zero. Needs
+ * length >= AS_HEADER_SIZE. */
+static uint32_t file_crc32(const uint8_t *bytes, size_t length) {
+    static const uint8_t zero[4] = {0, 0, 0, 0};
+    uint32_t crc = crc32_update(0xFFFFFFFFu, bytes, AS_OFF_CRC32);
+    crc = crc32_update(crc, zero, sizeof zero);
+    crc = crc32_update(crc, bytes + AS_OFF_CRC32 + 4, length - (AS_OFF_CRC32 + 4));
     return crc ^ 0xFFFFFFFFu;
 }
 
@@ -113,17 +126,16 @@ int32_t as_model_lookup_source(const as_model *model, const char *bytes, size_t 
 
 static int in_range(uint32_t v, uint32_t lo, uint32_t hi) { return v >= lo && v <= hi; }
 
-/* A language tag: printable ASCII then NUL padding, at least one character. */
+/* A language tag: AS_MIN_LANGUAGE_LETTERS ... AS_MAX_LANGUAGE_LETTERS of
+ * a-z, then NUL up to the field's 8 bytes. */
 static int valid_language(const uint8_t *p, char out[9]) {
     size_t n = 0;
-    while (n < 8 && p[n] != 0) {
-        if (p[n] < 0x21 || p[n] > 0x7E) return 0;
-        n++;
-    }
+    while (n < 8 && p[n] >= 'a' && p[n] <= 'z') n++;
+    if (n < AS_MIN_LANGUAGE_LETTERS || n > AS_MAX_LANGUAGE_LETTERS) return 0;
     for (size_t i = n; i < 8; i++) if (p[i] != 0) return 0;
     memcpy(out, p, n);
     out[n] = '\0';
-    return n > 0;
+    return 1;
 }
 
 /* Shape of each tensor for this header: rows x cols for a 2-D tensor, n x 1
@@ -209,12 +221,10 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     *tensor_bytes = read_u32(h + AS_OFF_TENSOR_BYTES);
     *crc = read_u32(h + AS_OFF_CRC32);
 
-    /* arch_flags: reserved (0) before version 3; unknown bits are a feature
-     * of a newer engine, said as such rather than "bad header". */
+    /* arch_flags: unknown bits are a feature of a newer engine, said as such
+     * rather than "bad header". */
     info->arch_flags = read_u32(h + AS_OFF_ARCH_FLAGS);
-    if (info->format_version < 3 && info->arch_flags != 0) return AS_ERR_BAD_HEADER;
     if (info->arch_flags & ~AS_ARCH_KNOWN_FLAGS) return AS_ERR_UNKNOWN_FEATURE;
-    if (info->format_version < 4 && (info->arch_flags & ~AS_ARCH_KNOWN_FLAGS_V3)) return AS_ERR_BAD_HEADER;
     if ((info->arch_flags & AS_ARCH_SUBWORDS) && (info->arch_flags & AS_ARCH_TOKENIZER_TUTORIAL))
         return AS_ERR_BAD_HEADER;
     if ((info->arch_flags & AS_ARCH_SUBWORDS) &&
@@ -224,7 +234,6 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
 
     if (info->attention_kind > AS_ATTENTION_SCALED_DOT) return AS_ERR_BAD_HEADER;
     if (info->weight_type > AS_WEIGHT_I8) return AS_ERR_BAD_HEADER;
-    if (info->weight_type == AS_WEIGHT_I8 && info->format_version < 2) return AS_ERR_BAD_HEADER;
     if (!in_range(info->src_vocab_size, AS_MIN_VOCAB, AS_MAX_VOCAB) ||
         !in_range(info->tgt_vocab_size, AS_MIN_VOCAB, AS_MAX_VOCAB)) return AS_ERR_BAD_HEADER;
     if (!in_range(info->embed_dim, 1, AS_MAX_DIM) || !in_range(info->encoder_hidden, 1, AS_MAX_DIM) ||
@@ -255,7 +264,8 @@ static as_status parse_header(const uint8_t *h, as_model_info *info, uint32_t *v
     }
     if (!in_range(info->max_source_tokens, 1, AS_MAX_TOKENS_LIMIT) ||
         !in_range(info->max_target_tokens, 1, AS_MAX_TOKENS_LIMIT)) return AS_ERR_BAD_HEADER;
-    if (!is_finite_bits(scale_bits) || !(info->trained_score_scale > 0.0f)) return AS_ERR_BAD_HEADER;
+    if (!is_finite_bits(scale_bits) || !(info->trained_score_scale >= AS_MIN_TRAINED_SCORE_SCALE) ||
+        !(info->trained_score_scale <= AS_MAX_TRAINED_SCORE_SCALE)) return AS_ERR_BAD_HEADER;
     if (!valid_language(h + AS_OFF_SOURCE_LANGUAGE, info->source_language) ||
         !valid_language(h + AS_OFF_TARGET_LANGUAGE, info->target_language)) return AS_ERR_BAD_HEADER;
 
@@ -572,7 +582,7 @@ as_status as_model_load(const uint8_t *bytes, size_t length, as_model **model_ou
     const uint64_t expected = tensor_offset + tensor_bytes;
     if ((uint64_t)length != expected) return AS_ERR_SIZE_MISMATCH;
 
-    if (crc32_bytes(bytes + AS_HEADER_SIZE, length - AS_HEADER_SIZE) != crc) return AS_ERR_CHECKSUM;
+    if (file_crc32(bytes, length) != crc) return AS_ERR_CHECKSUM;
 
     as_model *model = calloc(1, sizeof *model);
     if (!model) return AS_ERR_OUT_OF_MEMORY;

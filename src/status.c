@@ -9,7 +9,10 @@ const char *as_status_message(as_status status) {
     case AS_ERR_TOO_SHORT: return "the file is too short to be an alignscope model (truncated?)";
     case AS_ERR_BAD_MAGIC: return "not an alignscope model file (wrong magic bytes; expected ALNSCOPE)";
     case AS_ERR_VERSION_TOO_NEW: return "this model file was made by a newer alignscope; update the engine to load it";
-    case AS_ERR_VERSION_UNSUPPORTED: return "this model file's format version is not supported";
+    case AS_ERR_VERSION_UNSUPPORTED:
+        return "this model file's format version is older than this engine reads (before version 5 the checksum "
+               "did not cover the header): re-export it with models/train/export.py, or convert it with "
+               "models/train/migrate_format.py";
     case AS_ERR_BAD_HEADER: return "the model header is invalid (a size or setting is out of range or inconsistent)";
     case AS_ERR_SIZE_MISMATCH: return "the file length does not match its header (truncated or has extra bytes)";
     case AS_ERR_CHECKSUM: return "the model file is damaged (CRC-32 checksum mismatch)";

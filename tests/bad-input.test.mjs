@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 
 import {
-  AlignscopeError, OFF, ROOT, VARIANTS, createEngine, fixCrc, modelBytes, requireBuilt, withU32,
+  AlignscopeError, FORMAT_VERSION, OFF, ROOT, VARIANTS, createEngine, fixCrc, modelBytes, rawU32, requireBuilt, withU32,
 } from './support/alsc.mjs';
 
 requireBuilt();
@@ -132,7 +132,10 @@ function fileCases() {
     ['the engine\'s own .wasm', new Uint8Array(readFileSync(join(ROOT, 'web', 'gen', 'alignscope-scalar.wasm'))), 'AS_ERR_BAD_MAGIC'],
     ['an empty file', new Uint8Array(0), 'AS_ERR_TOO_SHORT'],
     ['the model cut in half', good.subarray(0, good.length >> 1), 'AS_ERR_SIZE_MISMATCH'],
-    ['format version 5 (newer)', withU32(good, OFF.version, 5), 'AS_ERR_VERSION_TOO_NEW'],
+    [`format version ${FORMAT_VERSION + 1} (newer)`, withU32(good, OFF.version, FORMAT_VERSION + 1), 'AS_ERR_VERSION_TOO_NEW'],
+    [`format version ${FORMAT_VERSION - 1} (older: re-export)`, withU32(good, OFF.version, FORMAT_VERSION - 1), 'AS_ERR_VERSION_UNSUPPORTED'],
+    ['a header bit flipped within its range (arch_flags bit 4)', rawU32(good, OFF.archFlags, 16), 'AS_ERR_CHECKSUM'],
+    ['the language tags "e." -> "f2", CRC fixed', withU32(withU32(good, OFF.srcLang, 0x2e65), OFF.tgtLang, 0x3266), 'AS_ERR_BAD_HEADER'],
     ['a feature of a newer engine (arch_flags bit 7)', withU32(good, OFF.archFlags, 1 << 7), 'AS_ERR_UNKNOWN_FEATURE'],
     ['vocabulary corrupted, CRC left as is', corrupt, 'AS_ERR_CHECKSUM'],
     ['vocabulary corrupted, CRC fixed up', fixCrc(corrupt), 'AS_ERR_BAD_VOCABULARY'],

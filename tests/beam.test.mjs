@@ -245,26 +245,27 @@ describe('bad arguments: a clear error, and the engine as before', () => {
     engine.dispose();
   });
 
-  test('native CLI: the library\'s message, exit status 1 (2 for a malformed flag)', () => {
+  test('native CLI: the library\'s message, exit status 1 (2, naming the flag, for a value out of its range)', () => {
     const model = join(TEST_MODELS, 'additive.alsc');
     const cases = [
-      [['--beam', '0'], 1, /beam width must be a whole number from 1 to 8/],
-      [['--beam', '9'], 1, /from 1 to 8/],
-      [['--beam', '1000'], 1, /from 1 to 8/],
+      [['--beam', '0'], 2, /--beam needs a whole number from 1 to 8 \(got "0"\)/],
+      [['--beam', '9'], 2, /--beam needs a whole number from 1 to 8/],
+      [['--beam', '1000'], 2, /--beam needs a whole number from 1 to 8/],
       [['--beam', 'many'], 2, /--beam needs a whole number/],
-      [['--force', '0:1,nan,1'], 1, /finite and at least 0/],
-      [['--force', '0:1,1'], 1, /one weight per source token/],
+      [['--force', '0:1,nan,1'], 2, /--force needs STEP:W0,W1,... with each W a number at least 0 \(weight 1 of/],
+      [['--force', '0:1,1'], 1, /one weight per source token.*\(--force \/ --pin\)/],
       [['--force', '0:0,0,0'], 1, /not all zero/],
-      [['--force', '0:-1,1,1'], 1, /at least 0/],
-      [['--force', '500:1,1,1'], 1, /does not reach/],
+      [['--force', '0:-1,1,1'], 2, /--force needs .* each W a number at least 0 \(weight 0 of/],
+      [['--force', '500:1,1,1'], 1, /does not reach.*\(--force \/ --pin\)/],
       [['--force', 'x:1'], 2, /--force needs STEP:W0,W1/],
-      [['--pin', '0:7'], 1, /source tokens 0\.\.2/],
-      [['--length-penalty', '9', '--beam', '2'], 1, /length penalty: 0 to 4/],
+      [['--pin', '0:7'], 1, /--pin 0:7: the sentence has source tokens 0\.\.2/],
+      [['--length-penalty', '9', '--beam', '2'], 2, /--length-penalty needs a number from 0 to 4 \(got "9"\)/],
     ];
     for (const [flags, status, message] of cases) {
       const r = runNative(['--model', model, ...flags, 'open the file']);
       assert.equal(r.status, status, `${flags.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, message, flags.join(' '));
+      if (status === 2) assert.equal(r.stdout, '', `${flags.join(' ')}: printed output`);
     }
   });
 });

@@ -15,7 +15,7 @@ import { before, describe, test } from 'node:test';
 import { DEFINITIONS } from '../web/engine.js';
 
 import {
-  AlignscopeError, OFF, PYTHON, ROOT, TEST_MODELS, VARIANTS, createEngine, fixCrc, modelBytes, readU32, requireBuilt,
+  AlignscopeError, FORMAT_VERSION, OFF, PYTHON, ROOT, TEST_MODELS, VARIANTS, createEngine, fixCrc, modelBytes, readU32, requireBuilt,
   runNative, withU32,
 } from './support/alsc.mjs';
 
@@ -44,9 +44,9 @@ for (const variant of VARIANTS) {
     let engine;
     before(async () => { engine = await createEngine({ variant }); });
 
-    test('loads as format 4 with all six tutorial arch_flags', () => {
+    test('loads as the current format with all six tutorial arch_flags', () => {
       const info = engine.load(tutorial);
-      assert.equal(info.formatVersion, 4);
+      assert.equal(info.formatVersion, FORMAT_VERSION);
       assert.equal(info.archFlags, ALL_FLAGS);
       assert.deepEqual(info.architecture, { ...Object.fromEntries(Object.keys(FLAGS).map((k) => [k, true])), subwords: false });
       assert.equal(info.tokenizer, 'tutorial');
@@ -112,7 +112,7 @@ for (const variant of VARIANTS) {
       assert.deepEqual(engine.tokenize('what?! x.y').map((t) => t.token), ['what', '?', '!', 'x', '.', 'y']);
     });
 
-    test('refuses unknown bits, bad combinations, truncation, flags in old versions', () => {
+    test('refuses unknown bits, bad combinations, truncation, old versions', () => {
       engine.load(tutorial);
       const before = engine.translate('Open the file').translation;
       for (const bit of [7, 9, 31]) {
@@ -124,7 +124,7 @@ for (const variant of VARIANTS) {
       for (const name of ['unidirectional', 'initFromEncoder', 'attentionBias', 'directOutput']) {
         refused(engine, withU32(tutorial, OFF.archFlags, ALL_FLAGS & ~FLAGS[name]), 'AS_ERR_BAD_HEADER', 'header', `without ${name}`);
       }
-      refused(engine, withU32(tutorial, OFF.version, 2), 'AS_ERR_BAD_HEADER', 'header', 'flags in a version 2 file');
+      refused(engine, withU32(tutorial, OFF.version, 4), 'AS_ERR_VERSION_UNSUPPORTED', 're-export', 'a version 4 file');
       // the rules, with sizes that would add up
       const dot = modelBytes('dot');
       refused(engine, withU32(dot, OFF.archFlags, FLAGS.attentionBias), 'AS_ERR_BAD_HEADER', 'header', 'attention biases on dot');
@@ -147,8 +147,7 @@ for (const variant of VARIANTS) {
       const nan = fixCrc(new Uint8Array([...tutorial.subarray(0, tutorial.length - 4), 0x00, 0x00, 0xc0, 0x7f]));
       refused(engine, nan, 'AS_ERR_BAD_WEIGHTS', 'non-finite', 'NaN in proj_b');
       assert.equal(engine.translate('Open the file').translation, before, 'a failed load keeps the model');
-      // older files still load: v2 and v1 without flags, and the committed model if present
-      assert.equal(engine.load(withU32(modelBytes('additive'), OFF.version, 2)).archFlags, 0);
+      // the committed model, if present
       const committed = join(ROOT, 'models', 'en-fr.alsc');
       if (existsSync(committed)) {
         const bytes = new Uint8Array(readFileSync(committed));
@@ -156,7 +155,7 @@ for (const variant of VARIANTS) {
         assert.equal(info.formatVersion, readU32(bytes, OFF.version));
         // our own architecture: no tutorial flags; a subword model has the subwords bit alone
         assert.equal(info.archFlags & ~FLAGS_SUBWORDS, 0);
-        assert.equal(info.architecture.subwords, readU32(bytes, OFF.version) >= 4 && (readU32(bytes, OFF.archFlags) & FLAGS_SUBWORDS) !== 0);
+        assert.equal(info.architecture.subwords, (readU32(bytes, OFF.archFlags) & FLAGS_SUBWORDS) !== 0);
       }
     });
   });

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { PYTHON, ROOT } from './support/alsc.mjs';
+import { OFF, PYTHON, ROOT } from './support/alsc.mjs';
 
 const { DEFINITIONS } = await import(join(ROOT, 'web', 'engine.js'));
 const read = (f) => readFileSync(join(ROOT, f), 'utf8');
@@ -40,8 +40,14 @@ const python = JSON.parse(spawnSync(PYTHON, ['-c', `
 import json, sys
 sys.path.insert(0, 'models/train')
 import export, model, subword, alsc_to_torch, decode
+import re, struct
 print(json.dumps({"loader": {k: getattr(alsc_to_torch, k) for k in ("FORMAT_VERSION_OLDEST", "MIN_VOCAB", "MAX_VOCAB",
-    "MAX_DIM", "MAX_TOKENS_LIMIT", "ARCH_KNOWN_FLAGS_V3", "ARCH_KNOWN_FLAGS")}, "magic": alsc_to_torch.MAGIC.decode(),
+    "MAX_DIM", "MAX_TOKENS_LIMIT", "ARCH_KNOWN_FLAGS")}, "magic": alsc_to_torch.MAGIC.decode(),
+  "crc_offset": export.CRC_OFFSET, "scale_range": [export.MIN_TRAINED_SCORE_SCALE, export.MAX_TRAINED_SCORE_SCALE],
+  "language_tag": export.LANGUAGE_TAG.pattern, "old_version_message": alsc_to_torch.OLD_VERSION_MESSAGE,
+  "header_offsets": [struct.calcsize("<" + "".join(re.findall(r"[0-9]*[a-zA-Z]", export.HEADER_FORMAT[1:])[:i]))
+                     for i in range(len(alsc_to_torch.HEADER_FIELDS))], "header_fields": alsc_to_torch.HEADER_FIELDS,
+  "header_bytes": struct.calcsize(export.HEADER_FORMAT),
   "twins": {"BEAM_MAX_WIDTH": decode.BEAM_MAX_WIDTH, "MAX_LENGTH_PENALTY": decode.MAX_LENGTH_PENALTY,
     "DEFAULT_LENGTH_PENALTY": decode.DEFAULT_LENGTH_PENALTY},"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
   "version": export.FORMAT_VERSION, "header": export.HEADER_SIZE,
@@ -89,6 +95,28 @@ test('format version, header size, specials and subword constants: Python agrees
   assert.equal(DEFINITIONS.TOKEN_TEXT_STRIDE, Number(cDefine(publicHeader, 'AS_TOKEN_TEXT_STRIDE')));
 });
 
+test('the header layout, the CRC field, language tags and the score scale range: Python and the tests agree with C', () => {
+  const offsets = cEnum(formatHeader, 'as_header_offset');
+  // export.HEADER_FORMAT's fields start where the C offsets say, in order, and alsc_to_torch names them so
+  assert.deepEqual(python.header_offsets, offsets.map(([, v]) => v));
+  assert.deepEqual(python.header_fields.map((f) => f.toUpperCase()), offsets.map(([k]) => k.replace('AS_OFF_', '')));
+  assert.equal(python.header_bytes, Number(cDefine(formatHeader, 'AS_HEADER_SIZE').replace(/u$/, '')));
+  assert.equal(python.crc_offset, Object.fromEntries(offsets).AS_OFF_CRC32);
+  // the test helpers' table (tests/support/alsc.mjs OFF): the same offsets
+  const jsName = (k) => ({ MAGIC: 'magic', FORMAT_VERSION: 'version', HEADER_SIZE: 'headerSize', ATTENTION_KIND: 'kind',
+    WEIGHT_TYPE: 'weightType', SRC_VOCAB_SIZE: 'srcVocab', TGT_VOCAB_SIZE: 'tgtVocab', EMBED_DIM: 'embed',
+    ENCODER_HIDDEN: 'encHidden', DECODER_HIDDEN: 'decHidden', ATTENTION_DIM: 'attnDim', OUTPUT_DIM: 'outDim',
+    MAX_SOURCE_TOKENS: 'maxSrc', MAX_TARGET_TOKENS: 'maxTgt', TRAINED_SCORE_SCALE: 'scale', VOCAB_BYTES: 'vocabBytes',
+    TENSOR_BYTES: 'tensorBytes', CRC32: 'crc', SOURCE_LANGUAGE: 'srcLang', TARGET_LANGUAGE: 'tgtLang', ARCH_FLAGS: 'archFlags' })[k];
+  assert.deepEqual(OFF, Object.fromEntries(offsets.map(([k, v]) => [jsName(k.replace('AS_OFF_', '')), v])));
+  const f = (name) => Number(cDefine(formatHeader, name).replace(/[uf]$/, ''));
+  assert.deepEqual(python.scale_range, [f('AS_MIN_TRAINED_SCORE_SCALE'), f('AS_MAX_TRAINED_SCORE_SCALE')]);
+  assert.equal(python.language_tag, `[a-z]{${f('AS_MIN_LANGUAGE_LETTERS')},${f('AS_MAX_LANGUAGE_LETTERS')}}`);
+  // the refusal of an old file says the same in Python as in C
+  const status = read('src/status.c').match(/case AS_ERR_VERSION_UNSUPPORTED:\s*return ([\s\S]*?);/)[1];
+  assert.equal(python.old_version_message, [...status.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]).join(''));
+});
+
 test('asw_info and asw_trace field numbers: engine.js has wasm_api.c\'s lists', () => {
   for (const [macro, table, least] of [['INFO_FIELDS', DEFINITIONS.INFO, 10], ['TRACE_FIELDS', DEFINITIONS.TRACE, 10],
     ['HYPOTHESIS_FIELDS', DEFINITIONS.HYPOTHESIS, 3]]) {
@@ -110,8 +138,7 @@ test('the .alsc limits and beam constants of models/train/alsc_to_torch.py and d
   const num = (v) => Number(v.replace(/u$/, ''));
   assert.equal(python.magic, JSON.parse(cDefine(formatHeader, 'AS_FORMAT_MAGIC')));
   const limits = { FORMAT_VERSION_OLDEST: 'AS_FORMAT_VERSION_OLDEST', MIN_VOCAB: 'AS_MIN_VOCAB', MAX_VOCAB: 'AS_MAX_VOCAB',
-    MAX_DIM: 'AS_MAX_DIM', MAX_TOKENS_LIMIT: 'AS_MAX_TOKENS_LIMIT', ARCH_KNOWN_FLAGS_V3: 'AS_ARCH_KNOWN_FLAGS_V3',
-    ARCH_KNOWN_FLAGS: 'AS_ARCH_KNOWN_FLAGS' };
+    MAX_DIM: 'AS_MAX_DIM', MAX_TOKENS_LIMIT: 'AS_MAX_TOKENS_LIMIT', ARCH_KNOWN_FLAGS: 'AS_ARCH_KNOWN_FLAGS' };
   for (const [py, c] of Object.entries(limits)) assert.equal(python.loader[py], num(cDefine(formatHeader, c)), py);
   assert.equal(python.twins.BEAM_MAX_WIDTH, DEFINITIONS.BEAM_MAX_WIDTH);
   assert.equal(python.twins.MAX_LENGTH_PENALTY, DEFINITIONS.MAX_LENGTH_PENALTY);

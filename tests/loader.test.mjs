@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import {
-  AlignscopeError, OFF, PYTHON, ROOT, VARIANTS, createEngine, fixCrc, modelBytes, readU32, requireBuilt,
-  runNative, withF32, withU32,
+  AlignscopeError, FORMAT_VERSION, OFF, PYTHON, ROOT, TEST_MODELS, VARIANTS, createEngine, fixCrc, modelBytes, rawU32,
+  readU32, requireBuilt, runNative, withF32, withU32,
 } from './support/alsc.mjs';
 
 requireBuilt();
@@ -59,10 +59,30 @@ function badFiles() {
   png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
   cases.push(['a PNG file', png, 'AS_ERR_BAD_MAGIC', 'not an alignscope model']);
   cases.push(['a text file', new TextEncoder().encode('Open the file\nShow the new window\n'), 'AS_ERR_BAD_MAGIC', 'magic']);
-  cases.push(['format version 5', withU32(good, OFF.version, 5), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
+  cases.push([`format version ${FORMAT_VERSION + 1}`, withU32(good, OFF.version, FORMAT_VERSION + 1), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0xFFFFFFFF', withU32(good, OFF.version, 0xffffffff), 'AS_ERR_VERSION_TOO_NEW', 'newer']);
   cases.push(['format version 0', withU32(good, OFF.version, 0), 'AS_ERR_VERSION_UNSUPPORTED', 'version']);
-  // header fields out of range (the CRC covers only what follows the header)
+  // versions 1 ... 4: their CRC left the header out, so they are refused with a way forward
+  for (let v = 1; v < FORMAT_VERSION; v++) {
+    cases.push([`format version ${v}`, withU32(good, OFF.version, v), 'AS_ERR_VERSION_UNSUPPORTED', 're-export it with models/train/export.py']);
+    cases.push([`format version ${v}, as written then`, rawU32(good, OFF.version, v), 'AS_ERR_VERSION_UNSUPPORTED', 'migrate_format.py']);
+  }
+  // a header field changed within its range, CRC left as is: the CRC covers
+  // the header (format 5), so each is damage (issue 34: before, each of these
+  // changed the translation without a word)
+  const inRange = [
+    ['arch_flags bit 4 (source_eos) set', OFF.archFlags, 16], ['max_source_tokens 100 -> 36', OFF.maxSrc, 36],
+    ['max_target_tokens 210 -> 82', OFF.maxTgt, 82], ['target language "fr" -> "fb"', OFF.tgtLang, 0x6266],
+    ['source language "en" -> "em"', OFF.srcLang, 0x6d65],
+  ];
+  for (const [name, off, value] of inRange) cases.push([`${name}, CRC left as is`, rawU32(good, off, value), 'AS_ERR_CHECKSUM', 'damaged']);
+  const halfScale = withF32(good, OFF.scale, 0.5);
+  halfScale.set(good.subarray(OFF.crc, OFF.crc + 4), OFF.crc);
+  cases.push(['trained score scale 1 -> 0.5, CRC left as is', halfScale, 'AS_ERR_CHECKSUM', 'CRC']);
+  const crcField = good.slice();
+  crcField[OFF.crc + 2] ^= 0x10;
+  cases.push(['a bit of the crc32 field itself', crcField, 'AS_ERR_CHECKSUM', 'CRC']);
+  // header fields out of range (CRC fixed: the range rule is what refuses them)
   const header = [
     ['header_size 100', OFF.headerSize, 100], ['attention kind 9', OFF.kind, 9], ['weight type 7', OFF.weightType, 7],
     ['src vocab 2^31', OFF.srcVocab, 2 ** 31], ['tgt vocab 2^32-1', OFF.tgtVocab, 2 ** 32 - 1],
@@ -73,24 +93,30 @@ function badFiles() {
     ['vocab bytes 2^32-1', OFF.vocabBytes, 2 ** 32 - 1], ['vocab bytes 0', OFF.vocabBytes, 0],
     ['tensor bytes 2^32-1', OFF.tensorBytes, 2 ** 32 - 1], ['tensor bytes one short', OFF.tensorBytes, readU32(good, OFF.tensorBytes) - 2],
     ['source language control byte', OFF.srcLang, 0x01],
+    // language tags: [a-z]{2,3}, then NUL (format 5; "e. -> f2" used to load)
+    ['source language "e."', OFF.srcLang, 0x2e65], ['target language "f2"', OFF.tgtLang, 0x3266],
+    ['source language "EN"', OFF.srcLang, 0x4e45], ['source language "e"', OFF.srcLang, 0x65],
+    ['source language "engl"', OFF.srcLang, 0x6c676e65], ['source language empty', OFF.srcLang, 0],
+    ['source language "e\\0n"', OFF.srcLang, 0x6e0065], ['target language byte after the NUL', OFF.tgtLang + 4, 0x61],
+    ['source language "é" (UTF-8)', OFF.srcLang, 0xa9c3],
   ];
   for (const [name, off, value] of header) cases.push([name, withU32(good, off, value), 'AS_ERR_BAD_HEADER', 'header']);
-  // arch_flags (format 3): an unknown bit is a newer engine's feature; any bit
-  // in a version 1 or 2 file (where offset 92 was reserved, 0) is a bad header.
+  // arch_flags: an unknown bit is a newer engine's feature
   for (const bit of [7, 15, 31]) {
     cases.push([`arch_flags bit ${bit} (unknown)`, withU32(good, OFF.archFlags, 2 ** bit), 'AS_ERR_UNKNOWN_FEATURE', 'feature']);
   }
-  // bit 6 (subwords, format 4) in a version 3 file; on a word model whose 60-token
-  // vocabularies cannot hold the 256 byte tokens (tests/subword.test.mjs has the rest).
-  cases.push(['arch_flags bit 6 (subwords) in a version 3 file', withU32(withU32(good, OFF.version, 3), OFF.archFlags, 64), 'AS_ERR_BAD_HEADER', 'header']);
+  // bit 6 (subwords) on a word model whose 60-token vocabularies cannot hold
+  // the 256 byte tokens (tests/subword.test.mjs has the rest).
   cases.push(['arch_flags bit 6 (subwords) on a word model', withU32(good, OFF.archFlags, 64), 'AS_ERR_BAD_HEADER', 'header']);
-  cases.push(['arch_flags bit 0 in a version 2 file', withU32(withU32(good, OFF.version, 2), OFF.archFlags, 1), 'AS_ERR_BAD_HEADER', 'header']);
-  cases.push(['arch_flags 0xFFFFFFFF in a version 1 file', withU32(withU32(good, OFF.version, 1), OFF.archFlags, 0xffffffff), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['dot with decoder_hidden != 2 He', withU32(dot, OFF.decHidden, readU32(dot, OFF.decHidden) + 1), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['dot with attention_dim 8', withU32(dot, OFF.attnDim, 8), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['score scale NaN', withF32(good, OFF.scale, NaN), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['score scale -1', withF32(good, OFF.scale, -1), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['score scale inf', withF32(good, OFF.scale, Infinity), 'AS_ERR_BAD_HEADER', 'header']);
+  // the trained scale's range (AS_MIN/MAX_TRAINED_SCORE_SCALE, 0.001 ... 1000)
+  for (const x of [0, -0, 1e-4, 0.0009, 1001, 3e38, 1e-40]) {
+    cases.push([`score scale ${x}`, withF32(good, OFF.scale, x), 'AS_ERR_BAD_HEADER', 'header']);
+  }
   // Consistent but enormous: every dim at its maximum and tensor_bytes set to
   // what a 32-bit size computation would wrap to. Only 64-bit arithmetic
   // notices; a 32-bit loader would go on to read far past the buffer.
@@ -159,7 +185,7 @@ function badInt8Files() {
   for (const cut of [tOff, tOff + 4 * vs - 1, tOff + 4 * vs + 1, int8.length - 4 * Number(vt) - 1, int8.length - 1]) {
     cases.push([`int8 cut at ${cut} of ${int8.length}`, int8.subarray(0, cut), 'AS_ERR_SIZE_MISMATCH', 'length']);
   }
-  cases.push(['int8 in a version 1 file', withU32(int8, OFF.version, 1), 'AS_ERR_BAD_HEADER', 'header']);
+  cases.push(['int8 in a version 2 file', withU32(int8, OFF.version, 2), 'AS_ERR_VERSION_UNSUPPORTED', 're-export']);
   cases.push(['int8 with the f16 tensor_bytes', withU32(int8, OFF.tensorBytes, Number(elements * 2n)), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['int8 with the f32 tensor_bytes', withU32(int8, OFF.tensorBytes, Number(elements * 4n)), 'AS_ERR_BAD_HEADER', 'header']);
   cases.push(['int8 tensor_bytes one short', withU32(int8, OFF.tensorBytes, readU32(int8, OFF.tensorBytes) - 1), 'AS_ERR_BAD_HEADER', 'header']);
@@ -192,7 +218,7 @@ for (const variant of VARIANTS) {
       for (const kind of ['additive', 'dot', 'general', 'scaled_dot', 'none']) {
         const info = engine.load(modelBytes(kind));
         assert.equal(info.attention, kind);
-        assert.equal(info.formatVersion, 4);
+        assert.equal(info.formatVersion, FORMAT_VERSION);
         assert.equal(info.archFlags, 0);
         assert.equal(info.tokenizer, 'alignscope');
         assert.equal(info.contextDim, 2 * info.encoderHidden);
@@ -213,9 +239,9 @@ for (const variant of VARIANTS) {
       console.log(`# ${variant}: ${cases.length} bad files refused`);
     });
 
-    test('loads an int8 file (format 4) and refuses bad int8 files', () => {
+    test('loads an int8 file and refuses bad int8 files', () => {
       const info = engine.load(int8);
-      assert.equal(info.formatVersion, 4);
+      assert.equal(info.formatVersion, FORMAT_VERSION);
       assert.equal(info.weightType, 'int8');
       assert.equal(info.parameterCount, engine.load(good).parameterCount);
       engine.load(int8);
@@ -223,16 +249,122 @@ for (const variant of VARIANTS) {
       const cases = badInt8Files();
       assertAllRefused(engine, cases);
       assert.equal(engine.translate('Open the file').translation, before);
-      // version 1 (before int8), 2 (before arch_flags) and 3 (before subwords) f16 files still load, and
-      // version 2 int8 files (the header is not under the CRC)
-      assert.equal(engine.load(withU32(good, OFF.version, 1)).formatVersion, 1);
-      assert.equal(engine.load(withU32(good, OFF.version, 2)).formatVersion, 2);
-      assert.equal(engine.load(withU32(good, OFF.version, 3)).formatVersion, 3);
-      assert.equal(engine.load(withU32(int8, OFF.version, 2)).formatVersion, 2);
       console.log(`# ${variant}: ${cases.length} bad int8 files refused`);
     });
   });
 }
+
+// ---- every header bit (issue 34 case 6) ----------------------------------------------
+// Each of the 768 single-bit flips of a test model's header must be refused
+// with a clear error: never loaded, never a crash. Many flips stay inside
+// their field's range (a flag bit the format allows, a smaller token limit, a
+// nearby score scale, another lower-case letter); only the CRC, which covers
+// the header since format 5, can tell those from the file as written.
+const FLIP_MODELS = ['additive', 'dot', 'additive-int8'];
+
+for (const variant of VARIANTS) {
+  test(`every single-bit flip of the header is refused (${variant} wasm)`, async () => {
+    const engine = await createEngine({ variant });
+    for (const kind of FLIP_MODELS) {
+      const model = modelBytes(kind);
+      engine.load(model);
+      const before = engine.translate('Open the file').translation;
+      const codes = {};
+      for (let bit = 0; bit < 96 * 8; bit++) {
+        const b = model.slice();
+        b[bit >> 3] ^= 1 << (bit & 7);
+        let error = null;
+        try {
+          engine.load(b);
+        } catch (e) {
+          error = e;
+        }
+        assert.ok(error instanceof AlignscopeError, `${kind}: header bit ${bit} (byte ${bit >> 3}): loaded, or ${error}`);
+        assert.ok(error.message.length > 20, `${kind} bit ${bit}: ${error.message}`);
+        codes[error.code] = (codes[error.code] ?? 0) + 1;
+      }
+      assert.equal(engine.translate('Open the file').translation, before, `${kind}: the previous model changed`);
+      assert.ok(codes.AS_ERR_CHECKSUM > 0 && codes.AS_ERR_BAD_HEADER > 0, JSON.stringify(codes));
+      console.log(`# ${variant} ${kind}: 768 header bit flips refused: ${Object.entries(codes).map(([c, n]) => `${c} ${n}`).join(', ')}`);
+    }
+    // the in-range flips are legal files once the CRC agrees: the CRC is what catches them
+    engine.load(good);
+    const words = engine.translate('Open the file').S;
+    assert.equal(engine.load(withU32(good, OFF.archFlags, 16)).archFlags, 16);
+    assert.equal(engine.translate('Open the file').S, words + 1); // the </s> column of the issue
+  });
+}
+
+test('every single-bit flip of the header is refused by the Python reader (alsc_to_torch.py)', () => {
+  const script = `
+import json, sys
+sys.path.insert(0, "models/train")
+import alsc_to_torch
+out = {}
+for name in sys.argv[1:]:
+    data = open(name, "rb").read()
+    alsc_to_torch.load_bytes(data)  # the file itself loads
+    reasons, loaded = {}, []
+    for bit in range(96 * 8):
+        b = bytearray(data)
+        b[bit >> 3] ^= 1 << (bit & 7)
+        try:
+            alsc_to_torch.load_bytes(bytes(b))
+            loaded.append(bit)
+        except alsc_to_torch.AlscError as e:
+            reason = str(e).split(" (")[0].split(":")[0]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    out[name] = {"loaded": loaded, "reasons": reasons}
+print(json.dumps(out))
+`;
+  const files = ['additive', 'additive-int8'].map((k) => join(TEST_MODELS, `${k}.alsc`));
+  const r = spawnSync(PYTHON, ['-c', script, ...files], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, OPENBLAS_NUM_THREADS: '1' } });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  for (const file of files) {
+    assert.deepEqual(out[file].loaded, [], `${file}: header bits whose flip still loads`);
+    const total = Object.values(out[file].reasons).reduce((a, b) => a + b, 0);
+    assert.equal(total, 768);
+    assert.ok(out[file].reasons['the model file is damaged'] > 0, JSON.stringify(out[file].reasons));
+    console.log(`# python ${file.split('/').at(-1)}: 768 flips refused: ${JSON.stringify(out[file].reasons)}`);
+  }
+});
+
+test('models/train/migrate_format.py: a version 4 file becomes the version 5 file, damage is never migrated', () => {
+  const script = `
+import json, struct, sys, zlib
+sys.path.insert(0, "models/train")
+import migrate_format as m
+new = open(sys.argv[1], "rb").read()
+def old(data, version=4, **edits):
+    b = bytearray(data)
+    struct.pack_into("<I", b, 8, version)
+    for off, value in edits.get("u32", []):
+        struct.pack_into("<I", b, off, value)
+    struct.pack_into("<I", b, 72, zlib.crc32(bytes(b[96:])))  # the CRC of versions 1 ... 4
+    return bytes(b)
+out = {"same": m.migrate_bytes(old(new)) == new, "v2": m.migrate_bytes(old(new, 2)) == new,
+       "current": m.migrate_bytes(new) == new, "refused": {}}
+damaged = bytearray(old(new)); damaged[-3] ^= 4
+cases = {"body byte flipped": bytes(damaged), "flags in a version 2 file": old(new, 2, u32=[(92, 16)]),
+         "tag EN": old(new, u32=[(76, 0x4E45)]), "version 6": old(new, 6), "v5 damaged": new[:-1] + bytes([new[-1] ^ 1]),
+         "cut": old(new)[:-4]}
+for name, data in cases.items():
+    try:
+        m.migrate_bytes(data)
+        out["refused"][name] = None
+    except m.MigrationError as e:
+        out["refused"][name] = str(e)
+print(json.dumps(out))
+`;
+  const r = spawnSync(PYTHON, ['-c', script, join(TEST_MODELS, 'additive.alsc')], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.ok(out.same && out.v2 && out.current, JSON.stringify(out));
+  for (const [name, why] of Object.entries(out.refused)) assert.ok(why, `${name}: migrated`);
+  assert.match(out.refused['body byte flipped'], /old CRC-32/);
+  assert.match(out.refused['tag EN'], /source_language.*re-export/);
+});
 
 describe('loader (native CLI)', () => {
   let dir;

@@ -5,7 +5,7 @@ files; this rebuilds Seq2SeqAttention from one, with every weight widened to
 f32 exactly as the C engine widens it (src/model.c): f16 values exactly, and
 an int8 matrix as scale[r] * q[r][c], one f32 multiply (models/FORMAT.md
 3.1). The file is validated first as the C loader does (header ranges and
-rules, sizes against the file length, CRC-32, vocabularies, a subword
+rules, sizes against the file length, the CRC-32 of the whole file, vocabularies, a subword
 model's merge table, finite weights, no int8 -128, scales >= 0); a file it
 refuses raises AlscError with the reason.
 
@@ -25,7 +25,6 @@ import math
 import os
 import struct
 import sys
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,15 +38,17 @@ from tokenize_text import tokenize  # noqa: E402
 
 # Limits of src/alignscope_format.h (tests/definitions.test.mjs checks them).
 MAGIC = b"ALNSCOPE"
-FORMAT_VERSION_OLDEST = 1
+FORMAT_VERSION_OLDEST = 5
 MIN_VOCAB, MAX_VOCAB = 5, 65536
 MAX_DIM = 4096
 MAX_TOKENS_LIMIT = 1024
-ARCH_KNOWN_FLAGS_V3 = 0x3F
 ARCH_KNOWN_FLAGS = 0x7F
 # Which arch_flags this loader can rebuild as model.py's network.
 SUPPORTED_ARCH_FLAGS = export.ARCH_SUBWORDS
-HEADER_FORMAT = "<8sIIIIIIIIIIIIIfIII8s8sI"  # export.alsc_bytes writes this
+HEADER_FORMAT = export.HEADER_FORMAT
+OLD_VERSION_MESSAGE = ("this model file's format version is older than this engine reads (before version 5 the "
+                       "checksum did not cover the header): re-export it with models/train/export.py, or convert "
+                       "it with models/train/migrate_format.py")
 HEADER_FIELDS = ("magic", "format_version", "header_size", "attention_kind", "weight_type", "src_vocab_size",
                  "tgt_vocab_size", "embed_dim", "encoder_hidden", "decoder_hidden", "attention_dim", "output_dim",
                  "max_source_tokens", "max_target_tokens", "trained_score_scale", "vocab_bytes", "tensor_bytes",
@@ -116,24 +117,20 @@ def parse_header(data):
     if version > export.FORMAT_VERSION:
         raise AlscError("this model file was made by a newer alignscope")
     if version < FORMAT_VERSION_OLDEST:
-        raise AlscError("this model file's format version is not supported")
+        raise AlscError(OLD_VERSION_MESSAGE)
     bad = lambda why: AlscError(f"the model header is invalid: {why}")  # noqa: E731
     if h["header_size"] != export.HEADER_SIZE:
         raise bad("header_size")
     flags = h["arch_flags"]
-    if version < 3 and flags:
-        raise bad("arch_flags must be 0 before version 3")
     if flags & ~ARCH_KNOWN_FLAGS:
         raise AlscError("this model file uses an architecture feature (an arch_flags bit) this engine does not know")
-    if version < 4 and flags & ~ARCH_KNOWN_FLAGS_V3:
-        raise bad("the subwords bit needs version 4")
     if flags & export.ARCH_SUBWORDS and flags & export.ARCH_TOKENIZER_TUTORIAL:
         raise bad("subwords with the tutorial tokeniser")
     if flags & export.ARCH_SUBWORDS and min(h["src_vocab_size"], h["tgt_vocab_size"]) <= subword.MARK_ID:
         raise bad("a subword vocabulary without room for the byte tokens and the mark")
     if h["attention_kind"] not in KIND_NAMES:
         raise bad("attention_kind")
-    if h["weight_type"] not in WEIGHT_NAMES or (h["weight_type"] == export.WEIGHT_TYPES["int8"] and version < 2):
+    if h["weight_type"] not in WEIGHT_NAMES:
         raise bad("weight_type")
     for key in ("src_vocab_size", "tgt_vocab_size"):
         if not MIN_VOCAB <= h[key] <= MAX_VOCAB:
@@ -160,12 +157,14 @@ def parse_header(data):
     for key in ("max_source_tokens", "max_target_tokens"):
         if not 1 <= h[key] <= MAX_TOKENS_LIMIT:
             raise bad(key)
-    if not (math.isfinite(h["trained_score_scale"]) and h["trained_score_scale"] > 0):
+    scale = h["trained_score_scale"]
+    if not (math.isfinite(scale) and export.MIN_TRAINED_SCORE_SCALE <= scale <= export.MAX_TRAINED_SCORE_SCALE):
         raise bad("trained_score_scale")
     for key in ("source_language", "target_language"):
         raw = h[key]
         tag = raw.rstrip(b"\0")
-        if not tag or any(not 0x21 <= b <= 0x7E for b in tag):
+        # [a-z]{2,3}, then only NUL (a NUL inside the tag leaves bytes rstrip keeps)
+        if not export.LANGUAGE_TAG.fullmatch(tag.decode("latin-1")):
             raise bad(key)
         h[key] = tag.decode("ascii")
     tokens = h["src_vocab_size"] + h["tgt_vocab_size"]
@@ -249,7 +248,7 @@ def load_bytes(data):
     tensor_offset = export.HEADER_SIZE + h["vocab_bytes"] + (-(export.HEADER_SIZE + h["vocab_bytes"]) % 4)
     if len(data) != tensor_offset + h["tensor_bytes"]:
         raise AlscError("the file length does not match its header (truncated or has extra bytes)")
-    if zlib.crc32(data[export.HEADER_SIZE:]) != h["crc32"]:
+    if export.file_crc32(data) != h["crc32"]:
         raise AlscError("the model file is damaged (CRC-32 checksum mismatch)")
     if h["arch_flags"] & ~SUPPORTED_ARCH_FLAGS:
         raise AlscError(f"arch_flags {h['arch_flags']:#x}: not the architecture of models/train/model.py "

@@ -58,7 +58,7 @@ import torch.nn as nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export import (  # noqa: E402
     ARCH_ATTENTION_BIAS, ARCH_DIRECT_OUTPUT, ARCH_INIT_FROM_ENCODER, ARCH_SOURCE_EOS, ARCH_TOKENIZER_TUTORIAL,
-    ARCH_UNIDIRECTIONAL, MAX_SOURCE_TOKENS, alsc_bytes, dequantise_rows, quantise_rows,
+    ARCH_UNIDIRECTIONAL, LANGUAGE_TAG, MAX_SOURCE_TOKENS, alsc_bytes, dequantise_rows, quantise_rows,
     write_fixtures)
 from model import BOS, EOS, SPECIALS, UNK  # noqa: E402
 from tutorial_text import tutorial_tokens  # noqa: E402
@@ -305,8 +305,8 @@ def main():
     if not 1 <= args.max_length <= 1024:
         fail("--max-length must be 1 ... 1024")
     languages = tuple(args.languages.split(","))
-    if len(languages) != 2:
-        fail("--languages needs two tags, e.g. fr,en")
+    if len(languages) != 2 or not all(LANGUAGE_TAG.fullmatch(tag) for tag in languages):
+        fail("--languages needs two tags of 2 or 3 lower-case letters, e.g. fr,en")
 
     enc, dec, src_words, tgt_words, hidden = load_tutorial_checkpoint(args.checkpoint)
     src_vocab, tgt_vocab = our_vocab(src_words), our_vocab(tgt_words)

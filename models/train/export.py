@@ -11,6 +11,7 @@ matrix as int8 with one f32 scale per row (models/FORMAT.md 3.1).
 import argparse
 import json
 import os
+import re
 import struct
 import sys
 import zlib
@@ -22,10 +23,16 @@ from model import ATTENTION_KINDS, BOS, EOS, PAD, UNK, ModelConfig, Seq2SeqAtten
 from tokenize_text import tokenize  # noqa: E402
 import subword  # noqa: E402
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 WEIGHT_TYPES = {"f32": 0, "f16": 1, "int8": 2}  # header field weight_type
 HEADER_SIZE = 96
-# arch_flags bits (header offset 92, format version 3; src/alignscope_format.h).
+HEADER_FORMAT = "<8sIIIIIIIIIIIIIfIII8s8sI"  # models/FORMAT.md section 1, field by field
+CRC_OFFSET = 72  # the header's crc32 field
+# Language tags: 2 or 3 lower-case ASCII letters (src/alignscope_format.h AS_*_LANGUAGE_LETTERS).
+LANGUAGE_TAG = re.compile(r"[a-z]{2,3}")
+# trained_score_scale's range (AS_MIN_TRAINED_SCORE_SCALE, AS_MAX_TRAINED_SCORE_SCALE).
+MIN_TRAINED_SCORE_SCALE, MAX_TRAINED_SCORE_SCALE = 0.001, 1000.0
+# arch_flags bits (header offset 92; src/alignscope_format.h).
 # Our own models use none of them; models/train/convert_tutorial.py sets them.
 ARCH_UNIDIRECTIONAL = 1 << 0       # forward GRU only: annotations He wide
 ARCH_INIT_FROM_ENCODER = 1 << 1    # s0 = encoder final state, no init_w/init_b
@@ -33,7 +40,7 @@ ARCH_ATTENTION_BIAS = 1 << 2       # attn_query_b, attn_key_b, attn_v_b
 ARCH_DIRECT_OUTPUT = 1 << 3        # logits = proj_w s_t + proj_b, no out_w/out_b
 ARCH_SOURCE_EOS = 1 << 4           # the encoder reads </s> after the words
 ARCH_TOKENIZER_TUTORIAL = 1 << 5   # FORMAT.md 5.1 instead of 5
-ARCH_SUBWORDS = 1 << 6             # FORMAT.md 5.2: cased subword pieces, merge table (version 4)
+ARCH_SUBWORDS = 1 << 6             # FORMAT.md 5.2: cased subword pieces, merge table
 MAX_SOURCE_TOKENS = 100
 MAX_TARGET_TOKENS = 210  # = 2 * MAX_SOURCE_TOKENS + 10
 
@@ -151,15 +158,34 @@ def alsc_bytes(dims, src_vocab, tgt_vocab, tensors, weights="f16", languages=("e
     padding = b"\0" * ((-(HEADER_SIZE + len(vocab))) % 4)
     tensor_data = b"".join(tensor_file_bytes(t, weights) for _, t in tensors)
     body = vocab + padding + tensor_data
+    for tag in languages:
+        if not LANGUAGE_TAG.fullmatch(tag):
+            raise ValueError(f"language tag {tag!r}: 2 or 3 lower-case letters a-z, e.g. en, fr, deu")
+    if not MIN_TRAINED_SCORE_SCALE <= dims["trained_score_scale"] <= MAX_TRAINED_SCORE_SCALE:
+        raise ValueError(f"trained_score_scale {dims['trained_score_scale']}: outside "
+                         f"{MIN_TRAINED_SCORE_SCALE} ... {MAX_TRAINED_SCORE_SCALE}")
     header = struct.pack(
-        "<8sIIIIIIIIIIIIIfIII8s8sI",
+        HEADER_FORMAT,
         b"ALNSCOPE", FORMAT_VERSION, HEADER_SIZE, ATTENTION_KINDS[dims["attention"]], WEIGHT_TYPES[weights],
         len(src_vocab), len(tgt_vocab), dims["embed_dim"], dims["encoder_hidden"], dims["decoder_hidden"],
         dims["attention_dim"], dims["output_dim"], max_source_tokens, max_target_tokens,
-        dims["trained_score_scale"], len(vocab), len(tensor_data), zlib.crc32(body),
+        dims["trained_score_scale"], len(vocab), len(tensor_data), 0,
         languages[0].encode(), languages[1].encode(), arch_flags)
     assert len(header) == HEADER_SIZE
-    return header + body
+    return with_file_crc(header + body)
+
+
+def file_crc32(data):
+    """The CRC-32 of a whole .alsc file (FORMAT.md section 1): every byte, the
+    header included, with the 4 bytes of the crc32 field read as zero."""
+    crc = zlib.crc32(data[:CRC_OFFSET])
+    crc = zlib.crc32(b"\0\0\0\0", crc)
+    return zlib.crc32(data[CRC_OFFSET + 4:], crc)
+
+
+def with_file_crc(data):
+    """data with its crc32 field set to file_crc32(data)."""
+    return data[:CRC_OFFSET] + struct.pack("<I", file_crc32(data)) + data[CRC_OFFSET + 4:]
 
 
 def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr"), segmenters=None):

@@ -6,12 +6,42 @@
 #define ALIGNSCOPE_FUZZ_COMMON_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../src/alignscope.h"
-#include "../../src/alignscope_format.h" /* AS_ARCH_SOURCE_EOS */
+#include "../../src/alignscope_format.h" /* AS_ARCH_SOURCE_EOS, AS_OFF_CRC32 */
+
+/* The file CRC of models/FORMAT.md section 1: zlib's CRC-32 of the whole
+ * file with the 4 bytes of the crc32 field read as zero. Written from the
+ * rule, apart from src/model.c's. Needs n >= AS_HEADER_SIZE. */
+static inline uint32_t fuzz_file_crc32(const uint8_t *p, size_t n) {
+    static uint32_t table[256];
+    if (!table[1]) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    }
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t byte = i >= AS_OFF_CRC32 && i < AS_OFF_CRC32 + 4 ? 0 : p[i];
+        crc = table[(crc ^ byte) & 0xFFu] ^ (crc >> 8);
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
+/* Writes fuzz_file_crc32 into the crc32 field; 1 if that changed it. */
+static inline int fuzz_fix_crc(uint8_t *p, size_t n) {
+    const uint32_t crc = fuzz_file_crc32(p, n);
+    const uint8_t le[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
+    if (memcmp(p + AS_OFF_CRC32, le, 4) == 0) return 0;
+    memcpy(p + AS_OFF_CRC32, le, 4);
+    return 1;
+}
 
 /* A broken invariant is a finding like any sanitizer report. */
 #define FUZZ_CHECK(cond)                                                                   \

@@ -1,9 +1,9 @@
 /* fuzz_model_load.c - libFuzzer harness for the loader (src/model.c).
  *
- * Each input is loaded twice: as given, and with the header's CRC-32
- * recomputed over the body. The CRC rejects almost every mutation of the
- * body, so without the second load the fuzzer would never get past it to the
- * vocabulary and weight parsers. A file that loads gets a session and
+ * Each input is loaded twice: as given, and with the CRC-32 recomputed (over
+ * the whole file, FORMAT.md section 1). The CRC rejects almost every
+ * mutation, so without the second load the fuzzer would never get past it to
+ * the header's cross-field rules, the vocabulary and the weight parsers. A file that loads gets a session and
  * translates a few fixed sentences (encoder reuse, option edge cases), and
  * every trace is checked against the rules in src/alignscope.h.
  *
@@ -12,21 +12,6 @@
 #include <stdint.h>
 
 #include "fuzz_common.h"
-
-static uint32_t crc_table[256];
-
-static uint32_t crc32_zlib(const uint8_t *p, size_t n) {
-    if (!crc_table[1]) {
-        for (uint32_t i = 0; i < 256; i++) {
-            uint32_t c = i;
-            for (int k = 0; k < 8; k++) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-            crc_table[i] = c;
-        }
-    }
-    uint32_t crc = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++) crc = crc_table[(crc ^ p[i]) & 0xFFu] ^ (crc >> 8);
-    return crc ^ 0xFFFFFFFFu;
-}
 
 static const char *const sentences[] = {
     "Open the file",
@@ -93,14 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!copy) return 0;
     if (size) memcpy(copy, data, size);
     load_and_run(copy, size);
-    if (size > 96) {
-        const uint32_t crc = crc32_zlib(copy + 96, size - 96);
-        uint8_t le[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
-        if (memcmp(copy + 72, le, 4) != 0) {
-            memcpy(copy + 72, le, 4);
-            load_and_run(copy, size);
-        }
-    }
+    if (size >= AS_HEADER_SIZE && fuzz_fix_crc(copy, size)) load_and_run(copy, size);
     free(copy);
     return 0;
 }

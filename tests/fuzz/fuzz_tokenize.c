@@ -1,10 +1,13 @@
 /* fuzz_tokenize.c - libFuzzer harness for the tokeniser (src/tokenizer.c) and
  * the whole translation path (src/engine.c) on arbitrary text.
  *
- * Real (small) models are loaded once: ALIGNSCOPE_FUZZ_MODELS, a
- * colon-separated list of .alsc files, or else the five test models and the
- * tutorial one (its own tokeniser) and the subword one (FORMAT.md 5.2) in FUZZ_MODEL_DIR (set at build
- * time to build/test-models). Input layout:
+ * Models are loaded once: ALIGNSCOPE_FUZZ_MODELS, a colon-separated list of
+ * .alsc files, or else the seed models in FUZZ_MODEL_DIR (set at build time
+ * to build/fuzz/models): the five test models, the int8 one, the tutorial one
+ * (its own tokeniser) and the subword one (FORMAT.md 5.2), each with its own
+ * vocabularies and merges on a network 2 wide (tests/fuzz/shrink_models.py),
+ * so every tokeniser is fuzzed as the test models have it while a
+ * translation costs little. Input layout:
  *   byte 0: which model (low 3 bits) and max_target_tokens (high bits)
  *   byte 1: score scale (low 4 bits, a table with extreme values) and top_k
  *   rest:   the text, UTF-8 or not, NULs allowed
@@ -21,7 +24,7 @@
 #include "../../src/read_file.h"
 
 #ifndef FUZZ_MODEL_DIR
-#define FUZZ_MODEL_DIR "build/test-models"
+#define FUZZ_MODEL_DIR "build/fuzz/models"
 #endif
 #define MAX_MODELS 8
 
@@ -34,7 +37,7 @@ static void add_model(const char *path) {
     size_t len;
     uint8_t *bytes = read_file(path, &len);
     if (!bytes) {
-        fprintf(stderr, "fuzz_tokenize: cannot read %s (run ./build.sh models)\n", path);
+        fprintf(stderr, "fuzz_tokenize: cannot read %s (run ./build.sh fuzz-build)\n", path);
         exit(2);
     }
     as_status st = as_model_load(bytes, len, &models[model_count]);
@@ -70,7 +73,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
             p += n + (p[n] == ':');
         }
     } else {
-        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none", "tutorial", "subwords"};
+        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none", "additive-int8",
+                                            "tutorial", "subwords"};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s.alsc", FUZZ_MODEL_DIR, kinds[i]);

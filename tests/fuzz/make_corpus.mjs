@@ -2,9 +2,9 @@
 //
 //   node tests/fuzz/make_corpus.mjs OUT_DIR
 //
-// Writes OUT_DIR/model_load/ (every test model; truncated, header-mutated and
-// body-mutated copies, with the CRC fixed where the damage is past the
-// header; an f32 re-encoding of the f16 ones; the int8 test model; files that are not models; the head of
+// Writes OUT_DIR/model_load/ (every small seed model of build/fuzz/models,
+// with truncated, header-mutated and body-mutated copies, the CRC fixed; an
+// f32 re-encoding of the f16 ones; files that are not models; the head of
 // models/en-fr.alsc when present) and OUT_DIR/tokenize/ (two option bytes,
 // see tests/fuzz/fuzz_tokenize.c, then text: the test sentences, Unicode of
 // every class, invalid UTF-8, too-long input), plus OUT_DIR/tokenize.dict
@@ -15,23 +15,16 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { OFF, fileCrc } from '../support/alsc.mjs';
+
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = process.argv[2] ?? join(ROOT, 'build', 'fuzz', 'corpus');
 const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'tutorial', 'subwords', 'subwords-int8'];
 
-const CRC_TABLE = new Uint32Array(256).map((_, i) => {
-  let c = i;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 const u32 = (b, off) => new DataView(b.buffer, b.byteOffset).getUint32(off, true);
 function setU32(b, off, v) { new DataView(b.buffer, b.byteOffset).setUint32(off, v >>> 0, true); return b; }
-const fixCrc = (b) => setU32(b, 72, crc32(b.subarray(96)));
+// The whole-file CRC (FORMAT.md section 1), rewritten in place.
+const fixCrc = (b) => setU32(b, OFF.crc, fileCrc(b));
 
 // f16 -> f32 re-encoding of a whole model: the loader's other weight path.
 function toF32(model) {
@@ -56,23 +49,33 @@ const files = { model_load: new Map(), tokenize: new Map() };
 const add = (kind, name, bytes) => files[kind].set(name, Uint8Array.from(bytes));
 
 // ---- model_load -----------------------------------------------------------
-const models = KINDS.filter((k) => existsSync(join(ROOT, 'build', 'test-models', `${k}.alsc`)))
-  .map((k) => [k, new Uint8Array(readFileSync(join(ROOT, 'build', 'test-models', `${k}.alsc`)))]);
-if (!models.length) {
-  console.error('make_corpus: build/test-models/*.alsc missing: run ./build.sh models');
+const read = (dir) => KINDS.filter((k) => existsSync(join(ROOT, 'build', dir, `${k}.alsc`)))
+  .map((k) => [k, new Uint8Array(readFileSync(join(ROOT, 'build', dir, `${k}.alsc`)))]);
+const models = read('test-models');
+// The seeds are the small models (tests/fuzz/shrink_models.py): the test
+// models' own vocabularies, merge tables and flags on a network 2 wide, 1 to
+// 12 KB instead of 22 to 84. Each execution then loads and translates in
+// microseconds; with the test models themselves in the corpus, the fuzzer
+// spent most of its time on their mutations (a 10 MB corpus, half the
+// executions per second). The test models are only the tokeniser dictionary's source.
+const small = read(join('fuzz', 'models'));
+if (!models.length || !small.length) {
+  console.error('make_corpus: build/test-models/*.alsc or build/fuzz/models/*.alsc missing: run ./build.sh fuzz-build');
   process.exit(2);
 }
-for (const [kind, m] of models) {
+for (const [kind, m] of small) {
   add('model_load', `${kind}`, m);
   if (u32(m, 20) === 1) add('model_load', `${kind}-f32`, toF32(m)); // f16 files only
   const vocabEnd = 96 + u32(m, 64), tensorOffset = (vocabEnd + 3) & ~3;
   for (const cut of [0, 8, 12, 95, 96, 97, vocabEnd >> 1, vocabEnd, tensorOffset + 1, m.length >> 1, m.length - 1]) {
     add('model_load', `${kind}-cut${cut}`, m.subarray(0, cut));
   }
-  // every header field at 0, 1, max and value+1 (the header is not CRC-covered;
-  // two kinds are enough, the rules do not depend on the kind beyond these)
+  // every header field at 0, 1, max and value+1, with the CRC fixed (the CRC
+  // covers the header; the harness also retries each input with it fixed);
+  // two kinds are enough, the rules do not depend on the kind beyond these
   for (let off = 8; off < 96 && (kind === 'additive' || kind === 'dot' || kind === 'tutorial'); off += 4) {
-    for (const v of [0, 1, 0xffffffff, u32(m, off) + 1]) add('model_load', `${kind}-h${off}-${v}`, setU32(m.slice(), off, v));
+    if (off === OFF.crc) continue;
+    for (const v of [0, 1, 0xffffffff, u32(m, off) + 1]) add('model_load', `${kind}-h${off}-${v}`, fixCrc(setU32(m.slice(), off, v)));
   }
   // damage after the header, CRC fixed: token lengths, bytes, specials, weights
   const body = [
@@ -86,8 +89,8 @@ for (const [kind, m] of models) {
     add('model_load', `${kind}-${name}-crc`, fixCrc(b));
   }
   // small settings that make the translation path interesting
-  add('model_load', `${kind}-maxsrc1`, setU32(m.slice(), 52, 1));
-  add('model_load', `${kind}-maxtgt1`, setU32(m.slice(), 56, 1));
+  add('model_load', `${kind}-maxsrc1`, fixCrc(setU32(m.slice(), 52, 1)));
+  add('model_load', `${kind}-maxtgt1`, fixCrc(setU32(m.slice(), 56, 1)));
 }
 const png = new Uint8Array(256);
 png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);

@@ -129,8 +129,8 @@ const CRC_TABLE = (() => {
   return t;
 })();
 
-export function crc32(bytes) {
-  let c = 0xffffffff;
+export function crc32(bytes, start = 0xffffffff) {
+  let c = start;
   for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
@@ -140,19 +140,41 @@ export const OFF = {
   encHidden: 36, decHidden: 40, attnDim: 44, outDim: 48, maxSrc: 52, maxTgt: 56, scale: 60,
   vocabBytes: 64, tensorBytes: 68, crc: 72, srcLang: 76, tgtLang: 84, archFlags: 92,
 };
+export const HEADER_SIZE = 96;
+
+// The format version the engine reads, from its one definition (src/alignscope_format.h).
+export const FORMAT_VERSION = Number(readFileSync(join(ROOT, 'src', 'alignscope_format.h'), 'utf8')
+  .match(/#define AS_FORMAT_VERSION (\d+)u/)[1]);
+
+/**
+ * The CRC-32 a file's header must hold (models/FORMAT.md section 1): every
+ * byte, the header included, with the 4 bytes of the crc32 field read as 0.
+ * Written here from the rule, apart from src/model.c and export.py.
+ */
+export function fileCrc(bytes) {
+  const zeroed = bytes.slice();
+  zeroed.fill(0, OFF.crc, OFF.crc + 4);
+  return crc32(zeroed);
+}
 
 export function readU32(bytes, off) { return new DataView(bytes.buffer, bytes.byteOffset).getUint32(off, true); }
-export function withU32(bytes, off, value) {
+/** A copy with the CRC rewritten, so that only the intended damage is seen. */
+export function fixCrc(bytes) {
+  const out = bytes.slice();
+  if (out.length >= HEADER_SIZE) new DataView(out.buffer).setUint32(OFF.crc, fileCrc(out), true);
+  return out;
+}
+/** A copy with one header (or body) u32 changed, raw: the CRC no longer matches. */
+export function rawU32(bytes, off, value) {
   const out = bytes.slice();
   new DataView(out.buffer).setUint32(off, value >>> 0, true);
   return out;
 }
+/** A copy with one u32 changed and the CRC rewritten (the file's CRC covers
+ * the header, so without it every edit would read as damage). */
+export function withU32(bytes, off, value) { return fixCrc(rawU32(bytes, off, value)); }
 export function withF32(bytes, off, value) {
   const out = bytes.slice();
   new DataView(out.buffer).setFloat32(off, value, true);
-  return out;
-}
-/** Rewrites the header CRC so that only the intended damage is seen. */
-export function fixCrc(bytes) {
-  return withU32(bytes, OFF.crc, crc32(bytes.subarray(96)));
+  return fixCrc(out);
 }
