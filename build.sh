@@ -57,40 +57,99 @@ stale() {
 }
 
 # ---- deps ------------------------------------------------------------------
-mode_deps() {
-    local packages=(emscripten python3-torch libopenblas0-pthread chromium chromium-driver gcc clang libclang-rt-dev valgrind
-        clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)
-    local missing=()
-    if command -v dpkg-query >/dev/null 2>&1; then
-        local p
-        for p in "${packages[@]}"; do
-            dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-        done
-    else
-        command -v emcc >/dev/null || missing+=(emscripten)
-        command -v gcc >/dev/null || missing+=(gcc)
-        command -v clang >/dev/null || missing+=(clang)
-        command -v clang-19 >/dev/null || missing+=(clang-19)
-        "$PYTHON" -c 'import torch' 2>/dev/null || missing+=(python3-torch)
-    fi
-    command -v node >/dev/null || missing+=(nodejs)
-    if ((${#missing[@]})); then
-        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-            log "installing: ${missing[*]}"
-            apt-get update
-            DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+# Every mode names what it needs (the case at the end: `deps GROUP...`), and
+# this one step installs what is missing of it: as root with apt-get, else
+# it prints the exact apt-get line and fails before anything is built. When
+# everything is there it costs a few `command -v` and one dpkg-query (no
+# apt-get update). ALIGNSCOPE_NO_INSTALL=1 prints the line even as root.
+DEPS_NATIVE=(gcc)
+DEPS_WASM=(emscripten clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)
+DEPS_TORCH=(python3-torch libopenblas0-pthread)
+DEPS_BROWSER=(chromium chromium-driver)
+DEPS_CHECKS=(clang libclang-rt-dev valgrind)
+
+# dep_ok PACKAGE : PACKAGE is usable here. A package with a program is
+# judged by that program on the PATH (what the build runs); a library by
+# dpkg (DPKG_HAVE, filled once by deps), or not at all without dpkg.
+dep_ok() {
+    case $1 in
+        emscripten) command -v emcc ;;
+        chromium-driver) command -v chromedriver ;;
+        lld-19) command -v wasm-ld-19 ;;
+        wasi-libc) [[ -f /usr/lib/wasm32-wasi/libc.a ]] ;;
+        gcc | clang | clang-19 | valgrind | chromium) command -v "$1" ;;
+        python3-torch)
+            # Another Python (ALIGNSCOPE_PYTHON) brings its own PyTorch.
+            if [[ -n ${ALIGNSCOPE_PYTHON:-} || -z ${DPKG_HAVE+x} ]]; then "$PYTHON" -c 'import torch'
+            else [[ " $DPKG_HAVE " == *" $1 "* ]]; fi ;;
+        *) [[ -z ${DPKG_HAVE+x} || " $DPKG_HAVE " == *" $1 "* ]] ;;
+    esac >/dev/null 2>&1
+}
+
+# deps GROUP... : native wasm torch browser checks npm, or all.
+DEPS_DONE=" "
+deps() {
+    local groups=("$@") g p packages=() missing=() npm=0
+    [[ ${groups[0]:-} == all ]] && groups=(native wasm torch browser checks npm)
+    for g in "${groups[@]}"; do
+        [[ $DEPS_DONE == *" $g "* ]] && continue
+        DEPS_DONE+="$g "
+        case $g in
+            native) packages+=("${DEPS_NATIVE[@]}") ;;
+            wasm) packages+=("${DEPS_WASM[@]}") ;;
+            torch) packages+=("${DEPS_TORCH[@]}") ;;
+            browser) packages+=("${DEPS_BROWSER[@]}") ;;
+            checks) packages+=("${DEPS_CHECKS[@]}") ;;
+            npm) npm=1 ;;
+            *) log "deps: no group $g"; return 2 ;;
+        esac
+    done
+    # npm only when node_modules is missing or older than the manifests.
+    ((npm)) && [[ -f package.json ]] && STALE_SELF=0 stale node_modules/.package-lock.json package.json package-lock.json || npm=0
+    ((npm)) && ! command -v npm >/dev/null && packages+=(npm)
+    command -v node >/dev/null || packages+=(nodejs)
+    if ((${#packages[@]})); then
+        if command -v dpkg-query >/dev/null 2>&1; then
+            DPKG_HAVE=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null | sed -n 's/ install ok installed$//p' | tr '\n' ' ')
         else
-            log "missing packages: ${missing[*]}"
-            log "install them with: sudo apt-get install ${missing[*]}"
+            unset DPKG_HAVE
+        fi
+        for p in "${packages[@]}"; do dep_ok "$p" || missing+=("$p"); done
+    fi
+    if ((${#missing[@]})); then
+        local line="apt-get install -y --no-install-recommends ${missing[*]}"
+        log "missing for ./build.sh ${mode:-deps}: ${missing[*]}"
+        if [[ $(id -u) != 0 ]]; then
+            log "install them as root, then run this again:  sudo $line"
+            return 1
+        elif [[ ${ALIGNSCOPE_NO_INSTALL:-0} == 1 ]]; then
+            log "install them (ALIGNSCOPE_NO_INSTALL=1: not installing), then run this again:  $line"
+            return 1
+        elif ! command -v apt-get >/dev/null 2>&1; then
+            log "no apt-get here: install the Debian packages ${missing[*]} (or their equivalents), then run this again"
+            return 1
+        fi
+        log "installing: ${missing[*]}"
+        # (errexit does not reach here: the case at the end calls deps in an && list)
+        apt-get update || return 1
+        DEBIAN_FRONTEND=noninteractive $line || return 1
+        local still=()
+        for p in "${missing[@]}"; do dep_ok "$p" || still+=("$p"); done
+        if ((${#still[@]})); then
+            log "installed, yet not found (a program not on the PATH?): ${still[*]}"
             return 1
         fi
     fi
-    # npm only when node_modules is missing or older than the manifests.
-    if [[ -f package.json ]] && STALE_SELF=0 stale node_modules/.package-lock.json package.json package-lock.json; then
+    if ((npm)) && [[ -L node_modules ]]; then
+        # npm ci empties node_modules first, through the link: the checkout it
+        # points into (a worktree sharing another's) would lose its packages.
+        log "node_modules is a link ($(readlink node_modules)), older than package.json: not running npm ci through it; run it where it points"
+    elif ((npm)); then
         log "npm dependencies"
-        if [[ -f package-lock.json ]]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+        if [[ -f package-lock.json ]]; then npm ci --no-audit --no-fund || return 1; else npm install --no-audit --no-fund || return 1; fi
     fi
 }
+mode_deps() { deps all; }
 
 # ---- native ----------------------------------------------------------------
 mode_native() {
@@ -468,7 +527,6 @@ native_bench_build() {
 # Arguments go to tests/bench/bench.mjs (--quick, --no-browser, --out FILE);
 # --build-only stops after building.
 mode_bench() {
-    mode_deps
     bench_build
     [[ ${1:-} == --build-only ]] && return 0
     # The flag lets Node validate the relaxed build (its int8 dot product is
@@ -648,7 +706,6 @@ mode_soak() {
 
 # ---- test ------------------------------------------------------------------
 mode_test() {
-    mode_deps
     mode_native
     mode_wasm
     mode_models
@@ -668,26 +725,27 @@ mode_test() {
 # zoo, bench) runs cannot make the running script read the edited bytes.
 {
 mode=${1:-native}
+# Each mode first gets what it needs (deps above): the packages of its groups, npm's when it serves the page.
 case "$mode" in
     deps) mode_deps ;;
-    native) mode_native ;;
-    wasm) mode_wasm ;;
-    models) mode_models ;;
-    test) mode_test ;;
-    serve) mode_serve ;;
-    dist) mode_dist ;;
-    pack) mode_pack ;;
-    model) mode_model ;;
-    model-export) mode_model_export ;;
-    zoo) mode_zoo ;;
+    native) deps native && mode_native ;;
+    wasm) deps wasm && mode_wasm ;;
+    models) deps torch && mode_models ;;
+    test) deps all && mode_test ;;
+    serve) deps wasm npm && mode_serve ;;
+    dist) deps wasm npm && mode_dist ;;
+    pack) deps wasm npm && mode_pack ;;
+    model) deps torch native && mode_model ;;
+    model-export) deps torch native && mode_model_export ;;
+    zoo) deps torch native && mode_zoo ;;
     runs) "$PYTHON" models/train/runs.py ;;
     zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;
-    bench) shift; mode_bench "$@" ;;
-    fuzz) mode_fuzz ;;
-    fuzz-build) mode_fuzz_build ;;
-    sanitize) mode_sanitize ;;
-    sanitize-build) mode_sanitize_build ;;
-    soak) mode_soak ;;
+    bench) shift; deps wasm native torch browser npm && mode_bench "$@" ;;
+    fuzz) deps torch checks && mode_fuzz ;;
+    fuzz-build) deps torch checks && mode_fuzz_build ;;
+    sanitize) deps torch native checks && mode_sanitize ;;
+    sanitize-build) deps torch native checks && mode_sanitize_build ;;
+    soak) deps wasm torch && mode_soak ;;
     *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|runs|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
 exit

@@ -306,14 +306,18 @@ def main():
     params = sum(p.numel() for p in loaded.model.parameters())
     print(f"{args.model}: {h['source_language']} -> {h['target_language']}, attention {loaded.attention}, "
           f"{loaded.weights} weights widened to f32, {params} parameters")
-    import decode  # noqa: E402  (the PyTorch twins of the engine's decoders)
+    # model.py's own greedy decoding, capped as the engine caps it (decode.py,
+    # which imports this module, holds the engine's decoders with overrides and beams).
     for text in args.sentences:
         try:
-            trace = decode.greedy_trace(loaded, loaded.source_ids(text))
+            ids = loaded.source_ids(text)
         except AlscError as e:
             print(f"{text!r}: {e}")
             continue
-        print(f"{text} -> {' '.join(loaded.tgt_vocab[i] for i in trace['target_ids'])}")
+        cap = loaded.max_target_tokens(len(ids))
+        (target,), _ = loaded.model.greedy(torch.tensor([ids]), torch.tensor([len(ids)]), cap)
+        end = " </s>" if len(target) < cap else ""  # greedy() drops the </s> it stopped at
+        print(f"{text} -> {' '.join(loaded.tgt_vocab[i] for i in target)}{end}")
 
 
 if __name__ == "__main__":

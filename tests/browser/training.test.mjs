@@ -343,8 +343,11 @@ describe('the training film', () => {
       const { page, context } = await openPage(browser, { viewport: DESKTOP });
       context.setDefaultTimeout(90_000);
       await gotoReady(page, `${distServer.s.url}index.html#${new URLSearchParams({ s: SENTENCE })}`);
-      await page.click(`${card} .as-training-load`);
-      await page.waitForFunction((n) => new RegExp(`^${n} of ${n} points are ready`).test(document.querySelector('#app .as-training-status')?.textContent ?? ''), points.length, { timeout: 90_000 });
+      // Until every point is ready or failed (a failed point can never make it
+      // "5 of 5": waiting for that alone turned any failure into a 90 s timeout); then none failed.
+      await openFilm(page);
+      const settled = await page.$eval(card, (el) => ({ status: el.querySelector('.as-training-status').textContent, error: el.querySelector('.as-training-error').textContent }));
+      assert.match(settled.status, new RegExp(`^${points.length} of ${points.length} points are ready`), `dist/'s film: ${settled.error}`);
       const hashed = [...distServer.s.hits.keys()].filter((p) => p.startsWith('/models/snapshots/') && p.endsWith('.alsc'));
       assert.ok(hashed.length >= 1 && hashed.every((p) => /\.[0-9a-f]{16}\.alsc$/.test(p)), hashed.join(' '));
       await pointShown(page, 0);
