@@ -183,7 +183,10 @@ export function linkNoticesPatch(state, problems) {
 
 /** The store patch that says one more problem (controllers/compare.js: ids the catalogue lacks), beside the others. */
 export function linkNoticeAdd(state, problem) {
-  return noticePatch(state, linkTopic(problem.key), linkProblemText(problem));
+  const topic = linkTopic(problem.key);
+  const before = own(state.notices, topic);
+  const text = linkProblemText(problem);
+  return noticePatch(state, topic, before && !before.includes(text) ? `${before} ${text}` : text);
 }
 
 /** A scale (divisor ÷ trained divisor) from text, or null if invalid. */
