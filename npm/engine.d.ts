@@ -81,6 +81,8 @@ export interface TranslateOptions {
   maxTargetTokens?: number;
   /** Pin the finger: at decoder step `step`, α is replaced by `weights` (S numbers, finite, ≥ 0, not all zero; renormalised). */
   overrides?: { step: number; weights: ArrayLike<number> }[];
+  /** Read only the first maxSourceTokens tokens of a longer text instead of refusing it (the result says cut: true). */
+  cutSource?: boolean;
 }
 
 export interface BeamOptions extends TranslateOptions {
@@ -120,6 +122,8 @@ export interface Translation {
   state: Float32Array; stateDim: number;
   topK: number; topIds: Int32Array; topProbs: Float32Array; topTokens: string[];
   stoppedAtEos: boolean;
+  /** Tokens in the whole text (more than were read when cutSource cut it), and whether it did. */
+  sourceCount: number; cut: boolean;
 }
 
 export declare class Engine {

@@ -127,6 +127,12 @@ typedef struct {
                                 included) ranks by log_prob / T^length_penalty;
                                 0 .. AS_MAX_LENGTH_PENALTY, default 1 (the mean
                                 log-probability per token); 0 = the raw log_prob */
+    int32_t cut_source;      /* 0 (default): a text of more than max_source_tokens tokens
+                                is refused (AS_ERR_INPUT_TOO_LONG); 1: only its first
+                                max_source_tokens tokens are read (a token-level cut:
+                                a cut of the text itself cannot always land there, as
+                                one character may be several byte tokens) and
+                                as_session_source_count still gives the whole count */
 } as_options;
 
 void as_options_default(as_options *options);

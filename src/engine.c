@@ -196,6 +196,7 @@ void as_options_default(as_options *options) {
     options->override_count = 0;
     options->beam_width = 1;
     options->length_penalty = 1.0f;
+    options->cut_source = 0;
 }
 
 /* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the
@@ -442,6 +443,7 @@ static as_status prepare_call(as_session *s, const char *text, size_t length, co
     if (((scale_bits >> 23) & 0xFFu) == 0xFFu) return AS_ERR_BAD_OPTION; /* inf / NaN */
     if (opt->score_scale > AS_MAX_SCORE_SCALE) return AS_ERR_BAD_OPTION;  /* would overflow */
     if (opt->top_k < 0 || opt->top_k > AS_TOP_K_MAX || opt->max_target_tokens < 0) return AS_ERR_BAD_OPTION;
+    if (opt->cut_source != 0 && opt->cut_source != 1) return AS_ERR_BAD_OPTION;
     p->scale = opt->score_scale > 0.0f ? opt->score_scale : in->trained_score_scale;
 
     int32_t count = 0, word_count = 0;
@@ -450,7 +452,13 @@ static as_status prepare_call(as_session *s, const char *text, size_t length, co
     if (st != AS_OK) return st;
     s->source_count = count;
     if (count == 0) return AS_ERR_EMPTY_INPUT;
-    if (count > s->max_s) return AS_ERR_INPUT_TOO_LONG;
+    if (count > s->max_s) {
+        if (!opt->cut_source) return AS_ERR_INPUT_TOO_LONG;
+        /* The tokeniser filled the first max_s tokens (its capacity); the
+         * words are those these tokens belong to. */
+        count = s->max_s;
+        word_count = s->source_words[count - 1] + 1;
+    }
     p->source_eos = (in->arch_flags & AS_ARCH_SOURCE_EOS) != 0;
     if (p->source_eos) { /* the encoder reads </s> last: a position like the words */
         s->source_ids[count] = AS_TOKEN_EOS;

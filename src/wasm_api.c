@@ -147,7 +147,8 @@ static as_status overrides_from(const int32_t *meta, const float *weights, int32
 }
 
 static as_options options_from(float score_scale, int32_t top_k, int32_t max_target_tokens,
-                               const as_attention_override *overrides, int32_t override_count) {
+                               const as_attention_override *overrides, int32_t override_count,
+                               int32_t cut_source) {
     as_options opt;
     as_options_default(&opt);
     opt.score_scale = score_scale;
@@ -155,6 +156,7 @@ static as_options options_from(float score_scale, int32_t top_k, int32_t max_tar
     opt.max_target_tokens = max_target_tokens;
     opt.overrides = overrides;
     opt.override_count = overrides ? override_count : 0;
+    opt.cut_source = cut_source;
     return opt;
 }
 
@@ -164,8 +166,8 @@ static as_options options_from(float score_scale, int32_t top_k, int32_t max_tar
  * at those steps. */
 static int translate_call(const char *text, size_t length, float score_scale, int32_t top_k,
                           int32_t max_target_tokens, const int32_t *override_meta,
-                          const float *override_weights, int32_t override_count, bool beam,
-                          int32_t beam_width, float length_penalty) {
+                          const float *override_weights, int32_t override_count, int32_t cut_source,
+                          bool beam, int32_t beam_width, float length_penalty) {
     current_trace = NULL;
     current_hypotheses = NULL;
     current_hypothesis_count = 0;
@@ -173,7 +175,7 @@ static int translate_call(const char *text, size_t length, float score_scale, in
     as_attention_override *overrides;
     as_status st = overrides_from(override_meta, override_weights, override_count, &overrides);
     if (st != AS_OK) return st;
-    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count);
+    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count, cut_source);
     if (beam) {
         opt.beam_width = beam_width;
         opt.length_penalty = length_penalty;
@@ -185,12 +187,13 @@ static int translate_call(const char *text, size_t length, float score_scale, in
     return st;
 }
 
-/* Greedy decoding. */
+/* Greedy decoding. cut_source: as_options.cut_source (1: read the first
+ * max_source_tokens tokens of a longer text). */
 ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale, int32_t top_k,
                              int32_t max_target_tokens, const int32_t *override_meta,
-                             const float *override_weights, int32_t override_count) {
+                             const float *override_weights, int32_t override_count, int32_t cut_source) {
     return translate_call(text, length, score_scale, top_k, max_target_tokens, override_meta, override_weights,
-                          override_count, false, 0, 0);
+                          override_count, cut_source, false, 0, 0);
 }
 
 /* Beam search: the hypotheses stay until the next call; asw_select_hypothesis
@@ -198,9 +201,9 @@ ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale,
 ASW_EXPORT int asw_translate_beam(const char *text, size_t length, float score_scale, int32_t top_k,
                                   int32_t max_target_tokens, const int32_t *override_meta,
                                   const float *override_weights, int32_t override_count, int32_t beam_width,
-                                  float length_penalty) {
+                                  float length_penalty, int32_t cut_source) {
     return translate_call(text, length, score_scale, top_k, max_target_tokens, override_meta, override_weights,
-                          override_count, true, beam_width, length_penalty);
+                          override_count, cut_source, true, beam_width, length_penalty);
 }
 
 /* Hypothesis i's fields by number (as the trace's): (number, web/engine.js

@@ -124,6 +124,17 @@ for (const variant of VARIANTS) {
       const words = (n) => Array.from({ length: n }, (_, i) => (i % 2 ? 'file' : 'open')).join(' ');
       assert.equal(engine.translate(words(info.maxSourceTokens)).S, info.maxSourceTokens);
       expectError(() => engine.translate(words(info.maxSourceTokens + 1)), 'AS_ERR_INPUT_TOO_LONG');
+      // cutSource: the first maxSourceTokens tokens are read, and the trace says how many the text had.
+      const cut = engine.translate(words(info.maxSourceTokens + 7), { cutSource: true });
+      assert.equal(cut.S, info.maxSourceTokens);
+      assert.equal(cut.sourceCount, info.maxSourceTokens + 7);
+      assert.equal(cut.cut, true);
+      assert.equal(cut.source.at(-1).end, words(info.maxSourceTokens).length, 'the last token read ends where the first max words do');
+      assert.equal(engine.beam(words(info.maxSourceTokens + 7), { cutSource: true, beamWidth: 2 }).hypotheses[0].S, info.maxSourceTokens);
+      expectError(() => engine.beam(words(info.maxSourceTokens + 1), { beamWidth: 2 }), 'AS_ERR_INPUT_TOO_LONG');
+      const whole = engine.translate(words(info.maxSourceTokens), { cutSource: true });
+      assert.equal(whole.cut, false);
+      assert.equal(whole.sourceCount, info.maxSourceTokens);
       expectError(() => engine.translate('Open the file', { topK: 17 }), 'AS_ERR_BAD_OPTION');
       expectError(() => engine.translate('Open the file', { topK: -1 }), 'AS_ERR_BAD_OPTION');
       expectError(() => engine.translate('Open the file', { scoreScale: NaN }), 'AS_ERR_BAD_OPTION');

@@ -5,7 +5,8 @@
 //
 // Each element has a shadow root (scoped CSS), its own worker and its own
 // state, so several can live on one page. Attributes are validated exactly
-// like a shared link; invalid values are ignored. ui-lang="de" sets the
+// like a shared link; an invalid value is left out and said under the
+// sentence (the valid rest applies). ui-lang="de" sets the
 // UI language (en, fr, de, es; else the browser's): one per document, so
 // elements on one page share it.
 //
@@ -14,20 +15,25 @@
 //   alignscope-error   detail { stage, message }                 loading or translating failed
 
 import { mountAlignscope } from './ui.js';
-import { parseShareString } from './state.js';
+import { parseShareParams } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
 const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme', 'ui-lang'];
 
+// Attribute -> link key. The values go to parseShareParams as they are (no
+// link string in between, so a huge sentence is cut and said, and the other
+// attributes still apply); its notices name the attributes.
+const KEYS = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang' };
+const NAMES = Object.fromEntries(Object.entries(KEYS).map(([attr, key]) => [key, attr]));
+
 function attrsToState(el) {
   const p = new URLSearchParams();
-  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang' };
-  for (const [attr, key] of Object.entries(map)) {
+  for (const [attr, key] of Object.entries(KEYS)) {
     const v = el.getAttribute(attr);
     if (v !== null) p.set(key, v);
   }
-  return parseShareString(p.toString());
+  return parseShareParams(p, { names: NAMES });
 }
 
 export class AlignScopeElement extends HTMLElement {

@@ -154,13 +154,13 @@ export class EngineClient {
    * lengthPenalty, workerMs }, best hypothesis first; rejects with the
    * engine's message (err.code) or when a model load overtakes it.
    */
-  beam({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides }) {
+  beam({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false }) {
     if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.beamWaiters.set(id, { resolve, reject, loadId: this.loadId });
       this.worker.postMessage({ type: 'beam', id, text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty,
-        overrides: overrides ?? [] });
+        overrides: overrides ?? [], cutSource });
     });
   }
 
@@ -171,12 +171,12 @@ export class EngineClient {
    * rejects with the engine's error (err.code, e.g. AS_ERR_BAD_ATTENTION_OVERRIDE)
    * or, when a model load overtakes it, with err.superseded set.
    */
-  decode({ text, scoreScale, topK, overrides }) {
+  decode({ text, scoreScale, topK, overrides, cutSource = false }) {
     if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.decodeWaiters.set(id, { resolve, reject, loadId: this.loadId });
-      this.worker.postMessage({ type: 'decode', id, text, scoreScale, topK: topK ?? CONFIG.topK, overrides: overrides ?? [] });
+      this.worker.postMessage({ type: 'decode', id, text, scoreScale, topK: topK ?? CONFIG.topK, overrides: overrides ?? [], cutSource });
     });
   }
 
@@ -198,7 +198,7 @@ export class EngineClient {
     const id = this.nextId++;
     this.inFlight = { id, params, sentAt: performance.now() };
     this.worker.postMessage({ type: 'translate', id, text: params.text, scoreScale: params.scoreScale, topK: params.topK ?? CONFIG.topK,
-      overrides: params.overrides ?? [] });
+      overrides: params.overrides ?? [], cutSource: !!params.cutSource });
   }
 
   #expect(type, timeoutMs) {

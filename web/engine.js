@@ -333,8 +333,11 @@ class Engine {
    * on decoding steps. overrides: [{ step, weights }], alpha at decoder step
    * `step` forced to `weights` (S numbers, finite, >= 0, not all zero; the
    * engine divides them by their sum); later steps follow from it.
+   * cutSource: a text of more than maxSourceTokens tokens is read up to its
+   * first maxSourceTokens tokens instead of refused (the trace's
+   * sourceCount then says how many the whole text has, cut: true).
    */
-  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [] } = {}) {
+  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [], cutSource = false } = {}) {
     this.#alive();
     if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
     if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
@@ -342,7 +345,7 @@ class Engine {
     const t0 = (globalThis.performance ?? Date).now();
     const status = this.#withOverrides(overrides, (meta, weights, count) => this.#withBytes(bytes, (ptr, len) =>
       this.#x.asw_translate(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0, maxTargetTokens | 0,
-        meta, weights, count)));
+        meta, weights, count, cutSource ? 1 : 0)));
     const elapsedMs = (globalThis.performance ?? Date).now() - t0;
     if (status === INPUT_TOO_LONG) this.#tooLong();
     this.#check(status);
@@ -360,7 +363,7 @@ class Engine {
    * gives translate()'s result.
    */
   beam(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [], beamWidth = 4,
-    lengthPenalty = DEFAULT_LENGTH_PENALTY } = {}) {
+    lengthPenalty = DEFAULT_LENGTH_PENALTY, cutSource = false } = {}) {
     this.#alive();
     if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
     if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
@@ -371,7 +374,7 @@ class Engine {
     const t0 = (globalThis.performance ?? Date).now();
     const status = this.#withOverrides(overrides, (meta, weights, count) => this.#withBytes(bytes, (ptr, len) =>
       this.#x.asw_translate_beam(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0,
-        maxTargetTokens | 0, meta, weights, count, width, penalty)));
+        maxTargetTokens | 0, meta, weights, count, width, penalty, cutSource ? 1 : 0)));
     const elapsedMs = (globalThis.performance ?? Date).now() - t0;
     if (status === INPUT_TOO_LONG) this.#tooLong();
     this.#check(status);
@@ -520,8 +523,11 @@ class Engine {
       topTokens.push(row);
     }
     const alphaPtr = tr('alpha');
+    // The text's own token count: more than the trace's words when cutSource cut it.
+    const sourceCount = this.#x.asw_source_count?.() ?? S - (endPosition >= 0 ? 1 : 0);
     return {
       text,
+      sourceCount, cut: sourceCount > S - (endPosition >= 0 ? 1 : 0),
       translation: utf8Decoder.decode(translationBytes),
       scoreScale: this.#x.asw_trace_score_scale(),
       encoderReused: tr('encoderReused') === 1,

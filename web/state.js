@@ -15,15 +15,19 @@
 // it explains why it shows a model from its own list.
 
 import { CONFIG, VIEWS, COLOUR_MODES, MODEL_ID } from './config.js';
-import { parseCompareList } from './lib/compare.js';
+import { parseCompareList, COMPARE_MAX } from './lib/compare.js';
+import { cutText } from './lib/sentences.js';
+import { own } from './lib/own.js';
 import { parsePin, pinToString } from './lib/pin.js';
 import { parseQuizValue, quizValue } from './lib/quiz.js';
-import { t, num, uiLanguageOf } from './i18n/core.js';
+import { t, num, uiLanguageOf, uiLanguage, UI_LANGUAGES } from './i18n/core.js';
 import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
 // `m=file:NAME`: the link was made while a model file from a disk was in use.
 const FILE_MARK = 'file:';
 const FILE_NAME_MAX = 120;
+// The largest step= a link may ask for (a translation is never this long).
+const MAX_STEP = 1024;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
@@ -31,49 +35,87 @@ export function defaultShareState() {
 }
 
 /**
- * Parse a hash or query string strictly. Unknown keys are ignored, numbers
- * must be finite and in range, the sentence is capped; anything invalid is
- * simply left out (the caller keeps its default).
+ * Parse a hash or query string strictly (parseShareParams says what it
+ * keeps). No length cap on the whole string: each value has its own, so
+ * a huge `s` is cut and said, and the rest of the link still applies.
  */
-export function parseShareString(str) {
-  const out = {};
-  if (typeof str !== 'string') return out;
-  const text = str.replace(/^[#?]/, '');
-  if (text.length > 20_000) return out; // refuse absurd links outright
+export function parseShareString(str, opts) {
+  if (typeof str !== 'string') return {};
   let params;
   try {
-    params = new URLSearchParams(text);
+    params = new URLSearchParams(str.replace(/^[#?]/, ''));
   } catch {
-    return out;
+    return {};
   }
+  return parseShareParams(params, opts);
+}
+
+/**
+ * The share state in `params` (URLSearchParams, or anything with get(key)):
+ * unknown keys are ignored, numbers must be finite and in range, the
+ * sentence is cut where a character ends (lib/sentences.js cutText). A
+ * value that is left out or shortened is never silent: besides the
+ * existing reports (rejectedModel, fileModel, pinError, rejectedBeam,
+ * rejectedLp, rejectedQuiz) every other one is in `problems`
+ * ([{ key, name, reason, … }], linkNotices() says them), and the valid
+ * rest is kept. names: how the reader wrote each key ({ vs: 'compare' }
+ * for <align-scope>'s attributes), for the notices.
+ */
+export function parseShareParams(params, { names = null } = {}) {
+  const out = {};
+  const problems = [];
+  const nameOf = (key) => own(names, key) ?? key;
+  const bad = (key, value, allowed) => problems.push({ key, name: nameOf(key), reason: 'badValue', value: clip(value), allowed });
   const s = params.get('s');
-  if (s !== null) out.sentence = s.slice(0, CONFIG.maxSentenceChars);
+  if (s !== null) {
+    // A lone surrogate (an attribute can hold one) is no text: U+FFFD, as the link would write it.
+    const whole = typeof s.toWellFormed === 'function' ? s.toWellFormed() : s;
+    out.sentence = cutText(whole, CONFIG.maxSentenceChars);
+    if (out.sentence.length < whole.length) problems.push({ key: 's', name: nameOf('s'), reason: 'sentenceCut', max: CONFIG.maxSentenceChars });
+  }
   const m = params.get('m');
   // Only ids: a URL or a path is refused here and reported as rejectedModel
   // (the page says so; it never fetches a model from anywhere but its own list).
   if (m !== null && MODEL_ID.test(m)) out.model = m;
   else if (m !== null && m.startsWith(FILE_MARK) && m.length > FILE_MARK.length) out.fileModel = m.slice(FILE_MARK.length, FILE_MARK.length + FILE_NAME_MAX);
   else if (m !== null && m !== '') out.rejectedModel = m.slice(0, 200);
-  const scale = parseScale(params.get('scale'));
-  if (scale !== null) out.scale = scale;
-  const step = parseStep(params.get('step'));
+  const scaleText = params.get('scale');
+  const scale = parseScale(scaleText);
+  // Rounded as the link writes it (roundScale), so that a link's state and its link's again are the same.
+  if (scale !== null) out.scale = Number(roundScale(scale));
+  else if (scaleText !== null) bad('scale', scaleText, { kind: 'number', lo: 2 ** CONFIG.scaleMinLog2, hi: 2 ** CONFIG.scaleMaxLog2 });
+  const stepText = params.get('step');
+  const step = parseStep(stepText);
   if (step !== null) out.step = step;
+  else if (stepText !== null) bad('step', stepText, { kind: 'whole', lo: 0, hi: MAX_STEP });
   const view = params.get('view');
   if (view !== null && VIEWS.includes(view)) out.view = view;
+  else if (view !== null) bad('view', view, { kind: 'oneOf', list: VIEWS });
   // pieces=1: the heatmap shows the model's subword pieces instead of words.
   const pieces = params.get('pieces');
   if (pieces === '1' || pieces === '0') out.pieces = pieces === '1';
+  else if (pieces !== null) bad('pieces', pieces, { kind: 'oneOf', list: ['0', '1'] });
   // colour=row: each heatmap row scaled to its own maximum.
   const colour = params.get('colour');
   if (colour !== null && COLOUR_MODES.includes(colour)) out.colour = colour;
-  // vs=ID,ID: the models shown beside the main one (cards/compare.js).
+  else if (colour !== null) bad('colour', colour, { kind: 'oneOf', list: COLOUR_MODES });
+  // vs=ID,ID: the models shown beside the main one (cards/compare.js). Parts
+  // that are no ids, and those past COMPARE_MAX, are said; whether an id is
+  // in the catalogue is checked once it has come (controllers/compare.js).
   const vs = params.get('vs');
-  if (vs !== null) out.compare = parseCompareList(vs);
+  if (vs !== null) {
+    const list = parseCompareList(vs, { report: true });
+    out.compare = list.ids;
+    if (list.bad.length) problems.push({ key: 'vs', name: nameOf('vs'), reason: 'compareBad', ids: list.bad.slice(0, 5).map(clip) });
+    if (list.extra) problems.push({ key: 'vs', name: nameOf('vs'), reason: 'compareMany', max: COMPARE_MAX });
+  }
   // uilang=de: the language of the page's own words (not the model's pair,
-  // which `m` picks). Unknown values are left out: the browser's language,
-  // then English, apply.
-  const uiLang = uiLanguageOf(params.get('uilang'));
+  // which `m` picks). An unknown value is left out (and said): the
+  // browser's language, then English, apply.
+  const uiLangText = params.get('uilang');
+  const uiLang = uiLanguageOf(uiLangText);
   if (uiLang) out.uiLang = uiLang;
+  else if (uiLangText !== null) bad('uilang', uiLangText, { kind: 'oneOf', list: UI_LANGUAGES.map((l) => l.code) });
   // pin=3:@2 or pin=3:0,0.5,0.5: the attention pinned at one step (cards/pin.js).
   // A malformed value is left out and reported as pinError ({ reason, text }):
   // the page says why it shows no pin. Whether it fits the translation is
@@ -100,7 +142,51 @@ export function parseShareString(str) {
     const q = parseQuizValue(quiz);
     if (q.bad !== undefined) { out.quiz = 'source'; out.rejectedQuiz = q.bad; } else out.quiz = q.mode;
   }
+  if (problems.length) out.problems = problems;
   return out;
+}
+
+/** The notice topic of a link key's problems (one line per key under the sentence). */
+const linkTopic = (key) => `link.${key}`;
+const LINK_TOPIC = /^link\./;
+
+// A bound as it is (1/16 is 0.0625, not num()'s 0.063), in the UI language.
+const exact = (x) => x.toLocaleString(uiLanguage(), { maximumFractionDigits: 6 });
+
+/** What one of parseShareParams' problems (or controllers/compare.js's `compareUnknown`) tells the reader. */
+export function linkProblemText(p) {
+  const key = p.name ?? p.key;
+  if (p.reason === 'sentenceCut') return t('link.sentenceCut', { key, max: num(p.max) });
+  if (p.reason === 'compareBad') return t('link.compareBad', { key, ids: p.ids.map((id) => `“${id}”`).join(', ') });
+  if (p.reason === 'compareMany') return t('link.compareMany', { key, max: num(p.max) });
+  if (p.reason === 'compareUnknown') return t('link.compareUnknown', { ids: p.ids.map((id) => `“${clip(id)}”`).join(', ') });
+  const a = p.allowed;
+  const allowed = a.kind === 'oneOf' ? t('link.allowed.oneOf', { list: a.list.join(', ') })
+    : t(a.kind === 'whole' ? 'link.allowed.whole' : 'link.allowed.number', { lo: exact(a.lo), hi: exact(a.hi) });
+  return t('link.badValue', { key, value: p.value, allowed });
+}
+
+/**
+ * The store patch that says a parsed link's (or the element's attributes')
+ * problems, one notice per key, replacing what an earlier link said
+ * (problems null: leaves them as they are).
+ */
+export function linkNoticesPatch(state, problems) {
+  if (problems == null) return null;
+  const notices = Object.fromEntries(Object.entries(state.notices ?? {}).filter(([k]) => !LINK_TOPIC.test(k)));
+  for (const p of problems) {
+    const topic = linkTopic(p.key);
+    notices[topic] = notices[topic] ? `${notices[topic]} ${linkProblemText(p)}` : linkProblemText(p);
+  }
+  return { notices };
+}
+
+/** The store patch that says one more problem (controllers/compare.js: ids the catalogue lacks), beside the others. */
+export function linkNoticeAdd(state, problem) {
+  const topic = linkTopic(problem.key);
+  const before = own(state.notices, topic);
+  const text = linkProblemText(problem);
+  return noticePatch(state, topic, before && !before.includes(text) ? `${before} ${text}` : text);
 }
 
 /** A scale (divisor ÷ trained divisor) from text, or null if invalid. */
@@ -117,13 +203,13 @@ export function parseScale(text) {
 export function parseStep(text) {
   if (text == null || !/^\s*[0-9]{1,4}\s*$/.test(text)) return null;
   const n = Number(text);
-  return n <= 1024 ? n : null;
+  return n <= MAX_STEP ? n : null;
 }
 
 /** The hash string (without '#') for the shareable state. */
 export function serializeShareState(st) {
   const p = new URLSearchParams();
-  p.set('s', (st.sentence ?? '').slice(0, CONFIG.maxSentenceChars));
+  p.set('s', cutText(st.sentence ?? '', CONFIG.maxSentenceChars));
   if (st.local) p.set('m', `${FILE_MARK}${st.local.name.slice(0, FILE_NAME_MAX)}`);
   else if (st.model) p.set('m', st.model);
   p.set('scale', roundScale(st.scale));

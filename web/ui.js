@@ -23,7 +23,7 @@
 import { h, uid } from './lib/dom.js';
 import { frameQueue, offscreenLag } from './lib/frame.js';
 import { figureMatrix } from './lib/figure.js';
-import { createStore, defaultShareState, noticePatch, beamNotices } from './state.js';
+import { createStore, defaultShareState, noticePatch, beamNotices, linkNoticesPatch } from './state.js';
 import { checkPin, pinProblemText, pinToString, samePin } from './lib/pin.js';
 import { EngineClient } from './client.js';
 import { createModels, LOCAL } from './controllers/models.js';
@@ -95,7 +95,8 @@ export function mountAlignscope(root, opts = {}) {
   // disk) never reaches the store's `model`: it waits in modelRequest until
   // the catalogue can say what is shown instead.
   // A malformed pin= (pinError) is said under the sentence once the UI language is set.
-  const { rejectedModel, fileModel, pinError, rejectedBeam, rejectedLp, rejectedQuiz, ...initial } = opts.initial || {};
+  // What a link or the attributes gave that was left out or cut (problems, state.js) is said once the UI language is set.
+  const { rejectedModel, fileModel, pinError, rejectedBeam, rejectedLp, rejectedQuiz, problems, ...initial } = opts.initial || {};
   const store = createStore({
     ...defaultShareState(),
     ...initial,
@@ -305,6 +306,7 @@ export function mountAlignscope(root, opts = {}) {
   if (rejectedBeam != null || rejectedLp != null) setBeamNotices({ rejectedBeam, rejectedLp });
   // A quiz= value this page does not know (state.js): said in the UI language.
   if (has.full && rejectedQuiz != null) quizLinkNotice(rejectedQuiz);
+  if (problems) store.set(linkNoticesPatch(store.get(), problems));
   buildCards();
   wrapper.append(grid);
   root.append(wrapper);
@@ -362,6 +364,8 @@ export function mountAlignscope(root, opts = {}) {
       // (unless the reader has a file of their own open right now).
       if (patch.fileModel != null && !before.local) models.check(before.model, null, patch.fileModel);
       if (has.full && patch.rejectedQuiz != null) quizLinkNotice(patch.rejectedQuiz);
+      // A whole new link (or set of attributes): what it left out replaces what the last one did.
+      store.set(linkNoticesPatch(store.get(), patch.problems ?? []));
       const next = {};
       for (const k of ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp', ...(has.full ? ['quiz'] : [])]) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (['rejectedBeam', 'rejectedLp', 'beam', 'beamLp'].some((k) => patch[k] != null)) setBeamNotices(patch);

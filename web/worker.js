@@ -9,14 +9,15 @@
 //   ← { type: 'loaded', modelId, loadId, info, timing: { startAt, doneAt } }
 //     (a refused file: { type: 'error', stage: 'load', loadId, code, message },
 //     and the engine keeps the model it had)
-//   → { type: 'translate', id, text, scoreScale, topK, overrides? }
+//   → { type: 'translate', id, text, scoreScale, topK, overrides?, cutSource? }
 //   ← { type: 'result', id, trace, workerMs, doneAt }
 //     (overrides: [{ step, weights }], engine.translate's pinned attention)
-//   → { type: 'decode', id, text, scoreScale, topK, overrides? }
+//   → { type: 'decode', id, text, scoreScale, topK, overrides?, cutSource? }
 //   ← { type: 'decode-result', id, trace, workerMs }
 //     (the same translation as a request of its own, beside the main one:
 //     the pinned attention of cards/pin.js; a refusal is { type: 'error', stage: 'decode', id, code, message })
-//   → { type: 'beam', id, text, scoreScale, topK, beamWidth, lengthPenalty, overrides? }
+//   → { type: 'beam', id, text, scoreScale, topK, beamWidth, lengthPenalty, overrides?, cutSource? }
+//     (cutSource: read the first maxSourceTokens tokens of a longer text, engine.translate's)
 //   ← { type: 'beam-result', id, hypotheses, beamWidth, lengthPenalty, workerMs }
 //     (engine.beam; a refusal is { type: 'error', stage: 'beam', id, code, message })
 //   → { type: 'tokenize', id, text }            (the page's live token count)
@@ -75,14 +76,14 @@ self.onmessage = async (event) => {
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
-      const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [] });
+      const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [], cutSource: !!msg.cutSource });
       const { trace, transfer } = copyTrace(tr);
       postMessage({ type: msg.type === 'decode' ? 'decode-result' : 'result', id: msg.id, trace, workerMs: performance.now() - t0, doneAt: epochNow() }, transfer);
     } else if (msg.type === 'beam') {
       const t0 = performance.now();
       const result = engine.beam(msg.text, {
         scoreScale: msg.scoreScale, topK: msg.topK, beamWidth: msg.beamWidth, lengthPenalty: msg.lengthPenalty,
-        overrides: msg.overrides ?? [],
+        overrides: msg.overrides ?? [], cutSource: !!msg.cutSource,
       });
       const transfer = [];
       const hypotheses = result.hypotheses.map((h) => {

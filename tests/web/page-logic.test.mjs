@@ -24,7 +24,8 @@ test('share state round-trips through the URL hash', () => {
 test('URL parsing is strict: unknown keys ignored, numbers range-checked, sentence capped', () => {
   const p = parseShareString('#s=' + 'a'.repeat(5000) + '&evil=1&scale=1e9&step=-1&m=../../etc&view=weird');
   assert.equal(p.sentence.length, 2000);
-  assert.deepEqual(Object.keys(p), ['sentence', 'rejectedModel']);
+  assert.deepEqual(Object.keys(p), ['sentence', 'rejectedModel', 'problems']);
+  assert.deepEqual(p.problems.map((q) => [q.key, q.reason]), [['s', 'sentenceCut'], ['scale', 'badValue'], ['step', 'badValue'], ['view', 'badValue']], 'each value left out or cut is reported');
   assert.equal(p.rejectedModel, '../../etc', 'a refused model value is reported, not used');
   assert.equal(parseScale('0.0625'), 0.0625);
   assert.equal(parseScale('64'), 64);

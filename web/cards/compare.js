@@ -18,6 +18,7 @@ import { rowOfStep } from '../lib/words.js';
 import { h, replaceChildren } from '../lib/dom.js';
 import { attentionName, bleuWithBudget, fixedSummary, kindUnlessNamed, updatesCount, weightsName } from '../lib/catalog.js';
 import { COMPARE_MAX, comparedIds, differenceMatrix, mean, scoreSpread, spreadVerdict } from '../lib/compare.js';
+import { own } from '../lib/own.js';
 import { fmt } from '../lib/math.js';
 import { t, tParts, num } from '../i18n/index.js';
 import { legendGradientCSS, divergingGradientCSS } from '../theme.js';
@@ -121,7 +122,7 @@ export function mount(store, { headingId, frame = null, actions }) {
   /** The figure matrix of a column (null: the main model), or null while it has none for this sentence. */
   function matrixOf(st, id) {
     if (id === null) return st.matrix;
-    const m = st.compareMatrices?.[id];
+    const m = own(st.compareMatrices, id);
     return m && st.trace && m.trace.text === st.trace.text ? m : null;
   }
 
@@ -129,7 +130,7 @@ export function mount(store, { headingId, frame = null, actions }) {
   function renderColumn(st, id) {
     const c = column(id);
     const entry = st.catalog?.models.find((m) => m.id === (id ?? st.model));
-    const slot = id === null ? { status: st.status, info: st.info, error: st.error?.message, progress: st.progress } : st.compared?.[id] ?? { status: 'loading' };
+    const slot = id === null ? { status: st.status, info: st.info, error: st.error?.message, progress: st.progress } : own(st.compared, id) ?? { status: 'loading' };
     const info = slot.info;
     const name = entry?.label || id || st.local?.name || t('compare.modelFallback');
     c.title.textContent = id === null ? t('compare.main', { name }) : name;
@@ -182,7 +183,7 @@ export function mount(store, { headingId, frame = null, actions }) {
   function renderDifference(st) {
     const ids = comparedIds(st.compare, st.model);
     if (!diff) buildDifference();
-    const withAttention = ids.filter((id) => st.compared?.[id]?.info?.attention !== 'none');
+    const withAttention = ids.filter((id) => own(st.compared, id)?.info?.attention !== 'none');
     const options = withAttention.map((id) => `${id}`);
     if (diffSelect.options.length !== options.length || options.some((id, i) => diffSelect.options[i].value !== id)) {
       const keep = diffSelect.value;

@@ -7,7 +7,7 @@
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { fmt } from '../lib/math.js';
-import { excerpt } from '../lib/sentences.js';
+import { excerpt, cutText } from '../lib/sentences.js';
 import { sentenceLabel } from '../lib/catalog.js';
 import { noticePatch } from '../state.js';
 import { VARIANT_NAMES } from '../engine.js';
@@ -78,13 +78,13 @@ export function mount(store, { ids, frame = null, actions }) {
   });
   sentence.addEventListener('input', () => {
     if (sentence.value.length > CONFIG.maxSentenceChars) {
-      sentence.value = sentence.value.slice(0, CONFIG.maxSentenceChars); // set from script: maxlength does not apply
+      sentence.value = cutText(sentence.value, CONFIG.maxSentenceChars); // set from script: maxlength does not apply; never half a character
       setNotice('cut', cutNotice);
     } else if (sentence.value.length < CONFIG.maxSentenceChars && store.get().notices.cut) setNotice('cut', null);
     fitHeight();
     store.set({ draft: sentence.value });
     clearTimeout(typingTimer);
-    typingTimer = setTimeout(() => store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars), part: 0 }), CONFIG.typingPauseMs);
+    typingTimer = setTimeout(() => store.set({ sentence: cutText(sentence.value, CONFIG.maxSentenceChars), part: 0 }), CONFIG.typingPauseMs);
   });
   retry.addEventListener('click', () => actions.retry());
   presenterBtn.addEventListener('click', () => actions.presenter());
@@ -203,7 +203,7 @@ export function mount(store, { ids, frame = null, actions }) {
       if (!typingTimer) return;
       clearTimeout(typingTimer);
       typingTimer = null;
-      if (sentence.value !== store.get().sentence) store.set({ sentence: sentence.value.slice(0, CONFIG.maxSentenceChars), part: 0 });
+      if (sentence.value !== store.get().sentence) store.set({ sentence: cutText(sentence.value, CONFIG.maxSentenceChars), part: 0 });
     },
     destroy() { clearTimeout(typingTimer); },
   };

@@ -26,7 +26,9 @@ export function beamRequest(st, loadId) {
   const lengthPenalty = st.beamLp ?? DEFAULT_LENGTH_PENALTY;
   const { scoreScale } = scaleFor(st.info, st.scale);
   const text = st.trace.text;
-  return { text, scoreScale, topK: CONFIG.topK, beamWidth, lengthPenalty, key: [loadId, text, scoreScale, beamWidth, lengthPenalty].join('\u0000') };
+  // A sentence the main model read only the first tokens of (a cut part): the same tokens.
+  const cutSource = !!st.trace.cut;
+  return { text, scoreScale, topK: CONFIG.topK, beamWidth, lengthPenalty, cutSource, key: [loadId, text, scoreScale, beamWidth, lengthPenalty, cutSource].join('\u0000') };
 }
 
 /** @returns { destroy() } */

@@ -9,11 +9,12 @@
 // cards/compare.js draws it.
 
 import { comparedIds } from '../lib/compare.js';
-import { scaleFor } from '../state.js';
+import { scaleFor, linkNoticeAdd } from '../state.js';
 import { CONFIG } from '../config.js';
 import { EngineClient, DownloadError } from '../client.js';
 import { engineStartOptions, fetchCatalogModel } from './models.js';
 import { t } from '../i18n/index.js';
+import { own } from '../lib/own.js';
 
 /**
  * @param store  the widget's store
@@ -26,7 +27,7 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
   const patch = (id, values) => {
     const all = store.get().compared ?? {};
     if (!slots.has(id)) return; // removed meanwhile
-    store.set({ compared: { ...all, [id]: { ...all[id], ...values } } });
+    store.set({ compared: { ...all, [id]: { ...own(all, id), ...values } } });
   };
 
   function entryOf(id) {
@@ -50,7 +51,7 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
       await client.start(engineStartOptions(inline, store.get().catalog, base));
       stage = 'download';
       // The single-file copy carries only its own model.
-      if (inline?.index && !inline.models?.[id]) throw new Error(t('compare.singleFile'));
+      if (inline?.index && !own(inline.models, id)) throw new Error(t('compare.singleFile'));
       const bytes = await fetchCatalogModel(entry, {
         catalog: store.get().catalog, base, inline, signal: slot.abort.signal,
         onProgress: (progress) => patch(id, { progress }),
@@ -88,16 +89,25 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
   function ask(id) {
     const st = store.get();
     const slot = slots.get(id);
-    const info = st.compared?.[id]?.info;
+    const info = own(st.compared, id)?.info;
     if (!slot?.ready || !info || !st.trace) return;
-    const key = `${st.trace.text}\u0000${st.scale}`;
+    const key = `${st.trace.text}\u0000${st.scale}\u0000${!!st.trace.cut}`;
     if (slot.asked === key) return;
     slot.asked = key;
-    slot.client.translate({ text: st.trace.text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: null });
+    // A cut part (the main model read its first tokens only): the compared model reads as many.
+    slot.client.translate({ text: st.trace.text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, cutSource: !!st.trace.cut, sentence: st.sentence, part: null });
   }
 
   function sync(st) {
     if (!st.catalog) return;
+    // Ids the catalogue lacks (a link's vs=nosuch, vs=constructor): said, and
+    // left out of the comparison and so of the share link.
+    const listed = (id) => st.catalog.models.some((m) => m.id === id);
+    const unknown = (st.compare ?? []).filter((id) => !listed(id));
+    if (unknown.length) {
+      store.set({ compare: st.compare.filter(listed), ...linkNoticeAdd(st, { key: 'vs', reason: 'compareUnknown', ids: unknown }) });
+      return; // the new `compare` syncs again
+    }
     const wanted = comparedIds(st.compare, st.model);
     for (const id of [...slots.keys()]) if (!wanted.includes(id)) close(id);
     for (const id of wanted) if (!slots.has(id)) open(id);

@@ -16,6 +16,7 @@ import { bestVariant } from '../engine.js';
 import { t, num } from '../i18n/core.js';
 import { pageTime, startupSettled } from '../lib/startup.js';
 import { frameTask } from '../lib/frame.js';
+import { own } from '../lib/own.js';
 
 // The picker's value while a model file from the reader's disk is in use
 // (catalogue ids cannot contain ':', so it never collides with one).
@@ -56,7 +57,8 @@ export function engineStartOptions(inline, catalog = null, base = null) {
  * Used by the main model (below) and by the compared ones (compare.js).
  */
 export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onDone = null, storeWhen = null }) {
-  if (inline?.models?.[entry.id]) { onDone?.({ from: 'inline', startedAt: performance.now() }); return fromBase64(inline.models[entry.id]); }
+  const packed = own(inline?.models, entry.id);
+  if (packed) { onDone?.({ from: 'inline', startedAt: performance.now() }); return fromBase64(packed); }
   onProgress(downloadProgress(entry));
   const { bytes, from, startedAt } = await getModel({
     url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal, storeWhen,

@@ -81,7 +81,7 @@ export function createPin(store, { client }) {
       // The main trace's own multiplier (what it was decoded with), so the
       // two decodes agree on every step before the pinned one.
       const { trace: result } = await client.decode({
-        text: trace.text, scoreScale: trace.scoreScale, topK: CONFIG.topK,
+        text: trace.text, scoreScale: trace.scoreScale, topK: CONFIG.topK, cutSource: !!trace.cut,
         overrides: [{ step: pin.step, weights: pinWeights(pin, trace.S) }],
       });
       next = { for: trace, result, resultPin: pin, error: null, errorPin: null, busy: false };

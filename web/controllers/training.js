@@ -34,6 +34,7 @@
 
 import { CONFIG } from '../config.js';
 import { scaleFor } from '../state.js';
+import { cutText } from '../lib/sentences.js';
 import { EngineClient, DownloadError } from '../client.js';
 import { getModel, sha256Hex } from '../lib/model-store.js';
 import { filmFor, validateFilm } from '../lib/film.js';
@@ -199,7 +200,7 @@ export function createTraining(store, { workerUrl, workerType, inline, base }) {
   /** What the film translates: what the main model last translated, else the sentence itself. */
   function textOf(st) {
     if (st.trace?.text) return st.trace.text;
-    return st.sentence?.trim() ? st.sentence.slice(0, CONFIG.maxSentenceChars) : '';
+    return st.sentence?.trim() ? cutText(st.sentence, CONFIG.maxSentenceChars) : '';
   }
 
   /** Ask point i to translate the current text at the current scale (once per text and scale; the client coalesces). */
@@ -209,10 +210,12 @@ export function createTraining(store, { workerUrl, workerType, inline, base }) {
     const info = st.film?.points[i]?.info;
     const text = textOf(st);
     if (!slot?.ready || !info || !text) return;
-    const key = `${text}\u0000${st.scale}`;
+    // A cut part (the main model read its first tokens only): each point reads as many.
+    const cutSource = !!(st.trace?.text && st.trace.cut);
+    const key = `${text}\u0000${st.scale}\u0000${cutSource}`;
     if (slot.asked === key) return;
     slot.asked = key;
-    slot.client.translate({ text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: null });
+    slot.client.translate({ text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, cutSource, sentence: st.sentence, part: null });
   }
 
   /** Try again what failed: the manifest (the whole film), or the points that failed. */

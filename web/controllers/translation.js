@@ -78,8 +78,9 @@ export function createTranslation(store, { client, startup = null }) {
     const p = st.plan;
     if (p?.for !== st.sentence) return; // the new sentence's plan is on its way, and asks when it comes
     const part = p?.over ? p.parts[st.part] : null;
-    const text = part ? st.sentence.slice(part.start, part.end) : st.sentence;
-    client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, sentence: st.sentence, part: part ? st.part : null });
+    // A sentence over the limit goes whole, and the engine reads its first max tokens (lib/sentences.js).
+    const text = part ? st.sentence.slice(part.start, part.sendEnd ?? part.end) : st.sentence;
+    client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, cutSource: !!part?.cut, sentence: st.sentence, part: part ? st.part : null });
   }
 
   client.onResult = (trace, params, roundTripMs, workerMs, doneAt) => {

@@ -94,7 +94,9 @@ function fill(text, params) {
  * takes its form from params.n; `{n}` in it is n formatted for the language.
  */
 export function t(key, params) {
-  let v = STRINGS[current]?.[key] ?? en[key];
+  // Own keys only: a key is never an inherited name ("constructor").
+  const has = (o) => o != null && Object.hasOwn(o, key);
+  let v = has(STRINGS[current]) ? STRINGS[current][key] : has(en) ? en[key] : undefined;
   if (v === undefined) return key;
   if (typeof v === 'object') {
     const n = params?.n ?? 0;

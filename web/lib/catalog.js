@@ -5,6 +5,7 @@
 
 import { formatBytes } from '../client.js';
 import { t, num, fixed } from '../i18n/index.js';
+import { own } from './own.js';
 
 /** The attention kinds the engine knows (their names: `attention.KIND` in web/i18n/). */
 export const ATTENTION_NAMES = Object.freeze(Object.fromEntries(['additive', 'dot', 'general', 'scaled_dot', 'none'].map((k) => [k, `attention.${k}`])));
@@ -20,7 +21,8 @@ export function sentenceLabel(code) {
 
 /** "additive attention (Bahdanau)"; an unknown kind is named as it is. */
 export function attentionName(kind) {
-  return ATTENTION_NAMES[kind] ? t(ATTENTION_NAMES[kind]) : (kind ? t('attention.unknown', { kind }) : t('attention.unstated'));
+  const name = own(ATTENTION_NAMES, kind);
+  return name ? t(name) : (kind ? t('attention.unknown', { kind }) : t('attention.unstated'));
 }
 
 const WEIGHT_NAMES = Object.freeze({ f32: 'weights.f32', f16: 'weights.f16', int8: 'weights.int8' });
@@ -28,8 +30,9 @@ const WEIGHT_NAMES = Object.freeze({ f32: 'weights.f32', f16: 'weights.f16', int
 /** "int8 weights" in a short list, "8-bit integer weights (int8)" in a sentence. */
 export function weightsName(weights, { short = false } = {}) {
   if (!weights) return '';
-  if (short || !WEIGHT_NAMES[weights]) return t('weights.short', { weights });
-  return t(WEIGHT_NAMES[weights]);
+  const name = own(WEIGHT_NAMES, weights);
+  if (short || !name) return t('weights.short', { weights });
+  return t(name);
 }
 
 /** "5.9 M" / "48 k" parameters. */

@@ -12,16 +12,22 @@ export const COMPARE_MAX = 3;
 /**
  * The `vs=` value of a link ("en-fr-dot,en-fr-none") -> ids, in order,
  * without repeats, at most COMPARE_MAX; values that are not ids are dropped.
+ * With report: { ids, bad: the parts that are no ids, extra: whether ids
+ * past COMPARE_MAX were left out } (state.js says them). Empty parts
+ * ("a,,b", a trailing comma) are no one's mistake and are skipped.
  */
-export function parseCompareList(text) {
-  if (typeof text !== 'string') return [];
-  const out = [];
-  for (const part of text.split(',')) {
+export function parseCompareList(text, { report = false } = {}) {
+  const ids = [];
+  const bad = [];
+  let extra = false;
+  for (const part of typeof text === 'string' ? text.split(',') : []) {
     const id = part.trim();
-    if (MODEL_ID.test(id) && !out.includes(id)) out.push(id);
-    if (out.length === COMPARE_MAX) break;
+    if (!id || ids.includes(id)) continue;
+    if (!MODEL_ID.test(id)) { if (bad.length < 8) bad.push(id); continue; }
+    if (ids.length === COMPARE_MAX) { extra = true; continue; }
+    ids.push(id);
   }
-  return out;
+  return report ? { ids, bad, extra } : ids;
 }
 
 /** The ids to compare, without the main model (it is always the first column). */
