@@ -216,7 +216,7 @@ void as_options_default(as_options *options) {
     options->overrides = NULL;
     options->override_count = 0;
     options->beam_width = 1;
-    options->length_penalty = 1.0f;
+    options->length_penalty = AS_DEFAULT_LENGTH_PENALTY;
 }
 
 /* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the

@@ -43,7 +43,7 @@ def translate(cli, model, sentences):
     for s in sentences:
         if "\n" in s or not s.strip():
             raise ValueError(f"not one non-empty line: {s!r}")
-    run = subprocess.run([cli, "--model", model, "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
+    run = subprocess.run([cli, "--model", model, "--beam", "1", "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
                          capture_output=True, text=True, check=False)
     outputs = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     # It exits 1 when it refused a sentence; anything else is a failure.

@@ -14,7 +14,7 @@
 import { BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY } from '../engine.js';
 
 /** The width the card searches with until the reader (or a link) picks one: engine.beam()'s default. */
-export const DEFAULT_BEAM_WIDTH = 4;
+export { DEFAULT_BEAM_WIDTH } from '../engine.js';
 export { BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY };
 
 // ---- URL keys --------------------------------------------------------------
