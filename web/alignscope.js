@@ -18,11 +18,12 @@ import { parseShareString } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
-const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme', 'ui-lang'];
+// beam="1": greedy decoding (default: a beam of DEFAULT_BEAM_WIDTH), lp: its length penalty; as a link's beam= and lp=.
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme', 'ui-lang', 'beam', 'lp'];
 
 function attrsToState(el) {
   const p = new URLSearchParams();
-  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang' };
+  const map = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang', beam: 'beam', lp: 'lp' };
   for (const [attr, key] of Object.entries(map)) {
     const v = el.getAttribute(attr);
     if (v !== null) p.set(key, v);
