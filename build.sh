@@ -443,7 +443,8 @@ model_file() {
     cp "$metrics" "models/$id.metrics.json"
     # Our own everyday sentences, translated by the engine with this very file, for the card.
     mode_native
-    build/native/alignscope --model "models/$id.alsc" --json --top-k 0 \
+    # Greedy (--beam 1): the card's figures are greedy decoding's.
+    build/native/alignscope --model "models/$id.alsc" --beam 1 --json --top-k 0 \
         <models/train/everyday_sentences.en.txt >"$run/$id.everyday.jsonl"
     # The page's examples, from the held-out sets (git-ignored: the corpus's own text).
     if [[ -f models/train/data/en-$lang/general_test.tsv ]] && "$PYTHON" -c "import sys; sys.path.insert(0, 'models/train'); \

@@ -34,14 +34,16 @@ static void usage(FILE *f) {
                "  --top-k sets how many candidates per step --json lists (0..16, default 5).\n"
                "  --no-context: --json writes \"context\": null instead of the context vectors\n"
                "  (T x 2H numbers, most of each line), for callers that read only alignments.\n"
-               "  --beam K: beam search with K hypotheses (1..8), all printed, best first,\n"
-               "  ranked by log p / T^X (--length-penalty X, 0..4, default 1).\n"
+               "  Decodes with beam search by default: %d hypotheses ranked by log p / T^X\n"
+               "  (--length-penalty X, 0..4, default %g), the best one printed (--json adds\n"
+               "  its beam_width, length_penalty, log_prob and score).\n"
+               "  --beam K: K hypotheses (2..8), all printed, best first; --beam 1: greedy.\n"
                "  --force STEP:W0,W1,... forces the attention weights at decoder step STEP\n"
                "  (0 = first target token) to W (one per source token, >= 0, renormalised);\n"
                "  --pin STEP:J puts all of step STEP's weight on source token J. Both repeat.\n"
                "  Numbers are decimal (1.5, 2e-3); a value that is empty, out of range or has\n"
                "  trailing characters is refused (exit 2).\n"
-               "  Default model: models/en-fr.alsc\n");
+               "  Default model: models/en-fr.alsc\n", AS_DEFAULT_BEAM_WIDTH, (double)AS_DEFAULT_LENGTH_PENALTY);
 }
 
 
@@ -198,6 +200,16 @@ static void print_json_beam(const as_model *model, const char *text, size_t len,
     printf("]}\n");
 }
 
+/* The default decoding's answer: the best hypothesis as one translation
+ * (print_json's fields), with how it was searched and its scores. */
+static void print_json_best(const as_model *model, const char *text, size_t len, const as_options *opt,
+                            const as_hypothesis *best) {
+    putchar('{');
+    print_json_fields(model, text, len, &best->trace);
+    printf(",\"beam_width\":%d,\"length_penalty\":%.9g,\"log_prob\":%.9g,\"score\":%.9g}\n", opt->beam_width,
+           (double)opt->length_penalty, (double)best->log_prob, (double)best->score);
+}
+
 /* ---- text output ------------------------------------------------------- */
 
 static size_t display_width(const char *s, size_t n) {
@@ -318,7 +330,7 @@ static void report_failure(as_session *session, const as_model *model, const cha
 }
 
 static int translate_one(as_session *session, const as_model *model, const char *text, size_t len,
-                         const as_options *base, int json, int pieces, int beam,
+                         const as_options *base, int json, int pieces, int beam, /* 0 greedy, 1 all, 2 best */
                          const cli_override *overrides, int32_t override_count) {
     as_options opt = *base;
     as_attention_override forced[64];
@@ -365,7 +377,9 @@ static int translate_one(as_session *session, const as_model *model, const char 
         int32_t count;
         st = as_translate_beam(session, text, len, &opt, &hyps, &count);
         if (st == AS_OK) {
-            if (json) print_json_beam(model, text, len, &opt, hyps, count);
+            if (beam == 2 && json) print_json_best(model, text, len, &opt, &hyps[0]);
+            else if (beam == 2) print_table(model, text, &hyps[0].trace, pieces);
+            else if (json) print_json_beam(model, text, len, &opt, hyps, count);
             else
                 for (int32_t h = 0; h < count; h++) {
                     printf("hypothesis %d of %d: log p = %.4f, score = %.4f (%d steps%s)\n", h + 1, count,
@@ -543,9 +557,11 @@ static int parse_override(const char *flag, const char *arg, int pin, cli_overri
 
 int main(int argc, char **argv) {
     const char *model_path = "models/en-fr.alsc";
-    int json = 0, pieces = 0, beam = 0, first_sentence = argc, status = 0;
+    /* beam: 2 = the default search, only its best printed; 1 = --beam K, all; 0 = --beam 1, greedy */
+    int json = 0, pieces = 0, beam = 2, first_sentence = argc, status = 0;
     as_options opt;
     as_options_default(&opt);
+    opt.beam_width = AS_DEFAULT_BEAM_WIDTH;
     cli_override overrides[64];
     int32_t override_count = 0;
     for (int i = 1; i < argc; i++) {
@@ -576,7 +592,7 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--beam") == 0) {
             if (!flag_number(argc, argv, &i, &RULE_BEAM, &v)) goto usage_error;
             opt.beam_width = (int32_t)v;
-            beam = 1;
+            beam = opt.beam_width == 1 ? 0 : 1; /* width 1 is greedy: as_translate, printed as one translation */
         } else if (strcmp(a, "--length-penalty") == 0) {
             if (!flag_number(argc, argv, &i, &RULE_LENGTH_PENALTY, &v)) goto usage_error;
             opt.length_penalty = (float)v;
@@ -630,8 +646,10 @@ int main(int argc, char **argv) {
     }
     if (!json) {
         const as_model_info *info = as_model_get_info(model);
-        printf("model %s: %s -> %s, attention %s\n\n", model_path, info->source_language,
+        printf("model %s: %s -> %s, attention %s", model_path, info->source_language,
                info->target_language, kind_names[info->attention_kind]);
+        if (beam == 2) printf(", beam search of %d (--beam 1: greedy)", opt.beam_width);
+        printf("\n\n");
     }
     int failures = 0;
     if (first_sentence < argc) {

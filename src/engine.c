@@ -44,15 +44,20 @@ struct as_session {
                                 with the deep output); kind none: row 0 for the summary */
     float *src_embedded;     /* (P, E) the source's embedding rows, dequantised if int8 */
 
-    /* decoder scratch */
-    float *state;            /* (Hd) s_t */
-    float *query;            /* (A) W_a s, additive */
-    float *embedding;        /* (E) emb(y_{t-1}) */
-    float *ctx_term;         /* (R) sum_j alpha_tj ctx_proj[j] = [dec_w_ctx c_t ; out_w_ctx c_t] */
-    float *dec_gi, *dec_gh;  /* (3Hd) */
-    float *out_in;           /* (Hd + E) [state ; embedding] */
-    float *features;         /* (O) */
-    float *logits;           /* (Vt) */
+    /* decoder scratch for step_width hypotheses decoded together (1 for
+     * greedy, the beam's width): row i of each belongs to hypothesis i, so
+     * every weight matrix multiplies all of them in one batched product.
+     * One block (step_block), grown by reserve_step_width. */
+    int32_t step_width;
+    void *step_block;
+    float *state;            /* (W, Hd) s_t */
+    float *query;            /* (W, A) W_a s, additive */
+    float *embedding;        /* (W, E) emb(y_{t-1}) */
+    float *ctx_term;         /* (W, R) sum_j alpha_tj ctx_proj[j] = [dec_w_ctx c_t ; out_w_ctx c_t] */
+    float *dec_gi, *dec_gh;  /* (W, 3Hd) */
+    float *out_in;           /* (W, Hd + E) [state ; embedding] */
+    float *features;         /* (W, O) */
+    float *logits;           /* (W, Vt) */
 
     /* the trace */
     int32_t *target_ids;     /* (max_t) */
@@ -108,6 +113,31 @@ static void *alloc_array(size_t count, size_t size, int *failed) {
     return p;
 }
 
+/* Grows the decoder scratch to `width` hypotheses (never shrinks): one
+ * block holding every (W, .) array of the session's decoder scratch. */
+static as_status reserve_step_width(as_session *s, int32_t width) {
+    if (width <= s->step_width) return AS_OK;
+    const as_model_info *in = &s->model->info;
+    const size_t hd = in->decoder_hidden, e = in->embed_dim, o = in->output_dim;
+    const size_t per = hd + in->attention_dim + e + ctx_rows(in) + 6 * hd + hd + e + o + in->tgt_vocab_size;
+    float *f = malloc((size_t)width * per * sizeof(float)); /* header limits: no overflow */
+    if (!f) return AS_ERR_OUT_OF_MEMORY;
+    free(s->step_block);
+    s->step_block = f;
+    s->step_width = width;
+    const size_t w = (size_t)width;
+    s->state = f, f += w * hd;
+    s->query = f, f += w * in->attention_dim;
+    s->embedding = f, f += w * e;
+    s->ctx_term = f, f += w * ctx_rows(in);
+    s->dec_gi = f, f += w * 3 * hd;
+    s->dec_gh = f, f += w * 3 * hd;
+    s->out_in = f, f += w * (hd + e);
+    s->features = f, f += w * o;
+    s->logits = f;
+    return AS_OK;
+}
+
 as_status as_session_create(const as_model *model, as_session **session_out) {
     if (!model || !session_out) return AS_ERR_NULL_ARGUMENT;
     *session_out = NULL;
@@ -120,7 +150,6 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->max_positions = s->max_s + ((in->arch_flags & AS_ARCH_SOURCE_EOS) ? 1 : 0);
     const size_t ms = (size_t)s->max_positions, mt = (size_t)s->max_t;
     const size_t he = in->encoder_hidden, hd = in->decoder_hidden, e = in->embed_dim;
-    const size_t o = in->output_dim, vt = in->tgt_vocab_size, a = in->attention_dim;
     const size_t c = in->context_dim;
     int failed = 0;
     s->source_ids = alloc_array(ms, sizeof(int32_t), &failed);
@@ -137,16 +166,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->s0 = alloc_array(hd, sizeof(float), &failed);
     s->summary = alloc_array(c, sizeof(float), &failed);
     s->ctx_proj = alloc_array(ms * ctx_rows(in), sizeof(float), &failed);
-    s->ctx_term = alloc_array(ctx_rows(in), sizeof(float), &failed);
     s->src_embedded = alloc_array(ms * e, sizeof(float), &failed);
-    s->state = alloc_array(hd, sizeof(float), &failed);
-    s->query = alloc_array(a, sizeof(float), &failed);
-    s->embedding = alloc_array(e, sizeof(float), &failed);
-    s->dec_gi = alloc_array(3 * hd, sizeof(float), &failed);
-    s->dec_gh = alloc_array(3 * hd, sizeof(float), &failed);
-    s->out_in = alloc_array(hd + e, sizeof(float), &failed);
-    s->features = alloc_array(o, sizeof(float), &failed);
-    s->logits = alloc_array(vt, sizeof(float), &failed);
     s->target_ids = alloc_array(mt, sizeof(int32_t), &failed);
     s->copy_source = alloc_array(mt, sizeof(int32_t), &failed);
     s->scores = alloc_array(mt * ms, sizeof(float), &failed);
@@ -165,7 +185,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
         s->pieces_raw = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, 1, &failed);
         s->pieces_map = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, sizeof(int32_t), &failed);
     }
-    if (failed) {
+    if (failed || reserve_step_width(s, 1) != AS_OK) {
         as_session_free(s);
         return AS_ERR_OUT_OF_MEMORY;
     }
@@ -177,8 +197,8 @@ void as_session_free(as_session *s) {
     if (!s) return;
     void *buffers[] = {
         s->source_ids, s->source_spans, s->source_tokens, s->cached_ids, s->enc_gi, s->enc_gh,
-        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->ctx_proj, s->ctx_term, s->src_embedded,
-        s->state, s->query, s->embedding, s->dec_gi, s->dec_gh, s->out_in, s->features, s->logits, s->target_ids,
+        s->enc_h, s->annotations, s->keys, s->s0, s->summary, s->ctx_proj, s->src_embedded, s->step_block,
+        s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
         s->translation_spans, s->translation, s->source_words, s->target_words, s->pieces_raw, s->pieces_map,
         s->forced_alpha, s->forced_row, s->beam_block};
@@ -195,7 +215,7 @@ void as_options_default(as_options *options) {
     options->overrides = NULL;
     options->override_count = 0;
     options->beam_width = 1;
-    options->length_penalty = 1.0f;
+    options->length_penalty = AS_DEFAULT_LENGTH_PENALTY;
     options->cut_source = 0;
 }
 
@@ -277,83 +297,108 @@ static void run_encoder(as_session *s, int32_t len) {
 
 /* ---- decoder ----------------------------------------------------------- */
 
-/* One step: reads s->state (s_{t-1}) and prev, writes s->state (s_t),
- * s->logits and every row of `rows`. forced (S) or NULL: alpha_t given by
- * the caller (already renormalised) instead of the softmax of the scores. */
-static void decoder_step(as_session *s, int32_t len, int32_t prev, float scale, int32_t top_k,
-                         const float *forced, const step_rows *rows) {
+/* One step for `count` hypotheses at once (count <= s->step_width): reads
+ * row i of s->state (s_{t-1} of hypothesis i, (count, Hd)) and prev[i],
+ * writes row i of s->state (s_t), of s->logits ((count, Vt)) and every row
+ * of rows[i]. Each weight matrix multiplies all `count` vectors in one
+ * batched product (kernels.h: the weights stream once per step, not once
+ * per hypothesis), and each hypothesis's numbers are bit for bit what it
+ * alone would give (the batched products are the single one's, row by row).
+ * forced (S) or NULL: alpha_t given by the caller (already renormalised)
+ * instead of the softmax of the scores, for every hypothesis. best, sums
+ * (count) or NULL: each hypothesis's largest logit and sum_i exp(l_i - best),
+ * the softmax normaliser the candidates and the beam share. */
+static void decoder_step(as_session *s, int32_t len, int32_t count, const int32_t *prev, float scale,
+                         int32_t top_k, const float *forced, const step_rows *rows, float *best, float *sums) {
     const as_model *m = s->model;
     const as_model_info *in = &m->info;
-    const size_t e = in->embed_dim, hd = in->decoder_hidden;
-    const size_t o = in->output_dim, vt = in->tgt_vocab_size, n = (size_t)len;
-    const size_t ctx_dim = in->context_dim;
-    float *scores = rows->scores;
-    float *alpha = rows->alpha;
-    float *context = rows->context;
+    const size_t e = in->embed_dim, hd = in->decoder_hidden, a = in->attention_dim;
+    const size_t o = in->output_dim, vt = in->tgt_vocab_size, n = (size_t)len, k = (size_t)count;
+    const size_t ctx_dim = in->context_dim, r_dim = ctx_rows(in);
 
-    switch (in->attention_kind) {
-    case AS_ATTENTION_ADDITIVE:
-        matvec(&m->attn_query_w, in->attention_dim, hd, s->state, m->attn_query_b, s->query);
-        as_f32_additive_scores(n, in->attention_dim, s->keys, s->query, m->attn_v, scores);
-        if (m->attn_v_b) /* shifts every score alike: alpha is unchanged, the raw scores are not */
-            for (size_t j = 0; j < n; j++) scores[j] += m->attn_v_b[0];
-        break;
-    case AS_ATTENTION_GENERAL:
-        as_f32_dot_scores(n, hd, s->keys, s->state, scores);
-        break;
-    case AS_ATTENTION_DOT:
-    case AS_ATTENTION_SCALED_DOT:
-        as_f32_dot_scores(n, hd, s->annotations, s->state, scores);
-        break;
-    default: /* none: a fixed summary stands in for the context */
-        memset(scores, 0, n * sizeof(float));
-        memcpy(context, s->summary, ctx_dim * sizeof(float));
-        break;
-    }
-    /* c_t (the trace's), and its products [dec_w_ctx c_t ; out_w_ctx c_t]
-     * as the alpha-weighted sum of the encoder's per-position products */
-    if (in->attention_kind != AS_ATTENTION_NONE) {
-        if (forced) memcpy(alpha, forced, n * sizeof(float)); /* the pinned finger */
-        else as_f32_softmax(n, scores, scale, alpha);
-        as_f32_context(n, ctx_dim, alpha, s->annotations, context);
-        as_f32_context(n, ctx_rows(in), alpha, s->ctx_proj, s->ctx_term);
-    } else {
-        memcpy(s->ctx_term, s->ctx_proj, ctx_rows(in) * sizeof(float));
+    if (in->attention_kind == AS_ATTENTION_ADDITIVE) /* every hypothesis's query in one product */
+        matvec_batch(&m->attn_query_w, a, hd, k, s->state, hd, m->attn_query_b, s->query, a);
+    for (size_t i = 0; i < k; i++) {
+        const float *state = s->state + i * hd;
+        float *scores = rows[i].scores, *alpha = rows[i].alpha, *context = rows[i].context;
+        float *ctx_term = s->ctx_term + i * r_dim;
+        switch (in->attention_kind) {
+        case AS_ATTENTION_ADDITIVE:
+            as_f32_additive_scores(n, a, s->keys, s->query + i * a, m->attn_v, scores);
+            if (m->attn_v_b) /* shifts every score alike: alpha is unchanged, the raw scores are not */
+                for (size_t j = 0; j < n; j++) scores[j] += m->attn_v_b[0];
+            break;
+        case AS_ATTENTION_GENERAL:
+            as_f32_dot_scores(n, hd, s->keys, state, scores);
+            break;
+        case AS_ATTENTION_DOT:
+        case AS_ATTENTION_SCALED_DOT:
+            as_f32_dot_scores(n, hd, s->annotations, state, scores);
+            break;
+        default: /* none: a fixed summary stands in for the context */
+            memset(scores, 0, n * sizeof(float));
+            memcpy(context, s->summary, ctx_dim * sizeof(float));
+            break;
+        }
+        /* c_t (the trace's), and its products [dec_w_ctx c_t ; out_w_ctx c_t]
+         * as the alpha-weighted sum of the encoder's per-position products */
+        if (in->attention_kind != AS_ATTENTION_NONE) {
+            if (forced) memcpy(alpha, forced, n * sizeof(float)); /* the pinned finger */
+            else as_f32_softmax(n, scores, scale, alpha);
+            as_f32_context(n, ctx_dim, alpha, s->annotations, context);
+            as_f32_context(n, r_dim, alpha, s->ctx_proj, ctx_term);
+        } else {
+            memcpy(ctx_term, s->ctx_proj, r_dim * sizeof(float));
+        }
+        embedding_row(&m->tgt_embedding, e, prev[i], s->embedding + i * e);
     }
 
     /* s_t = GRUCell([emb ; c_t], s_{t-1}): input gates dec_w_emb emb + b + dec_w_ctx c_t */
-    embedding_row(&m->tgt_embedding, e, prev, s->embedding);
-    matvec(&m->dec_w_emb, 3 * hd, e, s->embedding, m->dec_b_ih, s->dec_gi);
-    for (size_t i = 0; i < 3 * hd; i++) s->dec_gi[i] += s->ctx_term[i];
-    matvec(&m->dec_w_hh, 3 * hd, hd, s->state, m->dec_b_hh, s->dec_gh);
-    as_f32_gru_update(hd, s->dec_gi, s->dec_gh, s->state);
-    memcpy(rows->state, s->state, hd * sizeof(float));
+    matvec_batch(&m->dec_w_emb, 3 * hd, e, k, s->embedding, e, m->dec_b_ih, s->dec_gi, 3 * hd);
+    matvec_batch(&m->dec_w_hh, 3 * hd, hd, k, s->state, hd, m->dec_b_hh, s->dec_gh, 3 * hd);
+    for (size_t i = 0; i < k; i++) {
+        float *gi = s->dec_gi + i * 3 * hd, *state = s->state + i * hd;
+        const float *ctx_term = s->ctx_term + i * r_dim;
+        for (size_t r = 0; r < 3 * hd; r++) gi[r] += ctx_term[r];
+        as_f32_gru_update(hd, gi, s->dec_gh + i * 3 * hd, state);
+        memcpy(rows[i].state, state, hd * sizeof(float));
+    }
 
     if (in->arch_flags & AS_ARCH_DIRECT_OUTPUT) {
         /* logits = W_p s_t + b_p (O == Hd) */
-        matvec(&m->proj_w, vt, o, s->state, m->proj_b, s->logits);
+        matvec_batch(&m->proj_w, vt, o, k, s->state, hd, m->proj_b, s->logits, vt);
     } else {
         /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o), as out_w_se [s_t ; emb] + b_o
          * + out_w_ctx c_t; logits = W_p o_t + b_p */
-        memcpy(s->out_in, s->state, hd * sizeof(float));
-        memcpy(s->out_in + hd, s->embedding, e * sizeof(float));
-        matvec(&m->out_w_se, o, hd + e, s->out_in, m->out_b, s->features);
-        for (size_t i = 0; i < o; i++) s->features[i] += s->ctx_term[3 * hd + i];
-        as_f32_tanh(o, s->features, s->features);
-        matvec(&m->proj_w, vt, o, s->features, m->proj_b, s->logits);
+        for (size_t i = 0; i < k; i++) {
+            memcpy(s->out_in + i * (hd + e), s->state + i * hd, hd * sizeof(float));
+            memcpy(s->out_in + i * (hd + e) + hd, s->embedding + i * e, e * sizeof(float));
+        }
+        matvec_batch(&m->out_w_se, o, hd + e, k, s->out_in, hd + e, m->out_b, s->features, o);
+        for (size_t i = 0; i < k; i++) {
+            float *features = s->features + i * o;
+            const float *ctx_term = s->ctx_term + i * r_dim;
+            for (size_t r = 0; r < o; r++) features[r] += ctx_term[3 * hd + r];
+            as_f32_tanh(o, features, features);
+        }
+        matvec_batch(&m->proj_w, vt, o, k, s->features, o, m->proj_b, s->logits, vt);
     }
 
     /* The argmax comes from the logits (exact order); top_ids row t holds at
      * least the winner even when the caller asked for no candidates. The
      * candidates' probabilities need only the softmax normaliser, taken
      * around the best logit: softmax_i = exp(l_i - l_max) / sum_j exp(l_j - l_max). */
-    int32_t *top = rows->top_ids;
-    as_f32_top_k(vt, s->logits, top_k > 0 ? top_k : 1, top);
-    if (top_k > 0) { /* the normaliser is a pass of exp over the vocabulary: only when asked */
-        const float best = s->logits[top[0]];
-        const float inv_sum = 1.0f / as_f32_sum_exp(vt, s->logits, best);
-        for (int32_t i = 0; i < top_k; i++)
-            rows->top_probs[i] = as_exp_scalar(s->logits[top[i]] - best) * inv_sum;
+    for (size_t i = 0; i < k; i++) {
+        const float *logits = s->logits + i * vt;
+        int32_t *top = rows[i].top_ids;
+        as_f32_top_k(vt, logits, top_k > 0 ? top_k : 1, top);
+        if (top_k == 0 && !sums) continue; /* the normaliser is a pass of exp over the vocabulary: only when asked */
+        const float top_logit = logits[top[0]];
+        const float sum = as_f32_sum_exp(vt, logits, top_logit);
+        if (sums) best[i] = top_logit, sums[i] = sum;
+        const float inv_sum = 1.0f / sum;
+        for (int32_t c = 0; c < top_k; c++)
+            rows[i].top_probs[c] = as_exp_scalar(logits[top[c]] - top_logit) * inv_sum;
     }
 }
 
@@ -559,7 +604,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     int32_t prev = AS_TOKEN_BOS, steps = 0, eos = 0;
     while (steps < p.cap) {
         const step_rows rows = greedy_rows(s, p.count, steps);
-        decoder_step(s, p.count, prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), &rows);
+        decoder_step(s, p.count, 1, &prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), &rows, NULL, NULL);
         prev = s->target_ids[steps++] = rows.top_ids[0];
         if (prev == AS_TOKEN_EOS) {
             eos = 1;
@@ -688,6 +733,7 @@ as_status as_translate_beam(as_session *s, const char *text, size_t length, cons
     const size_t hd = in->decoder_hidden;
     beam_storage b;
     st = beam_carve(s, &p, k, &b);
+    if (st == AS_OK) st = reserve_step_width(s, k);
     if (st != AS_OK) return st;
 
     beam_candidate candidates[AS_BEAM_MAX_WIDTH * AS_BEAM_MAX_WIDTH];
@@ -703,21 +749,28 @@ as_status as_translate_beam(as_session *s, const char *text, size_t length, cons
         const int32_t want = k - finished; /* hypotheses still to be made */
         const int32_t per_slot = want < vt ? want : vt;
         int32_t n_candidates = 0;
+        /* every live hypothesis's step in one batched decoder step: its
+         * parent's state in row i of s->state, its rows of the tree at t*k + i */
+        step_rows rows[AS_BEAM_MAX_WIDTH];
+        int32_t prev[AS_BEAM_MAX_WIDTH];
+        float best[AS_BEAM_MAX_WIDTH], sums[AS_BEAM_MAX_WIDTH];
         for (int32_t i = 0; i < live; i++) {
-            const size_t row = (size_t)t * k + (size_t)i;
             const int32_t parent = live_node[i];
-            const step_rows rows = beam_rows(&b, &p, in, row);
-            memcpy(s->state, parent < 0 ? s->s0 : b.states + (size_t)b.node_row[parent] * hd, hd * sizeof(float));
-            const int32_t prev = parent < 0 ? AS_TOKEN_BOS : b.node_token[parent];
-            decoder_step(s, p.count, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), &rows);
+            rows[i] = beam_rows(&b, &p, in, (size_t)t * k + (size_t)i);
+            memcpy(s->state + (size_t)i * hd, parent < 0 ? s->s0 : b.states + (size_t)b.node_row[parent] * hd,
+                   hd * sizeof(float));
+            prev[i] = parent < 0 ? AS_TOKEN_BOS : b.node_token[parent];
+        }
+        decoder_step(s, p.count, live, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), rows, best, sums);
+        for (int32_t i = 0; i < live; i++) {
+            const float *logits = s->logits + (size_t)i * (size_t)vt;
             /* the slot's best per_slot tokens; the first is decoder_step's winner */
             int32_t best_ids[AS_BEAM_MAX_WIDTH];
-            as_f32_top_k((size_t)vt, s->logits, per_slot, best_ids);
-            const float best = s->logits[best_ids[0]];
-            const float log_sum = logf(as_f32_sum_exp((size_t)vt, s->logits, best));
+            as_f32_top_k((size_t)vt, logits, per_slot, best_ids);
+            const float log_sum = logf(sums[i]);
             for (int32_t r = 0; r < per_slot; r++) {
                 beam_candidate *c = &candidates[n_candidates++];
-                c->step_log_prob = (s->logits[best_ids[r]] - best) - log_sum;
+                c->step_log_prob = (logits[best_ids[r]] - best[i]) - log_sum;
                 c->log_prob = live_log_prob[i] + c->step_log_prob;
                 c->slot = i;
                 c->rank = r;

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
+import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../web/engine.js';
 import { AlignscopeError, ROOT, TEST_MODELS, VARIANTS, createEngine, fixtureFiles, modelBytes, requireBuilt, runNative } from './support/alsc.mjs';
 
 requireBuilt();
@@ -54,24 +55,37 @@ describe('beam width 1 is greedy, bit for bit', () => {
         engine.dispose();
       });
     }
-    test(`${name} native CLI --beam 1`, () => {
+    test(`${name} native CLI: the default is the beam's best, --beam 1 is greedy`, async () => {
+      const engine = await createEngine({ variant: 'simd' }); // the native CLI runs the same SIMD twin
+      engine.load(bytes);
       const scales = [...new Set(cases.map((c) => c.score_scale))];
       for (const scale of scales) {
         const texts = cases.filter((c) => c.score_scale === scale).map((c) => c.text);
         const args = ['--model', model, '--json', '--top-k', '5', '--scale', String(scale)];
-        const greedy = runNative([...args, '--', ...texts]);
-        const beam = runNative([...args, '--beam', '1', '--', ...texts]);
-        assert.equal(greedy.status, 0, greedy.stderr);
-        assert.equal(beam.status, 0, beam.stderr);
-        const g = greedy.stdout.trim().split('\n').map((l) => JSON.parse(l));
-        const b = beam.stdout.trim().split('\n').map((l) => JSON.parse(l));
-        g.forEach((line, i) => {
-          assert.equal(b[i].hypotheses.length, 1);
-          const { log_prob: lp, score, step_log_probs: steps, ...trace } = b[i].hypotheses[0];
-          assert.equal(typeof lp + typeof score + steps.length, `numbernumber${line.target_ids.length}`);
-          assert.deepEqual(trace, line, `${name} native "${texts[i]}"`); // the same printed digits
+        const lines = (r) => { assert.equal(r.status, 0, r.stderr); return r.stdout.trim().split('\n').map((l) => JSON.parse(l)); };
+        const byDefault = lines(runNative([...args, '--', ...texts]));
+        const all = lines(runNative([...args, '--beam', String(DEFAULT_BEAM_WIDTH), '--', ...texts]));
+        const greedy = lines(runNative([...args, '--beam', '1', '--', ...texts]));
+        texts.forEach((text, i) => {
+          const label = `${name} native "${text}" scale ${scale}`;
+          // the default: a beam of DEFAULT_BEAM_WIDTH, its best hypothesis as one translation
+          const { beam_width: width, length_penalty: lp, ...best } = byDefault[i];
+          assert.equal(width, DEFAULT_BEAM_WIDTH, label);
+          assert.equal(lp, DEFAULT_LENGTH_PENALTY, label);
+          const { step_log_probs: steps, ...first } = all[i].hypotheses[0];
+          assert.equal(steps.length, first.target_ids.length, label);
+          assert.deepEqual(best, first, `${label}: default vs --beam ${DEFAULT_BEAM_WIDTH}'s #1`); // the same printed digits
+          // --beam 1: greedy decoding (as_translate), printed as one translation
+          const g = greedy[i];
+          assert.equal(g.hypotheses, undefined, label);
+          assert.equal(g.beam_width, undefined, label);
+          const want = engine.translate(text, { scoreScale: scale, topK: 5 });
+          assert.deepEqual(g.target_ids, want.target.map((x) => x.id), label);
+          assert.equal(g.translation, want.translation, label);
+          g.alpha?.flat().forEach((a, k) => assert.equal(Math.fround(a), want.alpha[k], `${label}: alpha ${k}`));
         });
       }
+      engine.dispose();
     });
   }
 });

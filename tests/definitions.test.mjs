@@ -130,8 +130,12 @@ test('asw_info and asw_trace field numbers: engine.js has wasm_api.c\'s lists', 
 test('beam search limits and defaults: engine.js has the C values', () => {
   assert.equal(DEFINITIONS.BEAM_MAX_WIDTH, Number(cDefine(publicHeader, 'AS_BEAM_MAX_WIDTH')));
   assert.equal(DEFINITIONS.MAX_LENGTH_PENALTY, Number(cDefine(publicHeader, 'AS_MAX_LENGTH_PENALTY').replace(/f$/, '')));
+  // the front ends' decoding default (the CLI reads the C define itself), and
+  // as_options_default takes its length penalty from the same define
+  assert.equal(DEFINITIONS.DEFAULT_BEAM_WIDTH, Number(cDefine(publicHeader, 'AS_DEFAULT_BEAM_WIDTH')));
+  assert.equal(DEFINITIONS.DEFAULT_LENGTH_PENALTY, Number(cDefine(publicHeader, 'AS_DEFAULT_LENGTH_PENALTY').replace(/f$/, '')));
   const defaults = read('src/engine.c').match(/void as_options_default\(as_options \*options\) \{([\s\S]*?)\n\}/)[1];
-  assert.equal(DEFINITIONS.DEFAULT_LENGTH_PENALTY, Number(defaults.match(/length_penalty = ([\d.]+)f;/)[1]));
+  assert.match(defaults, /length_penalty = AS_DEFAULT_LENGTH_PENALTY;/);
 });
 
 test('the .alsc limits and beam constants of models/train/alsc_to_torch.py and decode.py are C\'s', () => {

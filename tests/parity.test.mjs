@@ -120,7 +120,7 @@ for (const { name, fixture, model } of fixtureFiles()) {
       const scales = [...new Set(fx.cases.map((c) => c.score_scale))];
       for (const scale of scales) {
         const cases = fx.cases.filter((c) => c.score_scale === scale);
-        const r = runNative(['--model', model, '--json', '--top-k', '5', '--scale', String(scale), '--', ...cases.map((c) => c.text)]);
+        const r = runNative(['--model', model, '--beam', '1', '--json', '--top-k', '5', '--scale', String(scale), '--', ...cases.map((c) => c.text)]);
         assert.equal(r.status, 0, r.stderr);
         const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
         assert.equal(lines.length, cases.length);
@@ -129,8 +129,8 @@ for (const { name, fixture, model } of fixtureFiles()) {
       worst.native = Math.max(worst.native ?? 0, stats.alpha);
       // --no-context (models/train/report.py's reading) drops only the context vectors.
       const some = fx.cases.filter((c) => c.score_scale === scales[0]).slice(0, 3).map((c) => c.text);
-      const full = runNative(['--model', model, '--json', '--top-k', '0', '--scale', String(scales[0]), '--', ...some]);
-      const lean = runNative(['--model', model, '--json', '--no-context', '--top-k', '0', '--scale', String(scales[0]), '--', ...some]);
+      const full = runNative(['--model', model, '--beam', '1', '--json', '--top-k', '0', '--scale', String(scales[0]), '--', ...some]);
+      const lean = runNative(['--model', model, '--beam', '1', '--json', '--no-context', '--top-k', '0', '--scale', String(scales[0]), '--', ...some]);
       assert.equal(lean.status, 0, lean.stderr);
       const [fullLines, leanLines] = [full, lean].map((r) => r.stdout.trim().split('\n').map((l) => JSON.parse(l)));
       assert.equal(leanLines.length, some.length);

@@ -177,7 +177,7 @@ for (const twin of twins) {
       const stats = { alpha: 0, logProb: 0 };
       const flags = (c) => c.overrides.flatMap(([step, weights]) => ['--force', `${step}:${weights.join(',')}`]);
       for (const c of forced) {
-        const r = runNative(['--model', twin.model, '--json', '--top-k', '5', ...flags(c), '--', c.text]);
+        const r = runNative(['--model', twin.model, '--beam', '1', '--json', '--top-k', '5', ...flags(c), '--', c.text]);
         assert.equal(r.status, 0, r.stderr);
         compareTrace(`${name} native forced "${c.text}"`, fromNative(JSON.parse(r.stdout)), c.result, tol, stats);
       }

@@ -19,12 +19,13 @@ import { parseShareParams } from './state.js';
 import { VIEWS } from './config.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
-const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme', 'ui-lang'];
+// beam="1": greedy decoding (default: a beam of DEFAULT_BEAM_WIDTH), lp: its length penalty; as a link's beam= and lp=.
+const ATTRS = ['sentence', 'model', 'scale', 'step', 'view', 'colour', 'pieces', 'compare', 'theme', 'ui-lang', 'beam', 'lp'];
 
 // Attribute -> link key. The values go to parseShareParams as they are (no
 // link string in between, so a huge sentence is cut and said, and the other
 // attributes still apply); its notices name the attributes.
-const KEYS = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang' };
+const KEYS = { sentence: 's', model: 'm', scale: 'scale', step: 'step', view: 'view', colour: 'colour', pieces: 'pieces', compare: 'vs', 'ui-lang': 'uilang', beam: 'beam', lp: 'lp' };
 const NAMES = Object.fromEntries(Object.entries(KEYS).map(([attr, key]) => [key, attr]));
 
 function attrsToState(el) {

@@ -150,8 +150,9 @@ export class EngineClient {
   }
 
   /**
-   * A beam search (engine.beam): resolves to { hypotheses, beamWidth,
-   * lengthPenalty, workerMs }, best hypothesis first; rejects with the
+   * A beam search (engine.beam): resolves to { hypotheses, greedy (the
+   * greedy trace of the same text), beamWidth, lengthPenalty, workerMs },
+   * best hypothesis first; rejects with the
    * engine's message (err.code) or when a model load overtakes it.
    */
   beam({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false }) {
@@ -171,12 +172,12 @@ export class EngineClient {
    * rejects with the engine's error (err.code, e.g. AS_ERR_BAD_ATTENTION_OVERRIDE)
    * or, when a model load overtakes it, with err.superseded set.
    */
-  decode({ text, scoreScale, topK, overrides, cutSource = false }) {
+  decode({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false }) {
     if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.decodeWaiters.set(id, { resolve, reject, loadId: this.loadId });
-      this.worker.postMessage({ type: 'decode', id, text, scoreScale, topK: topK ?? CONFIG.topK, overrides: overrides ?? [], cutSource });
+      this.worker.postMessage({ type: 'decode', id, text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty, overrides: overrides ?? [], cutSource });
     });
   }
 
@@ -198,7 +199,7 @@ export class EngineClient {
     const id = this.nextId++;
     this.inFlight = { id, params, sentAt: performance.now() };
     this.worker.postMessage({ type: 'translate', id, text: params.text, scoreScale: params.scoreScale, topK: params.topK ?? CONFIG.topK,
-      overrides: params.overrides ?? [], cutSource: !!params.cutSource });
+      beamWidth: params.beamWidth, lengthPenalty: params.lengthPenalty, overrides: params.overrides ?? [], cutSource: !!params.cutSource });
   }
 
   #expect(type, timeoutMs) {
@@ -250,8 +251,8 @@ export class EngineClient {
         w.reject(Object.assign(new Error(msg.message ?? 'superseded by a model load'), { code: msg.code ?? null }));
         return;
       }
-      const { hypotheses, beamWidth, lengthPenalty, workerMs } = msg;
-      w.resolve({ hypotheses, beamWidth, lengthPenalty, workerMs });
+      const { hypotheses, greedy, beamWidth, lengthPenalty, workerMs } = msg;
+      w.resolve({ hypotheses, greedy, beamWidth, lengthPenalty, workerMs });
       return;
     }
     if (msg.type === 'tokens' || (msg.type === 'error' && msg.stage === 'tokenize')) {

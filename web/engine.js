@@ -20,7 +20,12 @@ export const STATUS_CODES = [
 ];
 export const BEAM_MAX_WIDTH = 8; // AS_BEAM_MAX_WIDTH in src/alignscope.h
 export const MAX_LENGTH_PENALTY = 4; // AS_MAX_LENGTH_PENALTY
-export const DEFAULT_LENGTH_PENALTY = 1; // as_options_default (src/engine.c)
+// How the page and the element decode unless a link or the reader says
+// otherwise: a beam of DEFAULT_BEAM_WIDTH ranked with DEFAULT_LENGTH_PENALTY
+// (AS_DEFAULT_BEAM_WIDTH, AS_DEFAULT_LENGTH_PENALTY: chosen once, in C, for
+// the CLI too). Width 1 is greedy.
+export const DEFAULT_BEAM_WIDTH = 5; // AS_DEFAULT_BEAM_WIDTH
+export const DEFAULT_LENGTH_PENALTY = 1; // AS_DEFAULT_LENGTH_PENALTY
 export const ATTENTION_KINDS = ['none', 'additive', 'dot', 'general', 'scaled_dot'];
 const WEIGHT_TYPES = ['f32', 'f16', 'int8'];
 const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
@@ -55,7 +60,7 @@ const HYPOTHESIS = { logProb: 0, score: 1, stepLogProbs: 2 };
 /** The copies above, for tests/definitions.test.mjs (read-only). */
 export const DEFINITIONS = Object.freeze({
   STATUS_CODES, ATTENTION_KINDS, WEIGHT_TYPES, TOKEN_TEXT_STRIDE, INFO, ARCH_FLAGS, TRACE, SPECIAL_TOKENS,
-  HYPOTHESIS, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY,
+  HYPOTHESIS, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY,
 });
 
 const utf8Decoder = new TextDecoder('utf-8');

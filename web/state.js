@@ -5,8 +5,10 @@
 // `#s=Open+the+file&m=en-fr&scale=2&step=1&view=full&pieces=1&colour=row&vs=en-fr-dot,en-fr-none&uilang=de&pin=1:@2&beam=4&lp=0.6&quiz=1`. `scale` is
 // the divisor as a multiple of the model's trained divisor (1 = as trained);
 // `uilang` the UI language (en, fr, de, es), written only once one was chosen;
-// `beam` the beam search card's width (1-8) and `lp` its length penalty
-// (0-4), each written only once one was chosen (cards/beam.js).
+// `beam` the beam width the translation is decoded with (1-8; 1 = greedy;
+// default DEFAULT_BEAM_WIDTH, the engine's) and `lp` its length penalty
+// (0-4), each written only once one was chosen (the greedy control beside
+// the translation, cards/input.js; the beam search card, cards/beam.js).
 // `quiz` the predict-then-reveal quiz (lib/quiz.js: quiz=1 or quiz=source+word),
 // which starts at `step`.
 // Runtime state (trace, info, loading, error) lives here too but is never
@@ -125,9 +127,10 @@ export function parseShareParams(params, { names = null } = {}) {
     const parsed = parsePin(pin);
     if (parsed.pin) out.pin = parsed.pin; else out.pinError = parsed.error;
   }
-  // beam=K, lp=X: the beam search card (lib/beam.js). A value out of range
-  // is reported (rejectedBeam, rejectedLp: the page says so, beamNotices)
-  // and the card keeps its width or penalty.
+  // beam=K, lp=X: how the translation is decoded, and the beam search card
+  // (lib/beam.js); beam=1 is greedy. A value out of range is reported
+  // (rejectedBeam, rejectedLp: the page says so, beamNotices) and the page
+  // keeps its width or penalty.
   const beam = params.get('beam');
   if (beam !== null && parseBeamWidth(beam) !== null) out.beam = parseBeamWidth(beam);
   else if (beam !== null) out.rejectedBeam = clip(beam);

@@ -296,9 +296,10 @@ export function mountAlignscope(root, opts = {}) {
   // are on their way while this thread makes the DOM; what boot() does next
   // waits for the catalogue, so the cards are there by then.
   models.boot();
-  // A link's beam width or length penalty out of range: say so (in the UI language), keep the card's own.
+  // A link's beam width or length penalty out of range: say so (in the UI
+  // language) and keep the page's own. In every layout: they decide how the
+  // translation itself is decoded (controllers/translation.js).
   const setBeamNotices = (asked) => {
-    if (!has.full) return;
     const st = store.get();
     const n = beamNotices(asked, { width: st.beam ?? DEFAULT_BEAM_WIDTH, lengthPenalty: st.beamLp ?? DEFAULT_LENGTH_PENALTY });
     store.set(noticePatch({ ...st, ...noticePatch(st, 'beam', n.beam) }, 'beamLp', n.beamLp));

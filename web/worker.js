@@ -9,17 +9,21 @@
 //   ← { type: 'loaded', modelId, loadId, info, timing: { startAt, doneAt } }
 //     (a refused file: { type: 'error', stage: 'load', loadId, code, message },
 //     and the engine keeps the model it had)
-//   → { type: 'translate', id, text, scoreScale, topK, overrides?, cutSource? }
+//   → { type: 'translate', id, text, scoreScale, topK, beamWidth?, lengthPenalty?, overrides?, cutSource? }
 //   ← { type: 'result', id, trace, workerMs, doneAt }
-//     (overrides: [{ step, weights }], engine.translate's pinned attention)
-//   → { type: 'decode', id, text, scoreScale, topK, overrides?, cutSource? }
+//     (overrides: [{ step, weights }], engine.translate's pinned attention;
+//     beamWidth > 1: engine.beam's best hypothesis is the trace, with its
+//     logProb, score and stepLogProbs; the trace says how it was decoded in
+//     beamWidth (1: greedy, engine.translate) and lengthPenalty)
+//   → { type: 'decode', id, text, scoreScale, topK, beamWidth?, lengthPenalty?, overrides?, cutSource? }
 //   ← { type: 'decode-result', id, trace, workerMs }
 //     (the same translation as a request of its own, beside the main one:
 //     the pinned attention of cards/pin.js; a refusal is { type: 'error', stage: 'decode', id, code, message })
 //   → { type: 'beam', id, text, scoreScale, topK, beamWidth, lengthPenalty, overrides?, cutSource? }
+//   ← { type: 'beam-result', id, hypotheses, greedy, beamWidth, lengthPenalty, workerMs }
+//     (engine.beam, and engine.translate's greedy trace of the same text for
+//     the card to compare; a refusal is { type: 'error', stage: 'beam', id, code, message })
 //     (cutSource: read the first maxSourceTokens tokens of a longer text, engine.translate's)
-//   ← { type: 'beam-result', id, hypotheses, beamWidth, lengthPenalty, workerMs }
-//     (engine.beam; a refusal is { type: 'error', stage: 'beam', id, code, message })
 //   → { type: 'tokenize', id, text }            (the page's live token count)
 //   ← { type: 'tokens', id, starts, ends }      (UTF-16 spans of the model's tokens)
 //   ← { type: 'error', id?, loadId?, stage, code?, message }
@@ -76,8 +80,15 @@ self.onmessage = async (event) => {
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
-      const tr = await engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [], cutSource: !!msg.cutSource });
+      const opts = { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [], cutSource: !!msg.cutSource };
+      // The page's decoding (controllers/translation.js): a beam's best
+      // hypothesis, or greedy at width 1 (or when none is asked for).
+      const width = msg.beamWidth ?? 1;
+      const tr = width === 1 ? engine.translate(msg.text, opts)
+        : engine.beam(msg.text, { ...opts, beamWidth: width, lengthPenalty: msg.lengthPenalty }).hypotheses[0];
       const { trace, transfer } = copyTrace(tr);
+      trace.beamWidth = width;
+      trace.lengthPenalty = width === 1 ? null : msg.lengthPenalty;
       postMessage({ type: msg.type === 'decode' ? 'decode-result' : 'result', id: msg.id, trace, workerMs: performance.now() - t0, doneAt: epochNow() }, transfer);
     } else if (msg.type === 'beam') {
       const t0 = performance.now();
@@ -91,7 +102,9 @@ self.onmessage = async (event) => {
         transfer.push(...copied.transfer);
         return copied.trace;
       });
-      postMessage({ type: 'beam-result', id: msg.id, hypotheses, beamWidth: result.beamWidth,
+      const greedyCopy = copyTrace(engine.translate(msg.text, { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [], cutSource: !!msg.cutSource }));
+      transfer.push(...greedyCopy.transfer);
+      postMessage({ type: 'beam-result', id: msg.id, hypotheses, greedy: greedyCopy.trace, beamWidth: result.beamWidth,
         lengthPenalty: result.lengthPenalty, workerMs: performance.now() - t0 }, transfer);
     } else if (msg.type === 'tokenize') {
       const tokens = engine.tokenize(msg.text);

@@ -36,14 +36,16 @@ def test_rows(path, domain=None):
     return [(src, ref) for src, ref, row_domain in read_rows(path) if not domain or row_domain == domain]
 
 
-def translate(cli, model, sentences):
+def translate(cli, model, sentences, decoding=("--beam", "1")):
     """-> ([translation text per sentence], refused count). The CLI reads one sentence
     a line and prints one JSON line per translation; a refused one prints only to
-    stderr, so outputs are matched to inputs by their text, in order."""
+    stderr, so outputs are matched to inputs by their text, in order. decoding:
+    the CLI's decoding flags, greedy by default; with `--beam K` (K > 1) the
+    line lists K hypotheses and the best one's text is taken."""
     for s in sentences:
         if "\n" in s or not s.strip():
             raise ValueError(f"not one non-empty line: {s!r}")
-    run = subprocess.run([cli, "--model", model, "--json", "--top-k", "0"], input="\n".join(sentences) + "\n",
+    run = subprocess.run([cli, "--model", model, *decoding, "--json", "--no-context", "--top-k", "0"], input="\n".join(sentences) + "\n",
                          capture_output=True, text=True, check=False)
     outputs = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     # It exits 1 when it refused a sentence; anything else is a failure.
@@ -53,7 +55,8 @@ def translate(cli, model, sentences):
     texts, at, refused = [], 0, 0
     for s in sentences:
         if at < len(outputs) and outputs[at]["text"] == s:
-            texts.append(outputs[at]["translation"])
+            out = outputs[at]
+            texts.append(out["translation"] if "translation" in out else out["hypotheses"][0]["translation"])
             at += 1
         else:
             texts.append("")

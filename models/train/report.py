@@ -176,7 +176,7 @@ def engine_traces(engine, model_file, sentences):
     (T x S), ...}, or None for a sentence the model refuses because it is longer
     than the model accepts (the CLI says so on stderr and goes on). Any other
     failure stops the report."""
-    run = subprocess.run([engine, "--model", model_file, "--json", "--no-context", "--top-k", "0"], input="\n".join(sentences) + "\n",
+    run = subprocess.run([engine, "--model", model_file, "--beam", "1", "--json", "--no-context", "--top-k", "0"], input="\n".join(sentences) + "\n",
                          capture_output=True, text=True)
     refusals = [line for line in run.stderr.splitlines() if line.strip()]
     if run.returncode not in (0, 1) or any("more words than this model accepts" not in r for r in refusals):

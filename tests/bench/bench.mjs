@@ -30,7 +30,8 @@
 // within minutes: times taken seconds apart share its state, and a
 // disturbance during one backend's turn moves one round's ratio only.
 //
-// Also: the kernel micro-benchmarks (kernels_bench.mjs), greedy-token
+// Also: beam search (the default width) against greedy on the shipped default
+// model, side by side (beam_greedy.mjs), the kernel micro-benchmarks (kernels_bench.mjs), greedy-token
 // agreement of every backend with the simd build, and in Chromium the
 // re-decode time of one slider event (20-word sentence, encoder reused),
 // navigation -> first heatmap on the real page, and the page's render
@@ -55,6 +56,7 @@ import { browserStepBench, browserStepLines, browserStepTargets } from './browse
 import { growthBench, growthLines, growthTargets } from './growth.mjs';
 import { startupBench, startupLines, startupTargets } from './startup.mjs';
 import { relaxedKernelBench, relaxedKernelLines, relaxedKernelTargets } from './kernels_relaxed.mjs';
+import { beamVsGreedy, beamVsGreedyLines } from './beam_greedy.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -351,6 +353,17 @@ async function main() {
       int8Gflops: k.matvec.int8Q32.simd.gflops, chosen: k === kernels }));
   }
 
+  // Beam search by default: its cost against greedy on the shipped default model (beam_greedy.mjs).
+  let beam = null;
+  if (!ONLY || ONLY.has('beam')) {
+    collectGarbage();
+    try {
+      beam = await beamVsGreedy({ root: ROOT, sentences, reps: QUICK ? 3 : 15 });
+      log(`beam (width ${beam.width}) vs greedy on ${beam.model}: ${beam.ratioGeomean.toFixed(2)}× the time per sentence (geomean; ` +
+        beam.sentences.map((r) => `#${r.i + 1} ${r.beamMs.toFixed(1)} / ${r.greedyMs.toFixed(1)} ms`).join(', ') + ')');
+    } catch (e) { beam = { error: String(e.message ?? e).split('\n')[0] }; log(`beam vs greedy: unavailable: ${beam.error}`); }
+  }
+
   let browser = null;
   if (BROWSER) {
     log('chromium');
@@ -362,7 +375,7 @@ async function main() {
     machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, otherCpuBusyBefore, loadavgAfter: os.loadavg() },
     model: modelInfo, sentences, sourceIds,
     backends: Object.fromEntries(live.map((b) => [b.name, b.detail])), unavailable: failed,
-    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, kernels, browser,
+    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, beamVsGreedy: beam, kernels, browser,
   };
   results.stepFloor = stepFloor(ours.info, stats, kernels);
   results.targets = targets(results);
@@ -424,6 +437,8 @@ function targets(r) {
   add('attention core SIMD vs scalar, S ≥ 32 (worst length)', att.length ? Math.min(...att.map((a) => a.speedup)) : null, 3);
   if (r.browser?.sliderRedecode) t.push({ name: 'slider re-decode, 20-word sentence, Chromium (median)', value: r.browser.sliderRedecode.medianMs, goal: 8, met: r.browser.sliderRedecode.medianMs < 8, unit: 'ms', lowerIsBetter: true });
   add('int8 decoder step vs onnxruntime-web f32, Node', r.ratiosVsOrt['simd-int8']?.step, 5);
+  const bg = r.beamVsGreedy;
+  if (bg && !bg.error) t.push({ name: `beam (width ${bg.width}) vs greedy, time per sentence, ${bg.model}, Node (geomean)`, value: bg.ratioGeomean, goal: 2, met: bg.ratioGeomean < 2, unit: '×', lowerIsBetter: true });
   if (r.browser?.steps) t.push(...browserStepTargets(r.browser.steps));
   if (r.browser?.startup && !r.browser.startup.error) t.push(...startupTargets(r.browser.startup));
   if (r.browser?.relaxedKernels) t.push(...relaxedKernelTargets(r.browser.relaxedKernels));
@@ -481,6 +496,7 @@ function markdown(r) {
     lines.push(`int8 weights against f32 on the same SIMD build: decoder step ${f(r.int8VsF32.step.median)}× (paired by round), ` +
       `whole sentence ${f(r.int8VsF32.wholeGeomean)}× (geomean); > 1 = int8 faster.`, '');
   }
+  if (r.beamVsGreedy) lines.push(...(r.beamVsGreedy.error ? [`Beam vs greedy: unavailable (${r.beamVsGreedy.error}).`, ''] : beamVsGreedyLines(r.beamVsGreedy, f)));
   const k = r.kernels;
   if (k) {
   lines.push('### Kernels (V8 in Node, min over repetitions)', '');

@@ -1,7 +1,11 @@
 // The beam search card (web/cards/beam.js, controllers/beam.js) in Debian's
-// Chromium: width 4 draws the prefix tree of engine.beam's hypotheses (as
-// engine.js gives them in Node), best first, each leaf with its log p and
-// score; width 1 is exactly the main (greedy) translation; clicking a second
+// Chromium: the default width (DEFAULT_BEAM_WIDTH, the page's decoding too)
+// draws the prefix tree of engine.beam's hypotheses (as engine.js gives them
+// in Node), best first, each leaf with its log p and score, and the main
+// translation is #1; width 1 is exactly the greedy translation, for the
+// main heatmap too; the page decodes with beam by default, #beam=1 and the
+// control beside the translation give greedy, and the step-through says
+// where the beam kept another word than the top candidate; clicking a second
 // hypothesis shows its text and its own heatmap (the cells' colours are its
 // α, not the first's), and the keyboard picks hypotheses too; links with
 // beam=0, 9 or 1000 get a notice and the default width; a width the engine
@@ -15,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startBrowser, openPage, gotoReady, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
-import { buildBeamTree, differenceFromBest, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
+import { buildBeamTree, differenceFromBest, beamChangeAt, tokenLabel, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { viridis } from '../../web/lib/colormap.js';
 
@@ -26,8 +30,11 @@ const AXE = fs.readFileSync(path.join(REPO, 'node_modules', 'axe-core', 'axe.min
 
 let env;
 let info;
-let beam4;   // engine.beam(SENTENCE) in Node, width 4, the default penalty
+let beam4;   // engine.beam(SENTENCE) in Node, the default width and penalty
 let greedy;  // engine.translate(SENTENCE) in Node
+// The lesson's first sentence: on the default model the beam writes another word than greedy at some step.
+const CAT = 'The cat sat on the mat.';
+let catBeam, catGreedy, catChange; // the default decoding's trace, greedy's, and the first step the beam changed
 
 before(async () => {
   env = await startBrowser();
@@ -38,7 +45,12 @@ before(async () => {
   const opts = { scoreScale: info.trainedScoreScale, topK: 5 };
   beam4 = engine.beam(SENTENCE, { ...opts, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses;
   greedy = engine.translate(SENTENCE, opts);
+  catBeam = { ...engine.beam(CAT, { ...opts, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses[0], beamWidth: DEFAULT_BEAM_WIDTH };
+  catGreedy = engine.translate(CAT, opts);
+  catChange = [...Array(catBeam.T).keys()].find((t) => beamChangeAt(catBeam, t));
   engine.dispose();
+  assert.notEqual(catBeam.translation, catGreedy.translation, 'beam and greedy differ on the lesson sentence');
+  assert.ok(catChange != null);
   assert.ok(beam4.length >= 2, 'the default model gives this sentence several hypotheses');
 });
 after(async () => { await env?.close(); });
@@ -83,14 +95,15 @@ const cellColour = (page, t, j) => page.$eval(`${CARD} canvas.as-heatmap-canvas`
 }, [t, j]);
 const near = (a, b, tol = 4) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
 
-test('width 4: the tree of the engine’s hypotheses, best first; a second one picked by click shows its text and its own heatmap', async () => {
+test('the default width: the tree of the engine’s hypotheses, best first; a second one picked by click shows its text and its own heatmap', async () => {
   const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
   try {
     await openCard(page, `s=${encodeURIComponent(SENTENCE)}`);
     const st = await cardState(page);
     const tree = buildBeamTree(beam4);
-    assert.equal(st.width, '4');
+    assert.equal(st.width, String(DEFAULT_BEAM_WIDTH));
     assert.equal(st.count, beam4.length);
+    assert.equal(await page.locator('#app .as-translation').textContent(), beam4[0].translation, 'the main translation is #1');
     assert.deepEqual(st.radios, beam4.map((h) => h.translation), 'the hypotheses, in the engine’s order (best first)');
     assert.equal(st.nodes, tree.nodes.length, 'one box per shared prefix, as lib/beam.js builds the tree');
     assert.equal(st.edges, tree.nodes.length - 1);
@@ -104,7 +117,7 @@ test('width 4: the tree of the engine’s hypotheses, best first; a second one p
     // (a piece that continues the word before it, like the apostrophe of "d'", is drawn as ·piece)
     const continues = (target, t) => t > 0 && !target[t].isEnd && target[t].word === target[t - 1].word;
     assert.deepEqual(st.onNodes, ['<s>', ...beam4[0].target.map((x, t) => (x.isEnd ? '</s>' : `${continues(beam4[0].target, t) ? '·' : ''}${x.text}`))], 'the picked path is highlighted');
-    assert.match(st.caption, new RegExp(`For “${SENTENCE}” with width 4 and λ = 1\\.0: ${beam4.length} hypotheses`));
+    assert.match(st.caption, new RegExp(`For “${SENTENCE}” with width ${DEFAULT_BEAM_WIDTH} and λ = 1\\.0: ${beam4.length} hypotheses`));
     assert.match(await page.locator(`${CARD} .as-beam-formula`).textContent(), /normalised score = log p\(y \| x\) \/ Tλ/, 'the card states the formula');
     assert.match(await page.locator(`${CARD} .as-beam-svg`).getAttribute('aria-label'), new RegExp(`A tree of ${beam4.length} hypotheses`));
 
@@ -156,10 +169,11 @@ test('width 4: the tree of the engine’s hypotheses, best first; a second one p
     // The width chosen travels in the link; the penalty when chosen.
     await page.locator(`${CARD} input[type=range]`).first().focus();
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => /(^#|&)beam=5(&|$)/.test(location.hash));
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.width === '5', CARD);
+    const wider = String(DEFAULT_BEAM_WIDTH + 1);
+    await page.waitForFunction((k) => new RegExp(`(^#|&)beam=${k}(&|$)`).test(location.hash), wider);
+    await page.waitForFunction(({ sel, k }) => document.querySelector(sel).dataset.width === k, { sel: CARD, k: wider });
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.width === '4', CARD);
+    await page.waitForFunction(({ sel, k }) => document.querySelector(sel).dataset.width === k, { sel: CARD, k: String(DEFAULT_BEAM_WIDTH) });
     await page.locator(`${CARD} .as-beam-option[data-rank="1"] input`).check();
     await page.waitForTimeout(100);
     await page.locator(CARD).screenshot({ path: path.join(ARTIFACTS, 'beam-desktop-light.png') });
@@ -184,7 +198,8 @@ test('width 1 is greedy: exactly the main translation, and the card says so', as
     assert.equal(st.count, 1, 'one hypothesis');
     assert.equal(st.radios[0], main, 'width 1 gives the main heatmap’s translation');
     assert.equal(main, greedy.translation);
-    assert.match(st.greedyNote, /greedy search, the way the main heatmap’s translation is made\. Here it gives exactly that translation: “/);
+    assert.match(st.greedyNote, /greedy search, the translation the page shows when greedy decoding is chosen\. Here it gives exactly that translation: “/);
+    assert.equal(await page.locator('#app .as-decoding-text').textContent(), 'Greedy decoding', 'the card\'s width is the page\'s decoding');
     assert.equal(await page.locator(`${CARD} .as-beam-leaf`).count(), 1);
     // The address follows the store after a short pause (controllers/share.js).
     await page.waitForFunction(() => /(^#|&)beam=1(&|$)/.test(location.hash));
@@ -198,28 +213,64 @@ test('width 1 is greedy: exactly the main translation, and the card says so', as
   } finally { await context.close(); }
 });
 
-test('links with beam=0, 9 or 1000 (or lp=9) get a clear notice; the card uses the default width and the page works', async () => {
+test('the page decodes with beam by default; the control beside the translation and #beam=1 give greedy; the step-through says what the beam changed', async () => {
+  const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
+  page.setDefaultTimeout(90_000);
+  const translationIs = (text) => page.waitForFunction((want) => document.querySelector('#app .as-translation')?.textContent === want, text, { timeout: 60_000 });
+  try {
+    await gotoReady(page, env.url(`index.html#s=${encodeURIComponent(CAT)}&step=${catChange}`));
+    await translationIs(catBeam.translation);
+    assert.equal(await page.locator('#app .as-decoding-text').textContent(), `Beam search, width ${DEFAULT_BEAM_WIDTH}, λ = 1`);
+    // the step where the beam kept another word: the note names both
+    const note = page.locator('#app .as-beam-note');
+    await page.waitForFunction((t) => document.querySelector('#app .as-beam-note')?.dataset.step === String(t), catChange);
+    assert.equal(await note.isVisible(), true);
+    const c = beamChangeAt(catBeam, catChange);
+    assert.match(await note.textContent(), new RegExp(`^Here the beam changed the word: it kept “${tokenLabel(catBeam, catChange).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” \\(p = ${c.chosen.p.toFixed(3)}\\) over the top candidate “`));
+    assert.equal(await page.locator('#app .as-cands li.as-chosen').count(), c.rank >= 0 ? 1 : 0, 'the chosen candidate is the marked one');
+    // a step where it wrote the top candidate: no note
+    const same = [...Array(catBeam.T).keys()].find((t) => !beamChangeAt(catBeam, t));
+    await page.evaluate((t) => { location.hash = location.hash.replace(/step=\d+/, `step=${t}`); }, same);
+    await page.waitForFunction(() => document.querySelector('#app .as-beam-note')?.hidden === true);
+    // greedy, one click away: the translation, the link, the control
+    await page.locator('#app .as-decoding-btn').click();
+    await translationIs(catGreedy.translation);
+    await page.waitForFunction(() => /(^#|&)beam=1(&|$)/.test(location.hash));
+    assert.equal(await page.locator('#app .as-decoding-text').textContent(), 'Greedy decoding');
+    assert.equal(await page.locator('#app .as-beam-note').isVisible(), false, 'greedy changes nothing');
+    // and back
+    await page.locator('#app .as-decoding-btn').click();
+    await translationIs(catBeam.translation);
+    // a link with beam=1 opens greedy
+    await page.goto('about:blank');
+    await gotoReady(page, env.url(`index.html#s=${encodeURIComponent(CAT)}&beam=1`));
+    await translationIs(catGreedy.translation);
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('links with beam=0, 9 or 1000 (or lp=9) get a clear notice; the page decodes with its own width and works', async () => {
   const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
   try {
     for (const bad of ['0', '9', '1000']) {
       await openCard(page, `s=${encodeURIComponent(SENTENCE)}&beam=${bad}`);
       const notice = await page.locator('#app .as-notice [data-topic="beam"]').textContent();
-      assert.equal(notice, `This link asks for beam width “${bad}”, but the width must be a whole number from 1 to 8. The beam search card uses width 4.`);
+      assert.equal(notice, `This link asks for beam width “${bad}”, but the width must be a whole number from 1 to 8 (1 is greedy). The page decodes with width ${DEFAULT_BEAM_WIDTH}.`);
       const st = await cardState(page);
-      assert.equal(st.width, '4');
-      assert.equal(st.widthValue, '4');
+      assert.equal(st.width, String(DEFAULT_BEAM_WIDTH));
+      assert.equal(st.widthValue, String(DEFAULT_BEAM_WIDTH));
       assert.equal(st.count, beam4.length);
-      assert.equal(await page.locator('#app .as-translation').textContent(), greedy.translation, 'the page keeps working');
+      assert.equal(await page.locator('#app .as-translation').textContent(), beam4[0].translation, 'the page keeps working, with its own width');
       // Picking a width answers the notice: it goes.
       await page.locator(`${CARD} input[type=range]`).first().focus();
       await page.keyboard.press('ArrowLeft');
       await page.waitForFunction(() => !document.querySelector('#app .as-notice [data-topic="beam"]'));
     }
     await openCard(page, `s=${encodeURIComponent(SENTENCE)}&beam=3&lp=9`, { width: 3 });
-    assert.match(await page.locator('#app .as-notice [data-topic="beamLp"]').textContent(), /length penalty “9”, but it must be a number from 0 to 4.*uses λ = 1\./);
+    assert.match(await page.locator('#app .as-notice [data-topic="beamLp"]').textContent(), /length penalty “9”, but it must be a number from 0 to 4.*decodes with λ = 1\./);
     // A pasted link (hash change) with a bad width keeps the width in use.
     await page.evaluate((s) => { location.hash = `#s=${encodeURIComponent(s)}&beam=1000`; }, SENTENCE);
-    await page.waitForFunction(() => /beam width “1000”.*uses width 3\./.test(document.querySelector('#app .as-notice [data-topic="beam"]')?.textContent ?? ''));
+    await page.waitForFunction(() => /beam width “1000”.*decodes with width 3\./.test(document.querySelector('#app .as-notice [data-topic="beam"]')?.textContent ?? ''));
     assert.equal((await cardState(page)).width, '3');
     assert.deepEqual(errors, []);
   } finally { await context.close(); }

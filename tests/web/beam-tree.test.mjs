@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import {
   buildBeamTree, layoutBeamTree, partingStep, differenceFromBest, totalVariation, greedyScore, lengthNormalised,
   parseBeamWidth, parseLengthPenalty, formatLengthPenalty, tokenLabel, DEFAULT_BEAM_WIDTH, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY,
+  beamChangeAt,
 } from '../../web/lib/beam.js';
 import { parseShareString, serializeShareState, defaultShareState, beamNotices } from '../../web/state.js';
 import { createEngine } from '../../web/engine.js';
@@ -180,7 +181,7 @@ test('on the test model: engine.beam’s hypotheses make a tree whose paths spel
 });
 
 test('URL keys: beam=1..8 and lp=0..4 are taken; 0, 9, 1000 and the like are refused and reported; they round-trip', () => {
-  assert.equal(DEFAULT_BEAM_WIDTH, 4);
+  assert.equal(DEFAULT_BEAM_WIDTH, 5); // the page's decoding default (AS_DEFAULT_BEAM_WIDTH), the card's too
   for (let k = 1; k <= BEAM_MAX_WIDTH; k++) assert.equal(parseBeamWidth(String(k)), k);
   for (const bad of ['0', '9', '1000', '-1', '2.5', '4x', '', ' ', 'NaN', '0x4', '1e0', null, undefined]) assert.equal(parseBeamWidth(bad), null, `beam=${bad}`);
   for (const [text, x] of [['0', 0], ['1', 1], ['0.6', 0.6], ['1.25', 1.25], ['4', 4], ['4.0', 4]]) assert.equal(parseLengthPenalty(text), x);
@@ -207,9 +208,40 @@ test('URL keys: beam=1..8 and lp=0..4 are taken; 0, 9, 1000 and the like are ref
   assert.equal(back.beamLp, 0.3);
   assert.equal(parseShareString(serializeShareState({ ...defaultShareState(), beamLp: 0 })).beamLp, 0, 'λ = 0 is a choice, written as lp=0');
 
-  // The notices say what was asked, what is allowed and what the card uses.
+  // The notices say what was asked, what is allowed and what the page decodes with instead.
   const n = beamNotices({ rejectedBeam: '1000', rejectedLp: '9' }, { width: 4, lengthPenalty: 1 });
-  assert.match(n.beam, /beam width “1000”.*from 1 to 8.*uses width 4/);
+  assert.match(n.beam, /beam width “1000”.*from 1 to 8.*decodes with width 4/);
   assert.match(n.beamLp, /length penalty “9”.*from 0 to 4.*λ = 1/);
   assert.deepEqual(beamNotices({}, { width: 4, lengthPenalty: 1 }), { beam: null, beamLp: null });
+});
+
+test('beamChangeAt: what the beam wrote instead of a step\'s top candidate, and nothing for greedy', async () => {
+  // made up: topK 2; step 0 writes the top candidate, step 1 the second, step 2 one outside the list
+  const tr = {
+    T: 3, topK: 2, beamWidth: 5,
+    target: [{ id: 10, text: 'le', token: 'le', isEnd: false, word: 0 }, { id: 11, text: 'chat', token: 'chat', isEnd: false, word: 1 }, { id: 3, text: '', token: '</s>', isEnd: true, word: 2 }],
+    topIds: Int32Array.from([10, 12, 13, 11, 14, 15]), topProbs: Float32Array.from([0.6, 0.3, 0.5, 0.4, 0.7, 0.2]),
+    topTokens: [['le', 'la'], ['chien', 'chat'], ['.', '!']], stepLogProbs: Float32Array.from([Math.log(0.6), Math.log(0.4), Math.log(0.05)]),
+  };
+  assert.equal(beamChangeAt(tr, 0), null);
+  const one = beamChangeAt(tr, 1);
+  assert.deepEqual([one.chosen.label, one.top.token, one.rank], ['chat', 'chien', 1]);
+  assert.ok(Math.abs(one.chosen.p - 0.4) < 1e-6 && Math.abs(one.top.p - 0.5) < 1e-6);
+  const two = beamChangeAt(tr, 2);
+  assert.deepEqual([two.chosen.label, two.top.token, two.rank], ['</s>', '.', -1]);
+  assert.ok(Math.abs(two.chosen.p - 0.05) < 1e-6, 'outside the list: p from the step\'s own log p');
+  assert.equal(beamChangeAt({ ...tr, beamWidth: 1 }, 1), null, 'greedy changes nothing');
+  assert.equal(beamChangeAt(tr, 3), null, 'past the end');
+  // the engine: a beam's best hypothesis has such steps exactly where its token is not the top candidate
+  const engine = await createEngine({ variant: 'simd' });
+  engine.load(new Uint8Array(fs.readFileSync(path.join(REPO, 'models', 'en-fr-int8.alsc'))));
+  const best = { ...engine.beam('The cat sat on the mat.', { topK: 5, beamWidth: 5 }).hypotheses[0], beamWidth: 5 };
+  const changed = [];
+  for (let t = 0; t < best.T; t++) {
+    const c = beamChangeAt(best, t);
+    assert.equal(c !== null, best.topIds[t * 5] !== best.target[t].id, `step ${t}`);
+    if (c) { changed.push(t); assert.ok(c.chosen.p < c.top.p, 'the beam kept a less likely token at that step'); }
+  }
+  assert.ok(changed.length > 0, 'the default model\'s beam changes a word of the lesson\'s first sentence');
+  engine.dispose();
 });

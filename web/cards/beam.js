@@ -237,18 +237,18 @@ export function mount(store, { headingId, frame = null, memo = {} }) {
     if (from < treeBox.scrollLeft || col.x + col.w > treeBox.scrollLeft + view) treeBox.scrollLeft = Math.max(0, from - view / 4);
   }
 
-  // What width 1 is, and how the main (greedy) translation fares in this beam.
+  // What width 1 is, and how the greedy translation of the same text (the
+  // worker's, beside the search: the main heatmap is the beam's #1 unless
+  // greedy is chosen) fares in this beam.
   function showGreedy(st) {
     const k = result?.beamWidth ?? widthOf(st);
-    const main = st.trace;
-    // The main translation is of the same text at the same scale (not one a moving slider has left behind).
-    const matches = result && main && main.text === result.text && Math.abs(main.scoreScale - result.scoreScale) <= 1e-5 * Math.abs(result.scoreScale);
+    const greedy = result?.greedy;
     let text = k === 1 ? t('beam.greedy') : '';
-    if (matches && k === 1) {
-      text += sameTokens(result.hypotheses[0], main) ? t('beam.greedySame', { text: main.translation }) : t('beam.greedyDiffers', { text: main.translation });
-    } else if (matches) {
-      const rank = result.hypotheses.findIndex((hyp) => sameTokens(hyp, main));
-      const g = greedyScore(main, result.lengthPenalty);
+    if (greedy && k === 1) {
+      text += sameTokens(result.hypotheses[0], greedy) ? t('beam.greedySame', { text: greedy.translation }) : t('beam.greedyDiffers', { text: greedy.translation });
+    } else if (greedy) {
+      const rank = result.hypotheses.findIndex((hyp) => sameTokens(hyp, greedy));
+      const g = greedyScore(greedy, result.lengthPenalty);
       if (rank === 0) text = t('beam.greedyIsBest');
       else if (rank > 0) text = t('beam.greedyRank', { rank: num(rank + 1), best: fmt(result.hypotheses[0].score, 3), greedy: fmt(result.hypotheses[rank].score, 3) });
       else if (g) text = t('beam.greedyOut', { n: result.hypotheses.length, greedy: fmt(g.score, 3) });

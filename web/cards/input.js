@@ -1,8 +1,9 @@
 // input.js - the sentence card: the sentence box with its live token count,
 // the notices about the input, the engine's status (progress, errors,
 // Retry), the translation, and, for a text longer than the model reads, the
-// notice and the picker of its sentences. The presenter-mode button lives
-// here, at the top of every layout.
+// notice and the picker of its sentences, and how the translation is
+// decoded (beam search by default; greedy one click away, as `beam=1` in a
+// link). The presenter-mode button lives here, at the top of every layout.
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
@@ -10,7 +11,9 @@ import { fmt } from '../lib/math.js';
 import { excerpt, cutText } from '../lib/sentences.js';
 import { sentenceLabel } from '../lib/catalog.js';
 import { noticePatch } from '../state.js';
-import { VARIANT_NAMES } from '../engine.js';
+import { VARIANT_NAMES, DEFAULT_BEAM_WIDTH } from '../engine.js';
+import { formatLengthPenalty } from '../lib/beam.js';
+import { decodingOf } from '../controllers/translation.js';
 import { t, num } from '../i18n/index.js';
 
 const BUSY = new Set(['starting', 'loading', 'checking']);
@@ -35,6 +38,10 @@ export function mount(store, { ids, frame = null, actions }) {
   const longNote = h('p', { class: 'as-long-note as-small', hidden: true, 'aria-live': 'polite' });
   const parts = h('div', { class: 'as-parts', role: 'group', 'aria-label': t('input.partsLabel'), hidden: true });
   const perf = h('p', { class: 'as-perf as-small as-muted', 'aria-hidden': 'true' });
+  // How the translation is decoded, and the other way one click away.
+  const decodingText = h('span', { class: 'as-decoding-text' });
+  const decodingBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-decoding-btn' });
+  const decoding = h('p', { class: 'as-decoding as-small' }, decodingText, ' ', decodingBtn);
   // What the model was trained on and what to expect of it (the catalogue's
   // trainedOn, from its metrics), beside every translation it makes.
   const trainedOn = h('p', { class: 'as-trained-on as-small as-muted' });
@@ -52,7 +59,7 @@ export function mount(store, { ids, frame = null, actions }) {
         h('div', { class: 'as-label-row' }, label, presenterBtn),
         sentence, hint, examples),
       h('div', { class: 'as-translation-box' },
-        h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), translation, quizVeil, longNote, parts, perf, trainedOn)),
+        h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), translation, decoding, quizVeil, longNote, parts, perf, trainedOn)),
     notice, status);
 
   // ---------- inputs ----------
@@ -155,6 +162,21 @@ export function mount(store, { ids, frame = null, actions }) {
     }));
   }
 
+  // Greedy is width 1; back from it is the default beam (null: the link then says nothing).
+  decodingBtn.addEventListener('click', () => {
+    const greedy = decodingOf(store.get()).beamWidth === 1;
+    const st = store.get();
+    store.set({ beam: greedy ? null : 1, ...noticePatch({ ...st, ...noticePatch(st, 'beam', null) }, 'beamLp', null) });
+  });
+  function renderDecoding(st) {
+    const { beamWidth, lengthPenalty } = decodingOf(st);
+    const greedy = beamWidth === 1;
+    decoding.dataset.width = String(beamWidth);
+    decodingText.textContent = greedy ? t('input.decodingGreedy') : t('input.decodingBeam', { k: num(beamWidth), lp: formatLengthPenalty(lengthPenalty) });
+    decodingBtn.textContent = greedy ? t('input.useBeam', { k: num(st.beam > 1 ? st.beam : DEFAULT_BEAM_WIDTH) }) : t('input.useGreedy');
+  }
+  renderDecoding(store.get());
+
   function renderTranslation(st) {
     if (st.trace && st.info) {
       translation.textContent = st.trace.translation || t('input.emptyTranslation');
@@ -190,6 +212,7 @@ export function mount(store, { ids, frame = null, actions }) {
         if (source) label.textContent = sentenceLabel(source);
       }
       if (['trace', 'error', 'timing', 'info', 'build'].some((k) => changed.has(k))) renderTranslation(st);
+      if (changed.has('beam') || changed.has('beamLp') || changed.has('uiLang')) renderDecoding(st);
       if (['model', 'local', 'catalog'].some((k) => changed.has(k))) renderModelNotes(st);
       if (['plan', 'part', 'translated', 'sentence'].some((k) => changed.has(k))) renderLong(st);
       if (['tokenCount', 'draft', 'sentence', 'info'].some((k) => changed.has(k))) renderHint(st);

@@ -13,6 +13,7 @@ import { diverging, rgb } from '../lib/colormap.js';
 import { fmt, argmax } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { wordOfStep, sourceWords, pieceToWord, displayPiece, CONTINUES_MARK } from '../lib/words.js';
+import { beamChangeAt } from '../lib/beam.js';
 import { t as tr, num } from '../i18n/index.js';
 import { paintWeight } from '../views/weight.js';
 
@@ -46,6 +47,8 @@ export function mount(store, { headingId, frame = null }) {
   const ctxHead = h('h3', { class: 'as-step-head' });
   const cands = h('ol', { class: 'as-cands' });
   const candNote = h('p', { class: 'as-small as-muted' });
+  // Where the beam wrote another word than this step's most likely one (lib/beam.js beamChangeAt).
+  const beamNote = h('p', { class: 'as-small as-beam-note', hidden: true });
 
   const panel = h('div', { class: 'as-steps', tabindex: '0', role: 'group', 'aria-label': tr('steps.panelLabel') },
     h('div', { class: 'as-step-controls' },
@@ -55,7 +58,7 @@ export function mount(store, { headingId, frame = null }) {
     h('div', { class: 'as-step-grid' },
       h('section', { class: 'as-step-block as-step-wide' }, fingerHead, fingerBox, fingerNote),
       h('section', { class: 'as-step-block as-step-wide' }, h('h3', { class: 'as-step-head' }, tr('steps.soFar')), emitted, stepWord),
-      h('section', { class: 'as-step-block' }, h('h3', { class: 'as-step-head' }, tr('steps.nextWord')), cands, candNote),
+      h('section', { class: 'as-step-block' }, h('h3', { class: 'as-step-head' }, tr('steps.nextWord')), cands, candNote, beamNote),
       h('section', { class: 'as-step-block' }, ctxHead, ctxStrip, ctxNote)));
   const element = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, tr('steps.heading')), panel);
@@ -151,9 +154,11 @@ export function mount(store, { headingId, frame = null }) {
         const tok = h('span', { class: 'as-cand-tok' });
         const fill = h('span');
         const p = h('span', { class: 'as-cand-p' });
-        const li = h('li', { class: k === 0 ? 'as-chosen' : '' }, tok, h('span', { class: 'as-cand-bar', 'aria-hidden': 'true' }, fill), p,
-          k === 0 ? h('span', { class: 'as-visually-hidden' }, tr('steps.chosen')) : null);
-        return { li, tok, fill, p };
+        // The chosen candidate is marked per step (drawStep): greedy takes the
+        // first, a beam sometimes another.
+        const chosen = h('span', { class: 'as-visually-hidden' }, tr('steps.chosen'));
+        const li = h('li', {}, tok, h('span', { class: 'as-cand-bar', 'aria-hidden': 'true' }, fill), p, chosen);
+        return { li, tok, fill, p, chosen };
       });
       cands.replaceChildren(...candItems.map((c) => c.li));
     }
@@ -161,6 +166,7 @@ export function mount(store, { headingId, frame = null }) {
     candNote.textContent = info?.tokenizer === 'subwords'
       ? tr('steps.candNotePieces', { vocab, k: num(K), mark: CONTINUES_MARK })
       : tr('steps.candNote', { vocab, k: num(K) });
+    if (trace.beamWidth > 1) candNote.textContent += tr('steps.candNoteBeam', { k: num(trace.beamWidth) });
   }
 
   // ---- per step: update in place ----
@@ -221,7 +227,17 @@ export function mount(store, { headingId, frame = null }) {
       } else candItems[k].tok.textContent = piece.text;
       candItems[k].fill.style.width = `${(p * 100).toFixed(1)}%`;
       candItems[k].p.textContent = tr('steps.percent', { p: fmt(p * 100, 1) });
+      const isChosen = trace.topIds[t * K + k] === trace.target[t].id;
+      candItems[k].li.classList.toggle('as-chosen', isChosen);
+      candItems[k].chosen.hidden = !isChosen;
     }
+    const change = beamChangeAt(trace, t);
+    beamNote.hidden = !change;
+    beamNote.dataset.step = change ? String(t) : '';
+    beamNote.textContent = change ? tr('steps.beamChanged', {
+      k: num(trace.beamWidth), chosen: change.chosen.label, p: fmt(change.chosen.p, 3),
+      top: displayPiece(change.top.token, { subwords: info?.tokenizer === 'subwords' }).text, q: fmt(change.top.p, 3),
+    }) : '';
 
     // The words so far: the same elements, one more shown per step.
     const shown = [];
@@ -241,7 +257,7 @@ export function mount(store, { headingId, frame = null }) {
     panel.hidden = !trace;
     if (!trace) { setPlaying(false); frame?.drop('steps'); sourceKey = ''; targetKey = ''; return; }
     const sk = JSON.stringify([trace.source.map((p) => [p.text, p.unknown]), !!trace.alpha, trace.contextDim, info?.srcVocabSize]);
-    const tk = JSON.stringify([trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize]);
+    const tk = JSON.stringify([trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize, trace.beamWidth]);
     const built = sk !== sourceKey || tk !== targetKey;
     if (sk !== sourceKey) { buildSource(); sourceKey = sk; }
     if (tk !== targetKey) { buildTarget(); targetKey = tk; }

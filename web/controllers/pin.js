@@ -78,10 +78,12 @@ export function createPin(store, { client }) {
     store.set({ pinned: { for: prev?.for ?? trace, result: prev?.result ?? null, resultPin: prev?.resultPin ?? null, error: null, errorPin: null, busy: true } });
     let next = null;
     try {
-      // The main trace's own multiplier (what it was decoded with), so the
-      // two decodes agree on every step before the pinned one.
+      // The main trace's own multiplier and decoding (beam width and length
+      // penalty: what it was decoded with), so the two decodes agree on
+      // every step before the pinned one.
       const { trace: result } = await client.decode({
         text: trace.text, scoreScale: trace.scoreScale, topK: CONFIG.topK, cutSource: !!trace.cut,
+        beamWidth: trace.beamWidth ?? 1, lengthPenalty: trace.lengthPenalty ?? undefined,
         overrides: [{ step: pin.step, weights: pinWeights(pin, trace.S) }],
       });
       next = { for: trace, result, resultPin: pin, error: null, errorPin: null, busy: false };

@@ -4,6 +4,10 @@
 // live count, through the worker) → what to translate (the whole text, or
 // one sentence of it when it is longer than the model reads) → a request
 // to the worker. Results and errors go back into the store.
+// It decodes as the state says: a beam of st.beam (the link's `beam`, the
+// greedy control beside the translation, the beam card's width; default
+// DEFAULT_BEAM_WIDTH) ranked with st.beamLp; width 1 is greedy. The √d
+// slider re-decodes the same way.
 
 import { CONFIG } from '../config.js';
 import { scaleFor } from '../state.js';
@@ -11,6 +15,12 @@ import { planInput } from '../lib/sentences.js';
 import { statusIs } from '../client.js';
 import { t } from '../i18n/index.js';
 import { pageTime } from '../lib/startup.js';
+import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../lib/beam.js';
+
+/** How the state asks for the translation to be decoded: { beamWidth, lengthPenalty }. */
+export function decodingOf(st) {
+  return { beamWidth: st.beam ?? DEFAULT_BEAM_WIDTH, lengthPenalty: st.beamLp ?? DEFAULT_LENGTH_PENALTY };
+}
 
 const BUSY = new Set(['starting', 'loading', 'checking', 'failed']);
 
@@ -80,7 +90,7 @@ export function createTranslation(store, { client, startup = null }) {
     const part = p?.over ? p.parts[st.part] : null;
     // A sentence over the limit goes whole, and the engine reads its first max tokens (lib/sentences.js).
     const text = part ? st.sentence.slice(part.start, part.sendEnd ?? part.end) : st.sentence;
-    client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, cutSource: !!part?.cut, sentence: st.sentence, part: part ? st.part : null });
+    client.translate({ text, scoreScale: scaleFor(st.info, st.scale).scoreScale, topK: CONFIG.topK, ...decodingOf(st), cutSource: !!part?.cut, sentence: st.sentence, part: part ? st.part : null });
   }
 
   client.onResult = (trace, params, roundTripMs, workerMs, doneAt) => {
@@ -111,7 +121,7 @@ export function createTranslation(store, { client, startup = null }) {
   const unsubscribe = store.subscribe((st, changed) => {
     const becameReady = changed.has('status') && st.status === 'ready';
     if (changed.has('sentence') || changed.has('info') || becameReady) { queueMicrotask(plan); return; }
-    if (changed.has('plan') || changed.has('scale') || changed.has('part')) queueMicrotask(translate);
+    if (['plan', 'scale', 'part', 'beam', 'beamLp'].some((k) => changed.has(k))) queueMicrotask(translate);
     if (changed.has('draft')) { clearTimeout(countTimer); countTimer = setTimeout(countDraft, CONFIG.tokenCountDelayMs); }
   });
 

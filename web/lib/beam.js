@@ -14,7 +14,7 @@
 import { BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY } from '../engine.js';
 
 /** The width the card searches with until the reader (or a link) picks one: engine.beam()'s default. */
-export const DEFAULT_BEAM_WIDTH = 4;
+export { DEFAULT_BEAM_WIDTH } from '../engine.js';
 export { BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY };
 
 // ---- URL keys --------------------------------------------------------------
@@ -212,4 +212,27 @@ export function greedyScore(trace, lengthPenalty) {
   let logProb = 0;
   for (let t = 0; t < trace.T; t++) logProb += Math.log(trace.topProbs[t * trace.topK]);
   return { logProb, score: lengthNormalised(logProb, trace.T, lengthPenalty) };
+}
+
+// ---- what the beam changed, step by step -----------------------------------
+
+/**
+ * At step t of a translation decoded by beam search (trace.beamWidth > 1,
+ * the page's default): what the beam wrote where it did not write that
+ * step's most likely token, the one greedy decoding would take there (given
+ * the same words before it). null where it wrote that token, and always
+ * for a greedy trace. -> { chosen: { label, p }, top: { token, p }, rank }:
+ * rank is the chosen token's place among the trace's topK candidates (-1
+ * when it is not among them; p then comes from the hypothesis's own log p
+ * of that step).
+ */
+export function beamChangeAt(trace, t) {
+  const K = trace?.topK ?? 0;
+  if (!(trace?.beamWidth > 1) || K < 1 || t < 0 || t >= trace.T) return null;
+  const id = trace.target[t].id;
+  if (trace.topIds[t * K] === id) return null;
+  let rank = -1;
+  for (let k = 1; k < K; k++) if (trace.topIds[t * K + k] === id) { rank = k; break; }
+  const p = rank >= 0 ? trace.topProbs[t * K + rank] : Math.exp(trace.stepLogProbs?.[t] ?? NaN);
+  return { chosen: { label: tokenLabel(trace, t), p }, top: { token: trace.topTokens[t][0], p: trace.topProbs[t * K] }, rank };
 }
