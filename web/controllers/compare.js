@@ -17,10 +17,12 @@ import { t } from '../i18n/index.js';
 
 /**
  * @param store  the widget's store
- * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/) }
+ * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/),
+ *                 seen: { active(), onWake(fn) } — is the comparison's card on screen (controllers/render.js);
+ *                 off it, the compared models translate nothing until it comes back or the store is quiet }
  * @returns { destroy() }
  */
-export function createCompare(store, { workerUrl, workerType, inline, base }) {
+export function createCompare(store, { workerUrl, workerType, inline, base, seen = null }) {
   const slots = new Map(); // id -> { client, abort, ready, asked }
 
   const patch = (id, values) => {
@@ -89,7 +91,7 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
     const st = store.get();
     const slot = slots.get(id);
     const info = st.compared?.[id]?.info;
-    if (!slot?.ready || !info || !st.trace) return;
+    if (!slot?.ready || !info || !st.trace || (seen && !seen.active())) return;
     const key = `${st.trace.text}\u0000${st.scale}`;
     if (slot.asked === key) return;
     slot.asked = key;
@@ -108,10 +110,12 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
     if (changed.has('trace') || changed.has('scale')) for (const id of slots.keys()) queueMicrotask(() => ask(id));
   });
   queueMicrotask(() => sync(store.get()));
+  const unwake = seen?.onWake(() => { for (const id of slots.keys()) ask(id); });
 
   return {
     destroy() {
       unsubscribe();
+      unwake?.();
       for (const id of [...slots.keys()]) close(id);
     },
   };

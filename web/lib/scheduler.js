@@ -26,7 +26,7 @@
 // be told when that card becomes active or the store has gone quiet.
 //
 // The frame-queue part (add, drop, flush, cancel) is what the cards and
-// views were given before (lib/frame.js frameQueue); it runs in the same
+// views share; it runs in the same
 // frame as the updates, so a result is painted in the frame it arrives in.
 
 /**

@@ -25,7 +25,7 @@ let heatmapCount = 0;
  * @param {{ onPick?: (t: number, j: number|null) => void, onZoom?: (zoom: number) => void, onPaint?: (vm) => void, frame?: object }} handlers
  *   onPick: a cell or a row label was clicked, tapped or chosen with Enter;
  *   onPaint: the canvas was just painted with vm (in the animation frame);
- *   frame: the widget's frameQueue (lib/frame.js), to paint after the frame's DOM changes
+ *   frame: the widget's render scheduler (lib/scheduler.js), to paint after the frame's DOM changes
  */
 export function render(container, { onPick, onZoom, onPaint = null, frame: queue = null } = {}) {
   const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });

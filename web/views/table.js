@@ -8,7 +8,7 @@ import { fmt } from '../lib/math.js';
 import { t as tr } from '../i18n/index.js';
 
 /**
- * frame: the widget's frameQueue (lib/frame.js); in-place updates wait for
+ * frame: the widget's render scheduler (lib/scheduler.js); in-place updates wait for
  * it. (While the table is not shown, alignscope.css keeps it off screen
  * with content-visibility: auto: rewriting its numbers then costs no layout.)
  */
