@@ -198,6 +198,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
   renderLegend(store.get());
   return {
     element,
+    /** Before the frame's writes (lib/scheduler.js): the figure's reads of layout. */
+    measure: () => heatmap.measure(),
     update(st, changed) {
       if (changed.has('local')) renderShare(st);
       if (changed.has('link')) { linkField.hidden = st.link == null; if (st.link != null) linkField.value = st.link; }
