@@ -12,7 +12,7 @@
 // result has been painted, or the start is over without one, so that the
 // first heatmap does not wait for these cards' DOM, layout and first update.
 // always: a card of controls, cheap to update, that follows the store on
-// screen or not (the sentence, the model picker, the slider).
+// screen or not (the sentence and its notices, the model picker).
 
 import { h } from '../lib/dom.js';
 import { createScheduler } from '../lib/scheduler.js';
