@@ -9,7 +9,7 @@ import { startBrowser, openPage, gotoReady, DESKTOP } from './support.mjs';
 
 const SENTENCE = 'When you open a new window from the file menu, the program asks whether you want to save the changes';
 
-const ALWAYS = ['input', 'model'];
+const ALWAYS = ['input', 'model', 'steps'];
 let env;
 before(async () => { env = await startBrowser(); });
 after(async () => { await env?.close(); });

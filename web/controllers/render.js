@@ -12,7 +12,8 @@
 // result has been painted, or the start is over without one, so that the
 // first heatmap does not wait for these cards' DOM, layout and first update.
 // always: a card of controls, cheap to update, that follows the store on
-// screen or not (the sentence and its notices, the model picker).
+// screen or not (the sentence and its notices, the model picker, the step-through's
+// words, which the heatmap's taps and keys move).
 
 import { h } from '../lib/dom.js';
 import { createScheduler } from '../lib/scheduler.js';
@@ -88,11 +89,17 @@ export function createRender(store, { wrapper, grid }) {
   // card is there and has drawn the translation; the far cards are built in
   // a task after the frame that painted the first result (or once the start
   // is over without one), so that frame reaches the screen first.
+  // The first time, every card (on screen or not) is brought up to date first, in one frame:
+  // what a test or an embedder reads once ready is the translation's.
+  let settling = false;
   function onFrame(st) {
     if (!st) return;
     if (later) {
       if (!laterTimer && (st.trace || startupSettled(st))) laterTimer = setTimeout(mountLater, 0);
-    } else if (st.trace && st.info) wrapper.dataset.ready = 'true';
+    } else if (st.trace && st.info && wrapper.dataset.ready !== 'true') {
+      if (settling) wrapper.dataset.ready = 'true';
+      else { settling = true; frame.settleSoon(); }
+    }
   }
 
   function clear() {

@@ -152,6 +152,8 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
     drop(key) { jobs.delete(key); lastJobs.delete(key); measures.delete(key); },
     /** Run the pending frame now, if one is pending (tests, exports). */
     flush() { if (frameId) { caf(frameId); frame(); } },
+    /** Bring every card up to date in the next frame, active or not (the widget's first "ready"). */
+    settleSoon() { settle = true; request(); },
     /** Bring every card up to date now, active or not (before printing). */
     flushAll() { settle = true; if (frameId) caf(frameId); frameId = 0; frame(); },
     cancel() { jobs.clear(); lastJobs.clear(); measures.clear(); if (frameId) caf(frameId); frameId = 0; },

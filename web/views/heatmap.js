@@ -76,34 +76,40 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   let docTop = null;     // the scroll box's top in the document, as measured before a frame's writes
                          // (the container's: the box is its first child while a map is shown; the
                          // container is there while a message stands in for the map, too)
-  let fitTop = null;     // the top the current layout was fitted for
   const measureCtx = document.createElement('canvas').getContext('2d');
   let measuredPx = 0;
   const measureText = (str) => measureCtx.measureText(str).width;
   const fits = () => s.opts.fitFirstScreen && s.opts.boxPx === 0;
 
-  function layout() {
+  /** The layout for the matrix shown, the box as last observed and the top as last measured. */
+  function computeLayout() {
     const o = s.opts;
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== o.labelPx) { measureCtx.font = fontsFor(o.labelPx).label; measuredPx = o.labelPx; }
     const boxFit = o.boxPx > 0 ? o.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - o.reserve);
-    // Without a scheduler (a view on its own) the top is read here, as the paint's first read.
-    if (fits() && docTop == null) readTop();
-    fitTop = docTop;
     const room = (window.innerHeight || 0) - (docTop ?? Infinity) - CONFIG.firstScreenMarginPx;
     const fit = fits() ? firstScreenFit(s.vm, measureText, avail, boxFit, room, o) : { availHeight: boxFit, cellMin: o.cellMin };
-    s.L = layoutHeatmap(s.vm, measureText, avail, { ...fit, zoom: o.zoom, labelPx: o.labelPx, cellMax: o.cellMax });
+    return { L: layoutHeatmap(s.vm, measureText, avail, { ...fit, zoom: o.zoom, labelPx: o.labelPx, cellMax: o.cellMax }), boxFit };
+  }
+  function layout() {
+    // Without a scheduler (a view on its own) the top is read here, as the paint's first read.
+    if (fits() && docTop == null) readTop();
+    const { L, boxFit } = computeLayout();
+    s.L = L;
     laidOutHeight = boxFit;
     needLayout = false;
     // The top used may be a frame old (the cards above were written after it was read): look again
-    // at the start of the next frame, and fit again only if it moved.
+    // at the start of the next frame, and lay out again only if the fit comes out otherwise.
     if (fits() && queue) queue.measure(`${jobKey}-top`, checkTop);
   }
   const readTop = () => { docTop = container.getBoundingClientRect().top + (window.scrollY || 0); };
   function checkTop() {
-    if (!s.vm || !fits()) return;
+    if (!s.vm || !fits() || !s.L) return;
+    const was = docTop;
     readTop();
-    if (fitTop != null && Math.abs(docTop - fitTop) > 1) { needLayout = true; draw(); }
+    if (Math.abs(docTop - was) <= 1) return;
+    const { L } = computeLayout();
+    if (L.cell !== s.L.cell || L.height !== s.L.height || L.width !== s.L.width) { needLayout = true; draw(); }
   }
 
   // The one place the canvas is painted: in an animation frame.
