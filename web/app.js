@@ -1,5 +1,6 @@
 // app.js - the page: one full widget whose state lives in the URL hash,
-// a theme toggle, and page-wide keys (step, play, presenter mode).
+// a theme toggle, and page-wide keys (step, play; presenter mode's P and
+// Escape are controllers/presenter.js's, asked for with pageKeys).
 
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
@@ -17,6 +18,8 @@ const app = mountAlignscope(document.getElementById('app'), {
   localFiles: true,
   // The catalogue, the worker and the model download boot.js began (controllers/prestart.js).
   prestart: takePrestart(),
+  // P and Escape (presenter mode) with the focus anywhere on the page (controllers/presenter.js).
+  pageKeys: true,
 });
 
 // Offline after one visit (web/sw.js); nothing happens from file://. Registered
@@ -89,5 +92,4 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'ArrowLeft') { app.step(-1); e.preventDefault(); }
   // (Not while a quiz hides the step-through: its step is where the quiz starts.)
   if (e.key === ' ' && app.element.dataset.quiz !== 'on') { app.element.querySelector('.as-play')?.click(); e.preventDefault(); }
-  if (e.key === 'p' || e.key === 'P') { app.presenter(); e.preventDefault(); }
 });

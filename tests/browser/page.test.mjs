@@ -944,15 +944,19 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.waitForSelector(READY);
     const int8 = await nodeModel(TOY('additive-int8'));
     const bytes = [...fs.readFileSync(TOY('additive-int8'))];
-    const dropped = await page.evaluate((data) => {
+    const dropped = await page.evaluate(async (data) => {
       const dt = new DataTransfer();
       dt.items.add(new File([new Uint8Array(data)], 'additive-int8.alsc', { type: 'application/octet-stream' }));
       const target = document.querySelector('#app .as-heat-card');
       const fire = (type) => target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+      // The cards follow the store in the next animation frame (lib/scheduler.js).
+      const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
       const entered = !fire('dragenter');
       const over = !fire('dragover');
+      await frame();
       const hintShown = !document.querySelector('#app .as-drop').hidden;
       const dropPrevented = !fire('drop');
+      await frame();
       return { entered, over, hintShown, dropPrevented, hintAfter: !document.querySelector('#app .as-drop').hidden };
     }, bytes);
     assert.deepEqual(dropped, { entered: true, over: true, hintShown: true, dropPrevented: true, hintAfter: false });
@@ -1059,7 +1063,8 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
       assert.equal(await textOf(page, '#app .as-step-count'), `step 2 / ${none.translate(sentence).T}`);
       await page.locator('#app .as-steps').focus();
       await page.keyboard.press('ArrowRight');
-      assert.equal(await textOf(page, '#app .as-step-count'), `step 3 / ${none.translate(sentence).T}`);
+      // (The cards follow the store in the next animation frame: lib/scheduler.js.)
+      await page.waitForFunction((want) => document.querySelector('#app .as-step-count').textContent === want, `step 3 / ${none.translate(sentence).T}`, { timeout: 5000 });
       await page.locator('#app .as-input-card').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, `none-${how}-${name}-${scheme}.png`), fullPage: name === 'desktop' });
       await page.locator('#app .as-steps-card').screenshot({ path: path.join(ARTIFACTS, `none-steps-${name}-${scheme}.png`) });

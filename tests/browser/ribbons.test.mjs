@@ -195,7 +195,7 @@ describe('ribbons', () => {
     await context.close();
   });
 
-  test('off screen the card waits for a quiet store, then shows the latest step (lib/frame.js offscreenLag)', async () => {
+  test('off screen the card waits for a quiet store, then shows the latest step (lib/scheduler.js)', async () => {
     const { page, errors, context } = await open({ viewport: DESKTOP, reducedMotion: 'reduce' });
     const m = await exported(page);
     await page.evaluate(() => window.scrollTo(0, 0));

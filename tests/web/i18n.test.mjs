@@ -148,3 +148,23 @@ test('tParts puts nodes where the translation puts their placeholders', () => {
     setUiLanguage('en');
   }
 });
+
+test('the table’s cached number formatter writes exactly what fmt writes, in every UI language', async () => {
+  const { fixedFormatter } = await import('../../web/lib/math.js');
+  const values = [0, 1, 0.5, 0.0005, 0.0004999, 0.9995, 0.12345, 1 / 3, 2 / 3, 3.14159, 9.9996, -0, -0.0001, -0.25, 1e-9, 0.1 + 0.2, NaN, Infinity];
+  for (let i = 0; i < 200; i++) values.push(Math.random() * (i % 2 ? 1 : 6));
+  for (const { code } of UI_LANGUAGES) {
+    setUiLanguage(code);
+    for (const digits of [2, 3]) {
+      const f = fixedFormatter(digits);
+      for (const x of values) assert.equal(f(x), fmt(x, digits), `${code}, ${digits} digits, ${x}`);
+    }
+  }
+  // One formatter made before a language change follows it.
+  setUiLanguage('en');
+  const f = fixedFormatter(3);
+  assert.equal(f(0.5), '0.500');
+  setUiLanguage('fr');
+  assert.equal(f(0.5), '0,500');
+  setUiLanguage('en');
+});

@@ -31,7 +31,7 @@ const SAME_LOOK = 0.05;
 /** λ as the card prints it: one decimal (1.0, 0.6), two where a link gave two (1.25). */
 const lpText = (x) => fmt(x, Math.abs(Math.round(x * 10) - x * 10) > 1e-9 ? 2 : 1);
 
-/** ctx: { headingId, frame (the widget's frameQueue), memo (what survives a rebuild for another UI language: { pick }) } */
+/** ctx: { headingId, frame (the widget's render scheduler), memo (what survives a rebuild for another UI language: { pick }) } */
 export function mount(store, { headingId, frame = null, memo = {} }) {
   const widthId = uid('beamk');
   const lpId = uid('beamlp');

@@ -28,7 +28,7 @@ import * as heatmapView from '../views/heatmap.js';
 const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, cellMin: CONFIG.compareCellMin, reserve: CONFIG.heatBoxReservePx };
 
 
-/** ctx: { headingId, frame (the widget's frameQueue), actions: { setStep(step) } } */
+/** ctx: { headingId, frame (the widget's render scheduler), actions: { setStep(step) } } */
 export function mount(store, { headingId, frame = null, actions }) {
   const picker = h('fieldset', { class: 'as-compare-pick' });
   const grid = h('div', { class: 'as-compare-grid' });

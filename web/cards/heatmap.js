@@ -21,7 +21,7 @@ import { t, num } from '../i18n/index.js';
 
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
-/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's frameQueue), boxPx (a fixed heatmap box height, or none),
+/** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's render scheduler), boxPx (a fixed heatmap box height, or none),
  *        startup (lib/startup.js recorder: the first heatmap's paint), actions: { copyLink() → Promise, modelTag() } } */
 export function mount(store, { ids, headingId, frame = null, boxPx = null, startup = null, actions }) {
   const legendLow = h('span', null, '');
@@ -198,6 +198,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
   renderLegend(store.get());
   return {
     element,
+    /** Before the frame's writes (lib/scheduler.js): the figure's reads of layout. */
+    measure: () => heatmap.measure(),
     update(st, changed) {
       if (changed.has('local')) renderShare(st);
       if (changed.has('link')) { linkField.hidden = st.link == null; if (st.link != null) linkField.value = st.link; }

@@ -18,7 +18,7 @@ import { t, num } from '../i18n/index.js';
 
 const BUSY = new Set(['starting', 'loading', 'checking']);
 
-/** ctx: { ids: { input, hint, notice }, frame (the widget's frameQueue), actions: { retry(), presenter(on?) } } */
+/** ctx: { ids: { input, hint, notice }, frame (the widget's render scheduler), actions: { retry(), presenter(on?) } } */
 export function mount(store, { ids, frame = null, actions }) {
   const sentence = h('textarea', { id: ids.input, class: 'as-input', rows: '2', dir: 'auto', maxlength: String(CONFIG.maxSentenceChars), spellcheck: 'false', 'aria-describedby': `${ids.hint} ${ids.notice}`, autocomplete: 'off' });
   // Named after the model's source language (a converted tutorial model reads French).

@@ -29,7 +29,7 @@ const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, c
 // A change of α at least this large (total variation) is "large" in the card's verdict.
 const LARGE_CHANGE = 0.5;
 
-/** ctx: { headingId, frame (the widget's frameQueue), actions: { setPin(pin), clearPin(), setStep(step), link() → { link } | { why } } } */
+/** ctx: { headingId, frame (the widget's render scheduler), actions: { setPin(pin), clearPin(), setStep(step), link() → { link } | { why } } } */
 export function mount(store, { headingId, frame = null, actions }) {
   const intro = h('p', { class: 'as-small as-muted' }, t('pin.intro'));
   const levelNote = h('p', { class: 'as-small as-muted as-pin-level' });

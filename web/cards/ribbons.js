@@ -21,7 +21,7 @@ import { t, num } from '../i18n/index.js';
 
 const PHONE = '(max-width: 480px)';
 
-/** ctx: { headingId, frame (the widget's frameQueue), memo (what outlives a rebuild: { all }), actions: { modelTag() } } */
+/** ctx: { headingId, frame (the widget's render scheduler), memo (what outlives a rebuild: { all }), actions: { modelTag() } } */
 export function mount(store, { headingId, frame = null, memo = {}, actions }) {
   const allBtn = h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', title: t('ribbons.allTitle') }, t('ribbons.all'));
   // data-ribbons: not data-export, which names the heatmap's own buttons.

@@ -18,7 +18,7 @@ import { t as tr, num } from '../i18n/index.js';
 import { paintWeight } from '../views/weight.js';
 
 /**
- * The card. frame: the widget's frameQueue (a re-decode of the same
+ * The card. frame: the widget's render scheduler (a re-decode of the same
  * sentence, the slider, redraws in the next animation frame).
  * Returns { element, update(state, changed), stop(), destroy() }.
  */

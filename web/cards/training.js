@@ -24,7 +24,7 @@ import * as heatmapView from '../views/heatmap.js';
 // One colour scale for every point (never per row), cells a little smaller than the main map's.
 const HEAT_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.filmCellMax, reserve: CONFIG.heatBoxReservePx };
 
-/** ctx: { headingId, frame (the widget's frameQueue), actions: { open(), retry(), setPoint(i) } } */
+/** ctx: { headingId, frame (the widget's render scheduler), actions: { open(), retry(), setPoint(i) } } */
 export function mount(store, { headingId, frame = null, actions }) {
   const scrubId = uid('film');
   const which = h('p', { class: 'as-small as-training-which' });

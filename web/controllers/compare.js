@@ -18,10 +18,12 @@ import { own } from '../lib/own.js';
 
 /**
  * @param store  the widget's store
- * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/) }
+ * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/),
+ *                 seen: { active(), onWake(fn) } — is the comparison's card on screen (controllers/render.js);
+ *                 off it, the compared models translate nothing until it comes back or the store is quiet }
  * @returns { destroy() }
  */
-export function createCompare(store, { workerUrl, workerType, inline, base }) {
+export function createCompare(store, { workerUrl, workerType, inline, base, seen = null }) {
   const slots = new Map(); // id -> { client, abort, ready, asked }
 
   const patch = (id, values) => {
@@ -90,7 +92,7 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
     const st = store.get();
     const slot = slots.get(id);
     const info = own(st.compared, id)?.info;
-    if (!slot?.ready || !info || !st.trace) return;
+    if (!slot?.ready || !info || !st.trace || (seen && !seen.active())) return;
     const key = `${st.trace.text}\u0000${st.scale}\u0000${!!st.trace.cut}`;
     if (slot.asked === key) return;
     slot.asked = key;
@@ -118,10 +120,12 @@ export function createCompare(store, { workerUrl, workerType, inline, base }) {
     if (changed.has('trace') || changed.has('scale')) for (const id of slots.keys()) queueMicrotask(() => ask(id));
   });
   queueMicrotask(() => sync(store.get()));
+  const unwake = seen?.onWake(() => { for (const id of slots.keys()) ask(id); });
 
   return {
     destroy() {
       unsubscribe();
+      unwake?.();
       for (const id of [...slots.keys()]) close(id);
     },
   };

@@ -24,10 +24,13 @@ import { t } from '../i18n/index.js';
 
 /**
  * @param store   the widget's store
- * @param opts    { client: the main EngineClient (its decode() channel) }
+ * @param opts    { client: the main EngineClient (its decode() channel),
+ *                  seen: { active(), onWake(fn) } — is the pin's card on screen (controllers/render.js);
+ *                  off it, a new trace is not decoded again until it comes back or the store is quiet
+ *                  (the pin is still checked against every translation) }
  * @returns { set(pin), clear(), destroy() }
  */
-export function createPin(store, { client }) {
+export function createPin(store, { client, seen = null }) {
   // The pin that was checked against a translation, and that translation's
   // text: a new pin from a link waits for its own sentence's translation;
   // a checked one is about that text only.
@@ -68,7 +71,7 @@ export function createPin(store, { client }) {
     }
     const p = st.pinned;
     const done = p && p.for === st.trace && (samePin(p.resultPin, st.pin) || samePin(p.errorPin, st.pin));
-    if (done || running || st.trace === overtaken) return;
+    if (done || running || st.trace === overtaken || (seen && !seen.active())) return;
     decode(st.trace, st.pin);
   }
 
@@ -108,6 +111,7 @@ export function createPin(store, { client }) {
     if (changed.has('pin') || changed.has('trace') || changed.has('info')) queueMicrotask(sync);
   });
   queueMicrotask(sync);
+  const unwake = seen?.onWake(sync);
 
   return {
     /** Pin (from the card, at st.step): about the translation shown now. */
@@ -118,6 +122,6 @@ export function createPin(store, { client }) {
       store.set({ pin, ...noticePatch(st, 'pin', null) });
     },
     clear() { store.set({ pin: null }); },
-    destroy() { unsubscribe(); },
+    destroy() { unsubscribe(); unwake?.(); },
   };
 }

@@ -3,8 +3,13 @@
 // and off (Escape leaves it too). Where full screen is refused (an iframe
 // without allowfullscreen, some browsers), the widget fills the window.
 
-/** @returns { toggle(on?), destroy() } */
-export function createPresenter(store, { element }) {
+/**
+ * keyTarget: where P and Escape are heard: the widget's element, or the
+ * document for the page that is this widget alone (app.js), so the keys work
+ * with the focus anywhere on it. Not while typing in a field.
+ * @returns { toggle(on?), destroy() }
+ */
+export function createPresenter(store, { element, keyTarget = element }) {
   let fullscreen = false;
   const fsElement = () => element.getRootNode().fullscreenElement ?? document.fullscreenElement ?? null;
 
@@ -23,8 +28,16 @@ export function createPresenter(store, { element }) {
     if (fullscreen && !fsElement()) { fullscreen = false; store.set({ presenter: false }); }
   };
   document.addEventListener('fullscreenchange', onChange);
+  const onKey = (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.composedPath?.()[0] ?? e.target;
+    if (t instanceof HTMLElement && (t.isContentEditable || /^(TEXTAREA|INPUT|SELECT)$/.test(t.tagName))) return;
+    if (e.key === 'p' || e.key === 'P') { toggle(); e.preventDefault(); }
+    else if (e.key === 'Escape' && store.get().presenter) { toggle(false); e.preventDefault(); }
+  };
+  keyTarget.addEventListener('keydown', onKey);
   return {
     toggle,
-    destroy() { document.removeEventListener('fullscreenchange', onChange); },
+    destroy() { document.removeEventListener('fullscreenchange', onChange); keyTarget.removeEventListener('keydown', onKey); },
   };
 }

@@ -15,7 +15,7 @@ export const noHostedCopyText = () => t('share.noHosted');
 
 /**
  * @param opts { syncUrl, shareBase ('' = no hosted copy to link to), apply(patch) — how a parsed hash is applied (the widget's setState) }
- * @returns { link(extra?), copy() → Promise<{ link, copied }|null>, destroy() }
+ * @returns { link(extra?), linkOrWhy(extra?), copy() → Promise<{ link, copied }|null>, destroy() }
  */
 export function createShare(store, { syncUrl, shareBase, apply }) {
   let urlTimer = null;
@@ -37,6 +37,13 @@ export function createShare(store, { syncUrl, shareBase, apply }) {
 
   return {
     link,
+    /** A link (with `extra` shareable values: the quiz card's link to a quiz not yet started), or why there can be none: { link } | { why }. */
+    linkOrWhy(extra = null) {
+      const st = store.get();
+      if (st.local) return { why: shareWhyText(st) };
+      if (!shareBase) return { why: noHostedCopyText() };
+      return { link: link(extra) };
+    },
     /** "Copy link": the link into the store (shown in a field) and onto the clipboard, or why not. */
     async copy() {
       const st = store.get();

@@ -45,10 +45,12 @@ export const FILM_CLOSED = { status: 'closed', error: null, manifest: null, mode
 
 /**
  * @param store  the widget's store
- * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/) }
+ * @param opts   { workerUrl, workerType, inline (single-file build), base (URL of web/),
+ *                 seen: { active(), onWake(fn) } — is the film's card on screen (controllers/render.js);
+ *                 off it, the points translate nothing until it comes back or the store is quiet }
  * @returns { open(), retry(), setPoint(i), destroy() }
  */
-export function createTraining(store, { workerUrl, workerType, inline, base }) {
+export function createTraining(store, { workerUrl, workerType, inline, base, seen = null }) {
   let run = 0;                 // a newer open() (or destroy) makes an older one moot
   let abort = null;
   const slots = [];            // per point: { client, ready, asked }
@@ -209,7 +211,7 @@ export function createTraining(store, { workerUrl, workerType, inline, base }) {
     const slot = slots[i];
     const info = st.film?.points[i]?.info;
     const text = textOf(st);
-    if (!slot?.ready || !info || !text) return;
+    if (!slot?.ready || !info || !text || (seen && !seen.active())) return;
     // A cut part (the main model read its first tokens only): each point reads as many.
     const cutSource = !!(st.trace?.text && st.trace.cut);
     const key = `${text}\u0000${st.scale}\u0000${cutSource}`;
@@ -236,9 +238,11 @@ export function createTraining(store, { workerUrl, workerType, inline, base }) {
   const unsubscribe = store.subscribe((st, changed) => {
     // A new result of the main model (a new sentence, or part of one) or a new scale: every point translates it.
     if (changed.has('trace') || changed.has('scale') || (changed.has('sentence') && !st.trace)) {
-      if (st.film?.status === 'open') queueMicrotask(() => slots.forEach((_, i) => ask(i)));
+      if (st.film?.status === 'open') queueMicrotask(askAll);
     }
   });
+  const askAll = () => slots.forEach((_, i) => ask(i));
+  const unwake = seen?.onWake(askAll);
 
   return {
     open, retry, setPoint,
@@ -247,6 +251,7 @@ export function createTraining(store, { workerUrl, workerType, inline, base }) {
       abort?.abort();
       stopWorkers();
       unsubscribe();
+      unwake?.();
     },
   };
 }

@@ -1,6 +1,6 @@
 // math.js - the small numerics the page shows (pure; tested in Node).
 
-import { fixed } from '../i18n/index.js';
+import { fixed, uiLanguage, decimalMark } from '../i18n/index.js';
 
 /** Softmax of `scores` after multiplying by `scale` (max-subtracted, stable).
  *  Returns { exps, sum, weights } so the by-hand panel can show each step. */
@@ -61,6 +61,25 @@ export function clamp(x, lo, hi) {
 export function fmt(x, digits = 3) {
   if (!Number.isFinite(x)) return String(x);
   return fmtLocale(x, digits);
+}
+
+/**
+ * fmt(x, digits) as one cached function, for the hundreds of numbers of a
+ * table rewritten on every slider step: the same text (the value is rounded
+ * by toFixed first in fmt too, so the Intl formatter only localises the
+ * decimal mark; there is no grouping), without an Intl call per number.
+ * The decimal mark is read again when the UI language changes.
+ */
+export function fixedFormatter(digits = 3) {
+  let lang = null;
+  let mark = '.';
+  return (x) => {
+    if (!Number.isFinite(x)) return String(x);
+    if (uiLanguage() !== lang) { lang = uiLanguage(); mark = decimalMark(); }
+    const s = x.toFixed(digits);
+    const local = mark === '.' ? s : s.replace('.', mark);
+    return local.charCodeAt(0) === 45 ? `\u2212${local.slice(1)}` : local;
+  };
 }
 
 /** `digits` decimals in the UI language, minus as U+2212. */

@@ -40,7 +40,7 @@ export function describeRow(m, t, { all = false } = {}) {
  * @param {HTMLElement} container
  * @param {{ onPick?: (row: number) => void, frame?: object }} handlers
  *   onPick: a target word was clicked (or chosen with the arrow keys): its row;
- *   frame: the widget's frameQueue, so a result redraws once, with the other cards
+ *   frame: the widget's render scheduler, so a result redraws once, with the other cards
  */
 export function render(container, { onPick, frame: queue = null } = {}) {
   const bands = svg('g', { class: 'as-rb-bands' });

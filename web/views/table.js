@@ -1,14 +1,17 @@
 // table.js - the attention matrix as a real table, for screen readers and
 // for anyone who prefers numbers to colours. New source words build a new
-// table, at once; a re-decode of the same words (the slider) rewrites the
-// numbers and the target words in place, adding or removing rows at the end.
+// table, at once; a re-decode of the same words (the slider) updates it in
+// place: the same cells, and only those whose text changed are written
+// (each cell's last text is kept here, so nothing is read back from the
+// DOM), rows added or removed at the end. Numbers go through one cached
+// formatter (lib/math.js fixedFormatter), not an Intl call each.
 
 import { h } from '../lib/dom.js';
-import { fmt } from '../lib/math.js';
+import { fixedFormatter } from '../lib/math.js';
 import { t as tr } from '../i18n/index.js';
 
 /**
- * frame: the widget's frameQueue (lib/frame.js); in-place updates wait for
+ * frame: the widget's render scheduler (lib/scheduler.js); in-place updates wait for
  * it. (While the table is not shown, alignscope.css keeps it off screen
  * with content-visibility: auto: rewriting its numbers then costs no layout.)
  */
@@ -28,15 +31,19 @@ export function render(container, { captionId, frame = null } = {}) {
   let wanted = -1;     // the row to mark (kept while there is no table)
   let body = null;
   let caption = null;
-  let rows = [];       // per target row: { tr, th, cells: td[S + 1] } (entropy last)
+  let rows = [];       // per target row: { tr, th, cells: Text[S + 1] (entropy last), texts: string[S + 1] }
+  const f3 = fixedFormatter(3);
+  const f2 = fixedFormatter(2);
   let colKey = '';
   const captionText = (vm) => tr(vm.level === 'pieces' ? 'table.captionPieces' : 'table.caption', { source: vm.trace?.text ?? vm.colLabels.join(' '), translation: vm.trace?.translation ?? '', S: vm.S });
 
   function newRow(S, t) {
-    const cells = Array.from({ length: S + 1 }, () => h('td'));
+    // Each cell holds one text node whose data is rewritten (no node is replaced).
+    const cells = Array.from({ length: S + 1 }, () => document.createTextNode(''));
     const th = h('th', { scope: 'row' });
-    return { tr: h('tr', { dataset: { row: String(t) } }, th, cells), th, cells };
+    return { tr: h('tr', { dataset: { row: String(t) } }, th, cells.map((c) => h('td', null, c))), th, cells, texts: new Array(S + 1).fill('') };
   }
+  const put = (r, j, text) => { if (r.texts[j] !== text) { r.texts[j] = text; r.cells[j].data = text; } };
 
   function build(vm) {
     caption = h('caption', { id: captionId });
@@ -49,14 +56,15 @@ export function render(container, { captionId, frame = null } = {}) {
 
   function fill(vm) {
     lastVm = vm;
-    caption.textContent = captionText(vm);
+    const cap = captionText(vm);
+    if (caption.textContent !== cap) caption.textContent = cap;
     while (rows.length > vm.T) { rows.pop().tr.remove(); if (marked >= rows.length) marked = -1; }
     while (rows.length < vm.T) { const r = newRow(vm.S, rows.length); rows.push(r); body.append(r.tr); }
     for (let t = 0; t < vm.T; t++) {
       const r = rows[t];
       if (r.th.textContent !== vm.rowLabels[t]) r.th.textContent = vm.rowLabels[t];
-      for (let j = 0; j < vm.S; j++) r.cells[j].textContent = fmt(vm.alpha[t * vm.S + j]);
-      r.cells[vm.S].textContent = fmt(vm.entropies[t], 2);
+      for (let j = 0; j < vm.S; j++) put(r, j, f3(vm.alpha[t * vm.S + j]));
+      put(r, vm.S, f2(vm.entropies[t]));
     }
     mark();
   }

@@ -1,0 +1,36 @@
+// heatmap-fit.js - the first-screen fit of the page's main heatmap. Pure:
+// the room under the fold is measured by the view (views/heatmap.js) before
+// a frame writes anything, and handed in here.
+
+import { CONFIG } from '../config.js';
+import { layoutHeatmap } from './heatmap-layout.js';
+
+/**
+ * The box is as tall as the window less `reserve`: scrolled to, the whole
+ * map is in view. But a map that starts on the first screen and nearly fits
+ * under it (a short sentence on a laptop: 5 rows of 64 px reach 50 px below
+ * a 768 px window) is shrunk to end above the fold, so the figure is whole
+ * on opening. Only while its cells keep their printed values and at least
+ * CONFIG.firstScreenShrinkMin of their size; a longer map keeps its cells
+ * and scrolls. `room`: the window's height less the scroll box's top in the
+ * document (not the scroll position, so the cells do not change as the page
+ * scrolls) less CONFIG.firstScreenMarginPx.
+ * → { availHeight, cellMin }: the height to fit the cells to and the smallest cell (px).
+ */
+export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cellMax, cellMin: floor }) {
+  const boxOnly = { availHeight: boxFit, cellMin: floor };
+  if (!(room > 0)) return boxOnly;
+  const fitOpts = { labelPx, cellMax };
+  const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, ...boxOnly });
+  // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
+  if (whole.height <= room || whole.fitted < CONFIG.cellValueMin) return boxOnly;
+  const cellMin = Math.max(floor, CONFIG.cellValueMin, Math.ceil(whole.fitted * CONFIG.firstScreenShrinkMin));
+  // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
+  let availHeight = room;
+  for (let tries = 0; tries < 2; tries += 1) {
+    const shrunk = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight, cellMin });
+    if (shrunk.height <= room) return { availHeight, cellMin };
+    availHeight -= shrunk.height - room;
+  }
+  return boxOnly;
+}
