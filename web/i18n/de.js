@@ -46,6 +46,7 @@ export default Object.freeze({
 
   // ---- die Heatmap
   'heat.heading': 'Alignment-Heatmap',
+  'heat.scaleLabel': 'Scores teilen durch',
   'heat.table': 'Zahlentabelle',
   'heat.rowColour': 'Farbe je Zeile',
   'heat.rowColourTitle': 'Jede Zeile auf ihr größtes Gewicht skalieren: Diffuse Zeilen (lange Sätze) zeigen ihre Form',

@@ -45,6 +45,7 @@ export default Object.freeze({
 
   // ---- the heatmap card (cards/heatmap.js, views/heatmap.js, views/table.js, theme.js)
   'heat.heading': 'Alignment heatmap',
+  'heat.scaleLabel': 'Divide scores by',
   'heat.table': 'Numbers table',
   'heat.rowColour': 'Colour per row',
   'heat.rowColourTitle': 'Scale each row to its own largest weight: diffuse rows (long sentences) show their shape',

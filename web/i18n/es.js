@@ -45,6 +45,7 @@ export default Object.freeze({
 
   // ---- el mapa de calor
   'heat.heading': 'Mapa de calor del alineamiento',
+  'heat.scaleLabel': 'Dividir las puntuaciones entre',
   'heat.table': 'Tabla de valores',
   'heat.rowColour': 'Color por fila',
   'heat.rowColourTitle': 'Escalar cada fila a su mayor peso: las filas difusas (frases largas) muestran su forma',

@@ -45,6 +45,7 @@ export default Object.freeze({
 
   // ---- la carte de chaleur
   'heat.heading': 'Carte de chaleur de l’alignement',
+  'heat.scaleLabel': 'Diviser les scores par',
   'heat.table': 'Tableau des valeurs',
   'heat.rowColour': 'Couleur par ligne',
   'heat.rowColourTitle': 'Rapporter chaque ligne à son plus grand poids : les lignes diffuses (phrases longues) laissent voir leur forme',

@@ -16,7 +16,7 @@ import { viridisCSS, textOnViridis, divergingCSS, textOnDiverging } from '../lib
 import { fmt } from '../lib/math.js';
 import { frameTask } from '../lib/frame.js';
 import { themeColors, colourValue } from '../theme.js';
-import { layoutHeatmap, hitTest, shortLabel, fontsFor } from './heatmap-layout.js';
+import { layoutHeatmap, hitTest, shortLabel, fontsFor, firstScreenFloor } from './heatmap-layout.js';
 
 let heatmapCount = 0;
 
@@ -76,9 +76,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   // map is in view. But a map that starts on the first screen and nearly fits
   // under it (a short sentence on a laptop: 5 rows of 64 px reach 50 px below
   // a 768 px window) is shrunk to end above the fold, so the figure is whole
-  // on opening. Only while its cells keep their printed values and at least
-  // CONFIG.firstScreenShrinkMin of their size; a longer map keeps its cells
-  // and scrolls. The room is measured from the document's top, not the
+  // on opening, with the score-scale control in the card's header beside it
+  // (a 12-word sentence at 1366 × 900), down to the floor heatmap-layout.js
+  // firstScreenFloor sets; a longer map keeps its cells and scrolls. The room is measured from the document's top, not the
   // scroll position, so the cells do not change as the page scrolls.
   // Returns the height to fit the cells to and the smallest cell: { availHeight, cellMin } (px).
   function firstScreenFit(avail, boxFit) {
@@ -88,8 +88,8 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     const fitOpts = { labelPx: opts.labelPx, cellMax: opts.cellMax };
     const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, ...boxOnly });
     // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
-    if (whole.height <= room || whole.fitted < CONFIG.cellValueMin) return boxOnly;
-    const cellMin = Math.max(opts.cellMin, CONFIG.cellValueMin, Math.ceil(whole.fitted * CONFIG.firstScreenShrinkMin));
+    const cellMin = firstScreenFloor(opts.cellMin, whole.fitted);
+    if (whole.height <= room || cellMin === null) return boxOnly;
     // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
     let availHeight = room;
     for (let tries = 0; tries < 2; tries += 1) {
