@@ -25,6 +25,7 @@ export default Object.freeze({
   'input.partsLabel': 'Die Sätze Ihres Textes: Wählen Sie den zu übersetzenden',
   'input.cardLabel': 'Satz und Übersetzung',
   'input.translation': 'Übersetzung',
+  'input.trainedOn': 'Trainiert auf {pairs} Satzpaaren aus Debian: kurze Sätze gelingen am besten, lange oder seltene oft nicht.',
   'input.cut': 'Der Text wurde nach {chars} Zeichen abgeschnitten, dem Höchstwert von alignscope; das Modell selbst liest höchstens {tokens} Wörter und Satzzeichen auf einmal.',
   'input.wrong': 'Etwas ist schiefgegangen.',
   'input.chars': { one: '{n} / {max} Zeichen', other: '{n} / {max} Zeichen' },

@@ -24,6 +24,7 @@ export default Object.freeze({
   'input.partsLabel': 'Sentences of your text: pick the one to translate',
   'input.cardLabel': 'Sentence and translation',
   'input.translation': 'Translation',
+  'input.trainedOn': 'Trained on {pairs} Debian sentence pairs: short sentences work best, long or rare ones often fail.',
   'input.cut': 'The text was cut at {chars} characters, the most alignscope takes; the model itself reads at most {tokens} words and punctuation marks at a time.',
   'input.wrong': 'Something went wrong.',
   'input.chars': { one: '{n} / {max} character', other: '{n} / {max} characters' },

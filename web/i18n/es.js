@@ -24,6 +24,7 @@ export default Object.freeze({
   'input.partsLabel': 'Las frases de tu texto: elige la que quieres traducir',
   'input.cardLabel': 'Frase y traducción',
   'input.translation': 'Traducción',
+  'input.trainedOn': 'Entrenado con {pairs} pares de frases de Debian: las frases cortas salen mejor, las largas o raras a menudo fallan.',
   'input.cut': 'El texto se cortó en {chars} caracteres, el máximo que admite alignscope; el propio modelo lee como mucho {tokens} palabras y signos de puntuación a la vez.',
   'input.wrong': 'Algo ha salido mal.',
   'input.chars': { one: '{n} / {max} carácter', other: '{n} / {max} caracteres' },

@@ -24,6 +24,7 @@ export default Object.freeze({
   'input.partsLabel': 'Les phrases de votre texte : choisissez celle à traduire',
   'input.cardLabel': 'Phrase et traduction',
   'input.translation': 'Traduction',
+  'input.trainedOn': 'Entraîné sur {pairs} paires de phrases de Debian : les phrases courtes réussissent le mieux, les longues ou rares échouent souvent.',
   'input.cut': 'Le texte a été coupé à {chars} caractères, le maximum accepté par alignscope ; le modèle lui-même lit au plus {tokens} mots et signes de ponctuation à la fois.',
   'input.wrong': 'Une erreur s’est produite.',
   'input.chars': { one: '{n} / {max} caractère', other: '{n} / {max} caractères' },
