@@ -17,6 +17,7 @@ export const CONFIG = Object.freeze({
   cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
   cellMaxPresenter: 120,       // presenter mode: read from the back of a classroom
+  cellMinPresenter: 12,        // presenter mode shrinks the map this far to keep it whole on one screen
   compareCellMin: 14,          // …and may shrink further, so a phone's column (≈ 320 px) holds a ten-piece sentence with its entropy column
   compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side
   filmCellMax: 48,             // the training film's heatmap (cards/training.js): beside its scrubber, a little smaller than the main map
@@ -27,6 +28,7 @@ export const CONFIG = Object.freeze({
   firstScreenShrinkMin: 0.6,   // the main map shrinks to end above the fold on opening, to no less than this × its cells…
   firstScreenCellMin: 24,      // …and never below this (views/heatmap-layout.js firstScreenFloor)…
   firstScreenMarginPx: 8,      // …leaving this much under it
+  presenterMarginPx: 64,       // presenter mode: room under the whole map for its readout line
   embedHeatBoxPx: 380,         // embed.html: the box's fixed height (the iframe sizes itself to its content)
   zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
   zoomMax: 4,

@@ -23,6 +23,8 @@
 import { h, uid } from './lib/dom.js';
 import { frameQueue, offscreenLag } from './lib/frame.js';
 import { figureMatrix } from './lib/figure.js';
+import { rowOfStep } from './lib/words.js';
+import { stepOfRow } from './lib/steps.js';
 import { createStore, defaultShareState, noticePatch, beamNotices } from './state.js';
 import { checkPin, pinProblemText, pinToString, samePin } from './lib/pin.js';
 import { EngineClient } from './client.js';
@@ -268,12 +270,12 @@ export function mountAlignscope(root, opts = {}) {
     beamed = null;
     pinView = null;
     film = null;
-    if (has.full) add('compare', () => (compared = compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.step(s - store.get().step) } })), { later: true });
+    if (has.full) add('compare', () => (compared = compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (s) => api.goStep(s) } })), { later: true });
     if (has.full) add('beam', () => (beamed = beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam })), { later: true });
     if (has.full) {
       add('pin', () => (pinView = pinCard.mount(store, {
         headingId: id('pn'), frame,
-        actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.step(s - store.get().step), link: () => linkOrWhy() },
+        actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (s) => api.goStep(s), link: () => linkOrWhy() },
       })), { later: true });
     }
     if (training) add('training', () => (film = trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } })), { later: true });
@@ -340,15 +342,21 @@ export function mountAlignscope(root, opts = {}) {
   const repaint = () => { heat?.redraw(); compared?.redraw(); pinView?.redraw(); film?.redraw(); beamed?.redraw(); };
   wrapper.addEventListener('as-theme', repaint);
   darkQuery.addEventListener('change', repaint);
-  // P toggles presenter mode, Escape leaves it (not while typing in a field).
+  // P toggles presenter mode (not while typing in a field); Escape leaves it,
+  // from a field too (in full screen the browser takes Escape itself:
+  // controllers/presenter.js follows fullscreenchange). On the document, so
+  // that Escape works wherever the focus is (on the page's body too).
   const onKey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape' && store.get().presenter) { presenter.toggle(false); e.preventDefault(); return; }
     const t = e.composedPath?.()[0] ?? e.target;
     if (t instanceof HTMLElement && (t.isContentEditable || /^(TEXTAREA|INPUT|SELECT)$/.test(t.tagName))) return;
-    if (e.key === 'p' || e.key === 'P') { presenter.toggle(); e.preventDefault(); }
-    else if (e.key === 'Escape' && store.get().presenter) { presenter.toggle(false); e.preventDefault(); }
+    if ((e.key === 'p' || e.key === 'P') && wrapper.contains(e.target instanceof Node ? e.target : null)) { presenter.toggle(); e.preventDefault(); }
   };
   wrapper.addEventListener('keydown', onKey);
+  // Escape with the focus outside the widget (nothing focused: the body) while it covers the screen.
+  const onDocKey = (e) => { if (e.key === 'Escape' && store.get().presenter && !wrapper.contains(e.target instanceof Node ? e.target : null)) onKey(e); };
+  document.addEventListener('keydown', onDocKey);
 
   // ---------- public API ----------
   const api = {
@@ -379,11 +387,18 @@ export function mountAlignscope(root, opts = {}) {
       store.set(next);
       if (next.model && before.catalog && models.check(next.model) !== before.model) models.load();
     },
+    /** Move `delta` steps of the step-through: target words at word level, pieces with "Show subword pieces" (lib/steps.js). */
     step(delta) {
+      const st = store.get();
+      if (!st.matrix) return;
+      api.goStep(stepOfRow(st.matrix, rowOfStep(st.matrix, st.step) + delta));
+    },
+    /** Go to decoder step s (a piece; clamped). */
+    goStep(s) {
       const st = store.get();
       // The step-through is hidden during a quiz, and its step is where the quiz starts.
       if (!st.trace || (has.full && st.quiz)) return;
-      store.set({ step: Math.max(0, Math.min(st.trace.T - 1, st.step + delta)) });
+      store.set({ step: Math.max(0, Math.min(st.trace.T - 1, s)) });
     },
     /** Presenter mode on, off, or toggled (no argument). */
     presenter(on) { presenter.toggle(on); },
@@ -402,6 +417,7 @@ export function mountAlignscope(root, opts = {}) {
       models.destroy();
       share.destroy();
       presenter.destroy();
+      document.removeEventListener('keydown', onDocKey);
       compare?.destroy();
       pin?.destroy();
       training?.destroy();

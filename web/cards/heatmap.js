@@ -224,13 +224,21 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
       if (changed.has('link')) { linkField.hidden = st.link == null; if (st.link != null) linkField.value = st.link; }
       if (changed.has('colour')) renderLegend(st);
       if (['colour', 'zoom', 'presenter'].some((k) => changed.has(k))) {
+        // Presenter mode: the whole map on one screen with the sentence, the slider above it and the
+        // step controls beside it; its type follows the screen's height (24 px at 1080, 16 at 720),
+        // and its cells shrink as far as CONFIG.cellMinPresenter to fit (values while they fit).
+        const presenterLabel = Math.max(CONFIG.labelPx, Math.min(CONFIG.labelPxPresenter, Math.round((window.innerHeight || 1080) / 45)));
         heatmap.setOptions({
           colour: st.colour, zoom: st.zoom,
-          labelPx: st.presenter ? CONFIG.labelPxPresenter : CONFIG.labelPx,
+          labelPx: st.presenter ? presenterLabel : CONFIG.labelPx,
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
+          cellMin: st.presenter ? CONFIG.cellMinPresenter : CONFIG.cellMin,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
           boxPx: st.presenter ? 0 : (boxPx ?? 0),
-          fitFirstScreen: !st.presenter,
+          fitFirstScreen: true,
+          fitWhole: !!st.presenter,
+          // Presenter mode: the readout under the map (a tapped cell's value) stays on the screen too.
+          marginPx: st.presenter ? CONFIG.presenterMarginPx : CONFIG.firstScreenMarginPx,
         });
         renderZoom(st);
       }

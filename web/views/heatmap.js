@@ -44,7 +44,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   container.append(empty, h('div', { class: 'as-heat-frame' }, scroller, moreRight), readout);
 
   let vm = null;       // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
-  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false };
+  let opts = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false, fitWhole: false };
   // The scroll box: as tall as the window less `reserve`, never less than heatBoxMinPx; the cells fit it.
   // boxPx > 0 fixes it instead (a self-sizing iframe: its window is as tall as its content, so the box must not follow the window).
   const boxHeight = () => { scroller.style.maxHeight = opts.boxPx > 0 ? `${opts.boxPx}px` : `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${opts.reserve}px))`; };
@@ -83,12 +83,12 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   // Returns the height to fit the cells to and the smallest cell: { availHeight, cellMin } (px).
   function firstScreenFit(avail, boxFit) {
     const boxOnly = { availHeight: boxFit, cellMin: opts.cellMin };
-    const room = (window.innerHeight || 0) - (scroller.getBoundingClientRect().top + (window.scrollY || 0)) - CONFIG.firstScreenMarginPx;
+    const room = (window.innerHeight || 0) - (scroller.getBoundingClientRect().top + (window.scrollY || 0)) - (opts.marginPx ?? CONFIG.firstScreenMarginPx);
     if (room <= 0) return boxOnly;
     const fitOpts = { labelPx: opts.labelPx, cellMax: opts.cellMax };
     const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, ...boxOnly });
     // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
-    const cellMin = firstScreenFloor(opts.cellMin, whole.fitted);
+    const cellMin = firstScreenFloor(opts.cellMin, whole.fitted, opts.fitWhole);
     if (whole.height <= room || cellMin === null) return boxOnly;
     // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
     let availHeight = room;
@@ -402,7 +402,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       setReadout(hover || active);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== opts[k]);
       if (!changed.length) return;
