@@ -108,3 +108,31 @@ test('a hand-made trace without byte spans is joined with spaces', () => {
   assert.deepEqual(Array.from(stepView(m, 1).bars), [Math.fround(0.2), Math.fround(0.8)]);
   assert.deepEqual([stepView(m, 0).prev, stepView(m, 0).next, stepView(m, 2).next], [-1, 1, -1]);
 });
+
+test('beam card: where a hypothesis parts and looks, named at the heatmap\'s level (words, not pieces such as "co")', async () => {
+  const { differenceFromBest, differenceAtLevel } = await import('../../web/lib/beam.js');
+  await traceOf('x'); // the engine, loaded
+  let checked = 0;
+  for (const text of SENTENCES) {
+    const { hypotheses } = engine.beam(text, { beamWidth: 4, lengthPenalty: 1, topK: 3 });
+    for (const hyp of hypotheses.slice(1)) {
+      const diff = differenceFromBest(hyp, hypotheses[0]);
+      if (!diff?.most) continue;
+      const [mh, mb] = [figureMatrix(hyp, info, false), figureMatrix(hypotheses[0], info, false)];
+      const lv = differenceAtLevel(diff, mh, mb);
+      const r = rowOfStep(mh, diff.most.step);
+      const row = Array.from(mh.alpha.subarray(r * mh.S, (r + 1) * mh.S));
+      assert.equal(lv.most.step, r, 'the marked row');
+      assert.equal(lv.most.a, Math.max(...row), 'the largest weight of the word row');
+      assert.equal(lv.most.col, mh.colLabels[row.indexOf(Math.max(...row))]);
+      assert.ok(mh.colLabels.includes(lv.most.col) && mb.colLabels.includes(lv.most.bestCol), 'source words');
+      assert.ok(mh.rowLabels.includes(lv.wrote), `it wrote a word (${lv.wrote})`);
+      // At piece level it is differenceFromBest's own answer.
+      const lp = differenceAtLevel(diff, figureMatrix(hyp, info, true), figureMatrix(hypotheses[0], info, true));
+      assert.equal(lp.most.step, diff.most.step);
+      assert.equal(lp.most.col, hyp.source[diff.most.col].text);
+      checked++;
+    }
+  }
+  assert.ok(checked > 0, 'some hypothesis looked elsewhere than #1');
+});
