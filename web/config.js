@@ -15,6 +15,8 @@ export const CONFIG = Object.freeze({
 
   // Heatmap (CSS pixels)
   cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
+  cellMinPhone: 10,            // on a phone (≤ phoneMaxPx wide) the map shrinks this far to fit the width
+  phoneMaxPx: 480,
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
   cellMaxPresenter: 120,       // presenter mode: read from the back of a classroom
   cellMinPresenter: 12,        // presenter mode shrinks the map this far to keep it whole on one screen

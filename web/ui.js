@@ -391,7 +391,8 @@ export function mountAlignscope(root, opts = {}) {
     step(delta) {
       const st = store.get();
       if (!st.matrix) return;
-      api.goStep(stepOfRow(st.matrix, rowOfStep(st.matrix, st.step) + delta));
+      const row = Math.max(0, Math.min(st.matrix.T - 1, rowOfStep(st.matrix, st.step) + delta)); // ±Infinity: the first, the last
+      api.goStep(stepOfRow(st.matrix, row));
     },
     /** Go to decoder step s (a piece; clamped). */
     goStep(s) {

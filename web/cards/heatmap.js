@@ -232,7 +232,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
           colour: st.colour, zoom: st.zoom,
           labelPx: st.presenter ? presenterLabel : CONFIG.labelPx,
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
-          cellMin: st.presenter ? CONFIG.cellMinPresenter : CONFIG.cellMin,
+          // A phone: a 12-word sentence's map fits the width with smaller cells (a tap reads a cell, zoom prints the values).
+          cellMin: st.presenter ? CONFIG.cellMinPresenter : (window.innerWidth || 1024) <= CONFIG.phoneMaxPx ? CONFIG.cellMinPhone : CONFIG.cellMin,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
           boxPx: st.presenter ? 0 : (boxPx ?? 0),
           fitFirstScreen: true,
