@@ -85,9 +85,10 @@ export function hitTest(L, x, y) {
  * fit a 1366 × 900 screen, with cells of at least CONFIG.firstScreenCellMin
  * (below CONFIG.cellValueMin they print no values; a tap, the readout or
  * the zoom gives them). Never to less than CONFIG.firstScreenShrinkMin of
- * its cells: a long sentence keeps legible cells and scrolls.
+ * its cells: a long sentence keeps legible cells and scrolls. `whole`
+ * (presenter mode: one screen, nothing cut off): down to cellMin itself.
  */
-export function firstScreenFloor(cellMin, fitted) {
-  const floor = Math.max(cellMin, CONFIG.firstScreenCellMin, Math.ceil(fitted * CONFIG.firstScreenShrinkMin));
+export function firstScreenFloor(cellMin, fitted, whole = false) {
+  const floor = whole ? cellMin : Math.max(cellMin, CONFIG.firstScreenCellMin, Math.ceil(fitted * CONFIG.firstScreenShrinkMin));
   return fitted > floor ? floor : null;
 }
