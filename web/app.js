@@ -90,6 +90,9 @@ document.addEventListener('keydown', (e) => {
   if (t !== document.body && t !== document.documentElement && t.id !== 'app') return;
   if (e.key === 'ArrowRight') { app.step(1); e.preventDefault(); }
   if (e.key === 'ArrowLeft') { app.step(-1); e.preventDefault(); }
+  // Home and End: the first and the last step (in the step card they work wherever its focus is: cards/steps.js).
+  if (e.key === 'Home') { app.step(-Infinity); e.preventDefault(); }
+  if (e.key === 'End') { app.step(Infinity); e.preventDefault(); }
   // (Not while a quiz hides the step-through: its step is where the quiz starts.)
   if (e.key === ' ' && app.element.dataset.quiz !== 'on') { app.element.querySelector('.as-play')?.click(); e.preventDefault(); }
 });

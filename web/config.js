@@ -15,8 +15,11 @@ export const CONFIG = Object.freeze({
 
   // Heatmap (CSS pixels)
   cellMin: 20,                 // below this the map scrolls instead of shrinking (a word label's height, a fingertip's third)
+  cellMinPhone: 10,            // on a phone (≤ phoneMaxPx wide) the map shrinks this far to fit the width
+  phoneMaxPx: 480,
   cellMax: 64,                 // the most a cell grows to fill its box (legible, not a poster)
   cellMaxPresenter: 120,       // presenter mode: read from the back of a classroom
+  cellMinPresenter: 12,        // presenter mode shrinks the map this far to keep it whole on one screen
   compareCellMin: 14,          // …and may shrink further, so a phone's column (≈ 320 px) holds a ten-piece sentence with its entropy column
   compareCellMax: 40,          // the comparison's columns: smaller cells, so two or three fit side by side
   filmCellMax: 48,             // the training film's heatmap (cards/training.js): beside its scrubber, a little smaller than the main map
@@ -24,8 +27,10 @@ export const CONFIG = Object.freeze({
   heatBoxMinPx: 240,           // the scroll box is never shorter than this…
   heatBoxReservePx: 150,       // …and otherwise as tall as the window minus this
   heatBoxReservePresenterPx: 110,
-  firstScreenShrinkMin: 0.75,  // the main map shrinks to end above the fold on opening, to no less than this × its cells…
+  firstScreenShrinkMin: 0.6,   // the main map shrinks to end above the fold on opening, to no less than this × its cells…
+  firstScreenCellMin: 24,      // …and never below this (views/heatmap-layout.js firstScreenFloor)…
   firstScreenMarginPx: 8,      // …leaving this much under it
+  presenterMarginPx: 64,       // presenter mode: room under the whole map for its readout line
   embedHeatBoxPx: 380,         // embed.html: the box's fixed height (the iframe sizes itself to its content)
   zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
   zoomMax: 4,

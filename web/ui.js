@@ -15,6 +15,7 @@
 import { h, uid } from './lib/dom.js';
 import { createStore, defaultShareState, noticePatch } from './state.js';
 import { runtimeState, deriveState } from './runtime-state.js';
+import { stepMovedBy } from './lib/steps.js';
 import { EngineClient } from './client.js';
 import { createModels, LOCAL } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
@@ -103,7 +104,6 @@ export function mountAlignscope(root, opts = {}) {
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
-  const setStep = (s) => api.step(s - store.get().step);
 
   // ---------- cards ----------
     const id = uid;
@@ -130,9 +130,9 @@ export function mountAlignscope(root, opts = {}) {
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }), { always: true });
     if (!has.full) return;
-    add('compare', () => compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep } }), far);
+    add('compare', () => compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
     add('beam', () => beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam }), far);
-    add('pin', () => pinCard.mount(store, { headingId: id('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep, link: () => share.linkOrWhy() } }), far);
+    add('pin', () => pinCard.mount(store, { headingId: id('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
     add('training', () => trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } }), far);
     add('quiz', () => quizCard.mount(store, { headingId: id('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
     add('theory', () => theoryCard.mount(store, { headingId: id('th') }), far);
@@ -165,8 +165,7 @@ export function mountAlignscope(root, opts = {}) {
     }
     render.changed(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
-    // While a quiz runs, alignscope.css hides every card that could give its answers away.
-    if (changed.has('quiz')) wrapper.dataset.quiz = has.full && st.quiz ? 'on' : 'off';
+    if (changed.has('quiz')) // while a quiz runs, alignscope.css hides every card that could give its answers away wrapper.dataset.quiz = has.full && st.quiz ? 'on' : 'off';
     // The step-only layout has no heatmap box to say why there is no picture: the notice does.
     if (view === 'steps' && (changed.has('trace') || changed.has('error'))) store.set(noticePatch(st, 'translate', !st.trace && st.error?.stage === 'translate' ? st.error.message : null));
   });
@@ -177,11 +176,12 @@ export function mountAlignscope(root, opts = {}) {
     element: wrapper,
     /** Apply a partial share state (attributes, a pasted link): controllers/links.js. */
     setState: (patch) => links.apply(patch),
-    step(delta) {
+    /** Move `delta` rows of the step-through (words, or pieces with "Show subword pieces"). */
+    step(delta) { const st = store.get(); if (st.matrix) api.goStep(stepMovedBy(st.matrix, st.step, delta)); },
+    /** Go to decoder step s (a piece; clamped). */
+    goStep(s) { // (the step-through is hidden during a quiz, and its step is where the quiz starts)
       const st = store.get();
-      // The step-through is hidden during a quiz, and its step is where the quiz starts.
-      if (!st.trace || (has.full && st.quiz)) return;
-      store.set({ step: Math.max(0, Math.min(st.trace.T - 1, st.step + delta)) });
+      if (st.trace && !(has.full && st.quiz)) store.set({ step: Math.max(0, Math.min(st.trace.T - 1, s)) });
     },
     /** Presenter mode on, off, or toggled (no argument). */
     presenter(on) { presenter.toggle(on); },

@@ -77,6 +77,9 @@ def main():
             "trainedOn": trained_on_short(m), "segmentation": m.get("segmentation", "words"),
             "updates": m.get("updates"), "trainSeconds": m.get("train_seconds"),
         })
+        # the number behind trainedOn: the page words that line in its UI language, the number in its locale
+        if m.get("segmentation") == "subwords" and m.get("train_pairs_by_domain"):
+            entries[-1]["trainPairs"] = sum(m["train_pairs_by_domain"].values())
         if m.get("train_cpu_seconds"):  # runs from before train.py recorded it have wall clock only
             entries[-1]["trainCpuSeconds"] = m["train_cpu_seconds"]
         general = (m.get("tests") or {}).get("general_test")

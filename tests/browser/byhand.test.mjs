@@ -62,6 +62,9 @@ test('by hand: the exercise by default, the three kinds and the additive score, 
     assert.equal(await page.getAttribute(CARD, 'data-mode'), 'scores');
     assert.equal(await page.locator(`${CARD} .as-bh-modes input[value="scores"]`).isChecked(), true);
     assert.match(await page.textContent(`${CARD} .as-byhand-result`), /\(0\.757, 0\.102, 0\.038, 0\.102\)/);
+    // The note speaks of the exercise's expected answer: the exercise itself is on the page, with the card's numbers.
+    assert.match(await page.textContent(`${CARD} .as-exercise`), /^The exercise \(from the teaching notes\): A query has dot-product scores \(3, 1, 0, 1\) against four keys with values \(1, 0\), \(0, 1\), \(−?-?1, 0\), \(0, −?-?1\)\..*divided by √d = √2\. Expected: weights ≈ \(0\.787, 0\.106, 0\.039, 0\.106\) and context ≈ \(0\.748, 0(\.000)?\)/);
+    assert.match(await page.textContent(`${CARD} .as-note`), /^About the expected answer: the exercise above gives/);
     await audit(page, 'the exercise');
 
     // Cross-attention: queries from the decoder states, keys and values from the encoder states (every W the identity).

@@ -4,6 +4,7 @@
 // worker client's handling of a load that replaces another (web/client.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { parseShareString, serializeShareState, defaultShareState, resolveModel } from '../../web/state.js';
 import { optionText, kindUnlessNamed, updatesCount, describeEntry, describeLocal, comparisonRows, attentionName, formatParameters, formatDuration, reportOf, reportFigureText } from '../../web/lib/catalog.js';
 import { EngineClient } from '../../web/client.js';
@@ -230,4 +231,26 @@ test('the README states the bytes and number of the committed models/*.alsc, and
   const def = catalog.models.find((m) => m.id === catalog.default);
   const size = statSync(new URL(`models/${def.file}`, root)).size.toLocaleString('en-US');
   assert.ok(readme.includes(`the default is ${size} bytes`), `the README gives the default model's ${size} bytes`);
+});
+
+test('the "Trained on" line is in the UI language, its number in the locale\'s digits (it stayed English in fr/de/es)', async () => {
+  const { trainedOnText } = await import('../../web/lib/catalog.js');
+  const { setUiLanguage } = await import('../../web/i18n/index.js');
+  const index = JSON.parse(fs.readFileSync(new URL('../../models/index.json', import.meta.url), 'utf8'));
+  const entry = index.models.find((m) => m.id === index.default);
+  assert.ok(Number.isInteger(entry.trainPairs), 'the catalogue gives the number (models/train/catalogue.py)');
+  const english = entry.trainedOn;
+  try {
+    const lines = {};
+    for (const lang of ['en', 'fr', 'de', 'es']) {
+      setUiLanguage(lang);
+      lines[lang] = trainedOnText(entry);
+      const digits = new Intl.NumberFormat(lang).format(entry.trainPairs);
+      assert.ok(lines[lang].includes(digits), `${lang}: ${lines[lang]} has ${digits}`);
+    }
+    assert.equal(lines.en, english, 'English: the catalogue\'s own line');
+    for (const lang of ['fr', 'de', 'es']) assert.notEqual(lines[lang], english, `${lang} is not English`);
+    assert.equal(trainedOnText({ trainedOn: 'A third party line' }), 'A third party line', 'an entry without the number keeps its line');
+    assert.equal(trainedOnText(null), '');
+  } finally { setUiLanguage('en'); }
 });

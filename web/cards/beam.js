@@ -15,7 +15,7 @@ import { figureMatrix } from '../lib/figure.js';
 import { rowOfStep } from '../lib/words.js';
 import { fmt } from '../lib/math.js';
 import {
-  buildBeamTree, layoutBeamTree, differenceFromBest, greedyScore, sameTokens,
+  buildBeamTree, layoutBeamTree, differenceFromBest, differenceAtLevel, greedyScore, sameTokens,
   DEFAULT_BEAM_WIDTH, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY,
 } from '../lib/beam.js';
 import { noticePatch } from '../state.js';
@@ -208,19 +208,20 @@ export function mount(store, { headingId, frame = null, memo = {} }) {
     const diff = pick === 0 ? null : differenceFromBest(hyp, hyps[0]);
     // A tree wider than its box (a phone): keep in view where the picked one parts from #1 (for #1: the first branch).
     showColumn(pick === 0 || !diff ? tree.shared : diff.step);
-    const word = (tr, j) => tr.source[j]?.text ?? '';
+    // The sentences name what the heatmap shows: words at word level, pieces with "Show subword pieces".
+    const m = st.info ? figureMatrix(hyp, st.info, st.pieces) : null;
+    const lv = diff && m ? differenceAtLevel(diff, m, figureMatrix(hyps[0], st.info, st.pieces)) : null;
     parting.textContent = pick === 0 ? t(hyps.length > 1 ? 'beam.isBest' : 'beam.only')
-      : diff ? t('beam.parts', { step: num(diff.step + 1), wrote: diff.wrote, bestWrote: diff.bestWrote }) : t('beam.sameAsBest');
+      : lv ? t('beam.parts', { step: num(lv.step + 1), wrote: lv.wrote, bestWrote: lv.bestWrote }) : t('beam.sameAsBest');
     const most = diff?.most;
     looking.textContent = !hyp.alpha ? t('beam.noAttention')
-      : !most ? ''
+      : !most || !lv?.most ? ''
         : most.tv < SAME_LOOK ? t('beam.afterSame', { tv: fmt(most.tv, 2) })
           : t('beam.after', {
-            step: num(most.step + 1), col: word(hyp, most.col), a: fmt(most.a), bestCol: word(hyps[0], most.bestCol), bestA: fmt(most.bestA),
+            step: num(lv.most.step + 1), col: lv.most.col, a: fmt(lv.most.a), bestCol: lv.most.bestCol, bestA: fmt(lv.most.bestA),
             tv: fmt(most.tv, 2), mean: fmt(diff.meanTv, 2),
           });
     looking.hidden = !looking.textContent;
-    const m = st.info ? figureMatrix(hyp, st.info, st.pieces) : null;
     if (m?.alpha) {
       heatmap().update(m);
       // Mark the row where its attention differs most from #1's.

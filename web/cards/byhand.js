@@ -82,6 +82,14 @@ function scoresPanel(memo) {
       h('label', { for: divId }, `${t('byhand.divisor')} `), divInput, btn1, btnSqrt, addBtn, delBtn, resetBtn),
     h('div', { class: 'as-table-wrap', tabindex: '0', role: 'region', 'aria-label': t('byhand.caption') }, table),
     result, compare,
+    // The exercise as the teaching notes set it (their "Attention by hand"), with the numbers this card starts from:
+    // the note below speaks of its expected answer, so the reader must see it.
+    h('blockquote', { class: 'as-small as-exercise' },
+      h('strong', null, t('byhand.exerciseHead')), ' ',
+      t('byhand.exercise', {
+        scores: list(EXERCISE.scores, 0), values: EXERCISE.values.map((v) => list(v, 0)).join(', '), d: num(EXERCISE.d),
+        w: list([0.787, 0.106, 0.039, 0.106], 3), c: list([0.748, 0], 3), c2: list([0.56, 0], 2),
+      })),
     h('p', { class: 'as-small as-note' },
       t('byhand.printed', { w: list([0.787, 0.106, 0.039, 0.106], 3), sum: fmt(1.038), c: list([0.748, 0], 3), exact: list([0.7573, 0.1025, 0.0377, 0.1025], 4), ctx: list([0.7196, 0], 4), ctx2: list([0.5481, 0], 4), printed: fmt(0.56, 2) })),
   );

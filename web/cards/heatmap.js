@@ -1,13 +1,15 @@
 // heatmap.js - the heatmap card: its heading and legend, the figure (canvas,
 // views/heatmap.js) and its readout, the tools (numbers table, per-row
 // colours, subword pieces, zoom, exports, link), the prose that reads it,
-// and the screen-reader table (views/table.js). It shows st.matrix: the
+// and the screen-reader table (views/table.js); in its header a compact copy
+// of the score-scale slider (the same store value as cards/slider.js), so the
+// reader can drag it and watch the rows change without scrolling. It shows st.matrix: the
 // word-level (or, with "Show subword pieces", piece-level) matrix derived
 // from the trace (lib/words.js, ui.js).
 
 import { CONFIG } from '../config.js';
 import { rowOfStep } from '../lib/words.js';
-import { h, download } from '../lib/dom.js';
+import { h, download, uid } from '../lib/dom.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { scaleFor } from '../state.js';
 import { fmtDivisor } from '../lib/math.js';
@@ -29,6 +31,15 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
   const legend = h('div', { class: 'as-legend' },
     legendLow, h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), legendHigh, legendText);
+  // The compact score-scale control: log2 of the scale, as the slider card's input.
+  const scaleId = uid('hscale');
+  const scaleInput = h('input', {
+    type: 'range', id: scaleId, class: 'as-range as-mini-range', min: String(CONFIG.scaleMinLog2), max: String(CONFIG.scaleMaxLog2),
+    step: String(CONFIG.scaleStepLog2), value: '0',
+  });
+  const scaleOut = h('output', { for: scaleId, class: 'as-mini-value' }, '1');
+  const scaleBox = h('div', { class: 'as-mini-slider' },
+    h('label', { for: scaleId, class: 'as-small' }, t('heat.scaleLabel')), scaleInput, scaleOut);
   const tableBtn = toggle(t('heat.table'));
   const rowBtn = toggle(t('heat.rowColour'), { title: t('heat.rowColourTitle') });
   const piecesBtn = toggle(t('heat.pieces'));
@@ -53,7 +64,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
   const shareTools = h('div', { class: 'as-toolbar', role: 'toolbar', 'aria-label': t('heat.shareTools') },
     h('span', { class: 'as-small as-muted' }, t('heat.export')), exportButtons, copyBtn);
   const element = h('section', { class: 'as-card as-heat-card', 'aria-labelledby': headingId },
-    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('heat.heading')), legend),
+    h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('heat.heading')), scaleBox, legend),
     heatBox, printCaption,
     h('div', { class: 'as-heat-tools' }, viewTools, shareTools),
     shareWhy, linkField, intro, piecesNote, tableBox);
@@ -76,6 +87,15 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
   });
   const table = tableView.render(tableBox, { captionId: ids.tableCap, frame });
   const clampZoom = (z) => Math.min(CONFIG.zoomMax, Math.max(CONFIG.zoomMin, Math.round(z * 100) / 100));
+
+  scaleInput.addEventListener('input', () => store.set({ scale: 2 ** Number(scaleInput.value) }));
+  function renderScale(st) {
+    const none = !st.info || st.info.attention === 'none';
+    scaleInput.disabled = none;
+    if (Math.abs(2 ** Number(scaleInput.value) - st.scale) > 1e-9 * st.scale) scaleInput.value = String(Math.log2(st.scale));
+    scaleOut.textContent = st.info ? fmtDivisor(scaleFor(st.info, st.scale).divisor) : '';
+    scaleInput.setAttribute('aria-valuetext', t('slider.valuetext', { divisor: scaleOut.textContent, rel: fmtDivisor(st.scale) }));
+  }
 
   tableBtn.addEventListener('click', () => {
     const on = tableBox.classList.toggle('as-visually-hidden') === false;
@@ -202,16 +222,26 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
     measure: () => heatmap.measure(),
     update(st, changed) {
       if (changed.has('local')) renderShare(st);
+      if (changed.has('scale') || changed.has('info')) renderScale(st);
       if (changed.has('link')) { linkField.hidden = st.link == null; if (st.link != null) linkField.value = st.link; }
       if (changed.has('colour')) renderLegend(st);
       if (['colour', 'zoom', 'presenter'].some((k) => changed.has(k))) {
+        // Presenter mode: the whole map on one screen with the sentence, the slider above it and the
+        // step controls beside it; its type follows the screen's height (24 px at 1080, 16 at 720),
+        // and its cells shrink as far as CONFIG.cellMinPresenter to fit (values while they fit).
+        const presenterLabel = Math.max(CONFIG.labelPx, Math.min(CONFIG.labelPxPresenter, Math.round((window.innerHeight || 1080) / 45)));
         heatmap.setOptions({
           colour: st.colour, zoom: st.zoom,
-          labelPx: st.presenter ? CONFIG.labelPxPresenter : CONFIG.labelPx,
+          labelPx: st.presenter ? presenterLabel : CONFIG.labelPx,
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
+          // A phone: a 12-word sentence's map fits the width with smaller cells (a tap reads a cell, zoom prints the values).
+          cellMin: st.presenter ? CONFIG.cellMinPresenter : (window.innerWidth || 1024) <= CONFIG.phoneMaxPx ? CONFIG.cellMinPhone : CONFIG.cellMin,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
           boxPx: st.presenter ? 0 : (boxPx ?? 0),
-          fitFirstScreen: !st.presenter,
+          fitFirstScreen: true,
+          fitWhole: !!st.presenter,
+          // Presenter mode: the readout under the map (a tapped cell's value) stays on the screen too.
+          marginPx: st.presenter ? CONFIG.presenterMarginPx : CONFIG.firstScreenMarginPx,
         });
         renderZoom(st);
       }

@@ -9,7 +9,7 @@ import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { fmt } from '../lib/math.js';
 import { excerpt, cutText } from '../lib/sentences.js';
-import { sentenceLabel } from '../lib/catalog.js';
+import { sentenceLabel, trainedOnText } from '../lib/catalog.js';
 import { noticePatch } from '../state.js';
 import { VARIANT_NAMES, DEFAULT_BEAM_WIDTH } from '../engine.js';
 import { formatLengthPenalty } from '../lib/beam.js';
@@ -148,8 +148,8 @@ export function mount(store, { ids, frame = null, actions }) {
 
   function renderModelNotes(st) {
     const entry = st.local ? null : st.catalog?.models.find((m) => m.id === st.model);
-    trainedOn.textContent = entry?.trainedOn ?? '';
-    trainedOn.hidden = !entry?.trainedOn;
+    trainedOn.textContent = trainedOnText(entry);
+    trainedOn.hidden = !trainedOn.textContent;
     const list = entry?.examples ?? [];
     examples.hidden = !list.length;
     if (examples.dataset.model === (entry?.id ?? '')) return;

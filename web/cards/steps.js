@@ -2,17 +2,22 @@
 // source, one decoder step at a time. At step t: the finger (α_t as
 // intensity and bars, a pointer that glides to the largest weight), the
 // context vector c_t, the top candidates of the next-word softmax (over the
-// VOCABULARY), and the word emitted. One step is one decoder step: with a
-// subword model, one piece, and the card names the word it belongs to.
-// Elements are built once per sentence and updated in place per step, so
-// their transitions play (and are off under prefers-reduced-motion).
+// VOCABULARY), and the word emitted. It steps through the heatmap's matrix
+// (st.matrix, lib/steps.js): at word level (the default) one step is a target
+// word, its bars are the word's row of the heatmap (α over source words) and
+// the pieces that make it are sub-steps inside it; with "Show subword pieces"
+// one step is one piece (one decoder step). The candidates and c_t belong to
+// one decoder step: the piece shown. The store's `step` is always the decoder
+// step. Elements are built once per sentence and level and updated in place
+// per step, so their transitions play (and are off under prefers-reduced-motion).
 
 import { CONFIG } from '../config.js';
 import { h, uid, prefersReducedMotion } from '../lib/dom.js';
 import { diverging, rgb } from '../lib/colormap.js';
-import { fmt, argmax } from '../lib/math.js';
+import { fmt } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
-import { wordOfStep, sourceWords, pieceToWord, displayPiece, CONTINUES_MARK } from '../lib/words.js';
+import { displayPiece, CONTINUES_MARK } from '../lib/words.js';
+import { stepView, stepOfRow, rowTexts } from '../lib/steps.js';
 import { beamChangeAt } from '../lib/beam.js';
 import { t as tr, num } from '../i18n/index.js';
 import { paintWeight } from '../views/weight.js';
@@ -34,6 +39,8 @@ export function mount(store, { headingId, frame = null }) {
   const emitted = h('p', { class: 'as-emitted', 'aria-live': 'polite' });
   const emittedNote = h('span', { class: 'as-small as-muted' });
   const stepWord = h('p', { class: 'as-small as-step-word' });
+  // At word level, the pieces of a word of several: one button each (the sub-steps).
+  const subSteps = h('div', { class: 'as-substeps', role: 'group', 'aria-label': tr('steps.subStepsLabel'), hidden: true });
   const pointer = h('span', { class: 'as-finger-mark as-finger-pointer', 'aria-hidden': 'true' }, '▼');
   // tabindex 0: on a phone the row scrolls sideways, and the keyboard must reach it (axe: scrollable-region-focusable).
   const finger = h('div', { class: 'as-finger', role: 'list', tabindex: '0', 'aria-label': tr('steps.fingerLabel') });
@@ -47,6 +54,7 @@ export function mount(store, { headingId, frame = null }) {
   const ctxHead = h('h3', { class: 'as-step-head' });
   const cands = h('ol', { class: 'as-cands' });
   const candNote = h('p', { class: 'as-small as-muted' });
+  const candHead = h('h3', { class: 'as-step-head' }, tr('steps.nextWord'));
   // Where the beam wrote another word than this step's most likely one (lib/beam.js beamChangeAt).
   const beamNote = h('p', { class: 'as-small as-beam-note', hidden: true });
 
@@ -57,64 +65,76 @@ export function mount(store, { headingId, frame = null }) {
       scrub, counter),
     h('div', { class: 'as-step-grid' },
       h('section', { class: 'as-step-block as-step-wide' }, fingerHead, fingerBox, fingerNote),
-      h('section', { class: 'as-step-block as-step-wide' }, h('h3', { class: 'as-step-head' }, tr('steps.soFar')), emitted, stepWord),
-      h('section', { class: 'as-step-block' }, h('h3', { class: 'as-step-head' }, tr('steps.nextWord')), cands, candNote, beamNote),
+      h('section', { class: 'as-step-block as-step-wide' }, h('h3', { class: 'as-step-head' }, tr('steps.soFar')), emitted, stepWord, subSteps),
+      h('section', { class: 'as-step-block' }, candHead, cands, candNote, beamNote),
       h('section', { class: 'as-step-block' }, ctxHead, ctxStrip, ctxNote)));
   const element = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, tr('steps.heading')), panel);
 
   let trace = null;
   let info = null;
-  let step = 0;
+  let matrix = null;   // the heatmap's (st.matrix): what one step is
+  let step = 0;        // the decoder step (store `step`)
+  let view = null;     // lib/steps.js stepView(matrix, step)
   let timer = null;
-  let cols = [];       // per source position: { col, bar, val, chip }
+  let cols = [];       // per matrix column (a source word, or a piece): { col, bar, val, chip }
   let geometry = null; // cached centres of the finger's columns (reading them forces a layout)
   let fingerScroll = 0;
   let candItems = [];
-  let words = [];      // emitted word spans
+  let words = [];      // per matrix row: its span in "Translation so far"
+  let leads = [];      // per matrix row: the whitespace before it
+  let pieceButtons = [];
   let sourceKey = '';
   let targetKey = '';
-  const T = () => trace?.T ?? 0;
+  const rows = () => matrix?.T ?? 0;
 
   const onStep = (t) => store.set({ step: t });
-  function go(t) {
+  // Move to decoder step t (clamped to the trace).
+  function goStep(t) {
     if (!trace) return;
-    const next = Math.max(0, Math.min(T() - 1, t));
+    const next = Math.max(0, Math.min(trace.T - 1, t));
     if (next !== step) onStep(next);
   }
+  const goRow = (r) => { if (matrix) goStep(stepOfRow(matrix, r)); };
+  const nextStep = () => (view && view.next >= 0 ? view.next : -1);
   function setPlaying(on) {
     if (timer) { clearInterval(timer); timer = null; }
     play.textContent = on ? '❚❚' : '▶';
     play.setAttribute('aria-label', on ? tr('steps.pause') : tr('steps.play'));
     play.setAttribute('aria-pressed', on ? 'true' : 'false');
-    if (!on || !trace) return;
-    if (step >= T() - 1) onStep(0);
+    if (!on || !trace || !view) return;
+    if (nextStep() < 0) onStep(0);
     timer = setInterval(() => {
-      if (trace && step >= T() - 1 && loop.getAttribute('aria-pressed') === 'true') { onStep(0); return; }
-      if (!trace || step >= T() - 1) { setPlaying(false); return; }
-      onStep(step + 1);
+      if (trace && nextStep() < 0 && loop.getAttribute('aria-pressed') === 'true') { onStep(0); return; }
+      if (!trace || nextStep() < 0) { setPlaying(false); return; }
+      onStep(nextStep());
     }, prefersReducedMotion() ? CONFIG.playIntervalReducedMs : CONFIG.playIntervalMs);
   }
-  back.addEventListener('click', () => { setPlaying(false); go(step - 1); });
-  fwd.addEventListener('click', () => { setPlaying(false); go(step + 1); });
+  back.addEventListener('click', () => { setPlaying(false); if (view?.prev >= 0) goStep(view.prev); });
+  fwd.addEventListener('click', () => { setPlaying(false); if (view?.next >= 0) goStep(view.next); });
   play.addEventListener('click', () => setPlaying(!timer));
   loop.addEventListener('click', () => loop.setAttribute('aria-pressed', String(loop.getAttribute('aria-pressed') !== 'true')));
-  scrub.addEventListener('input', () => { setPlaying(false); go(Number(scrub.value)); });
-  panel.addEventListener('keydown', (e) => {
-    if (e.target !== panel && e.target !== scrub && !(e.target instanceof HTMLButtonElement && e.key !== ' ')) return;
-    if (e.target === scrub && e.key !== ' ') return; // the range input steps itself
+  scrub.addEventListener('input', () => { setPlaying(false); goRow(Number(scrub.value)); });
+  // The keys work wherever the focus is inside the card (the panel, its
+  // buttons, the finger's row, a piece): arrows step, Home and End jump,
+  // space plays. The range input steps itself (its own arrows, Home, End).
+  element.addEventListener('keydown', (e) => {
+    if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target === scrub) return;
+    const onButton = e.target instanceof HTMLButtonElement;
     const keys = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
-    if (e.key in keys) { setPlaying(false); go(step + keys[e.key]); e.preventDefault(); }
-    else if (e.key === 'Home') { setPlaying(false); go(0); e.preventDefault(); }
-    else if (e.key === 'End') { setPlaying(false); go(T() - 1); e.preventDefault(); }
-    else if (e.key === ' ' || e.key === 'Spacebar') { setPlaying(!timer); e.preventDefault(); }
+    if (e.key in keys) { setPlaying(false); goRow(view.row + keys[e.key]); e.preventDefault(); }
+    else if (e.key === 'Home') { setPlaying(false); goStep(0); e.preventDefault(); }
+    else if (e.key === 'End') { setPlaying(false); goStep(view.lastStep); e.preventDefault(); }
+    else if ((e.key === ' ' || e.key === 'Spacebar') && !onButton) { setPlaying(!timer); e.preventDefault(); }
   });
 
-  // ---- built once per sentence (or model) ----
+  // ---- built once per sentence and level (or model) ----
   function buildSource() {
-    const hasAlpha = !!trace.alpha;
+    const hasAlpha = !!matrix.alpha;
+    const pieces = matrix.level === 'pieces' && !matrix.identity;
     fingerHead.replaceChildren(...(hasAlpha
-      ? [tr('steps.fingerHead'), h('sub', null, 't'), tr('steps.fingerHeadEnd')]
+      ? [tr('steps.fingerHead'), h('sub', null, 't'), tr(pieces ? 'steps.fingerHeadPieces' : 'steps.fingerHeadEnd')]
       : [tr('steps.noFinger')]));
     ctxHead.replaceChildren(...(hasAlpha
       ? [tr('steps.ctxHead'), h('sub', null, 't'), ' = Σ', h('sub', null, 'j'), ' α', h('sub', null, 'tj'), ' h', h('sub', null, 'j')]
@@ -122,22 +142,24 @@ export function mount(store, { headingId, frame = null }) {
     finger.classList.toggle('as-finger-none', !hasAlpha);
     pointer.hidden = !hasAlpha;
     finger.setAttribute('aria-label', hasAlpha ? tr('steps.fingerLabel') : tr('steps.fingerLabelNone'));
-    const sw = sourceWords(trace);
-    const wordOf = pieceToWord(sw, trace.S);
-    cols = trace.source.map((p, j) => {
-      const unk = p.unknown;
-      const g = sw[wordOf[j]];
-      const piece = g.count > 1 ? tr('steps.pieceOf', { i: num(j - g.first + 1), n: num(g.count), word: g.text }) : '';
+    // One column per matrix column: a source word (its pieces' α summed), or a piece.
+    const words = trace.sourceWords?.length ? trace.sourceWords : null;
+    const wordOfPiece = (j) => (words ? words.find((w) => j >= w.first && j < w.first + w.count) : null);
+    cols = matrix.colGroups.map((g) => {
+      const members = trace.source.slice(g.first, g.first + g.count);
+      const unk = members.some((p) => p.unknown);
+      const w = pieces ? wordOfPiece(g.first) : null;
+      const piece = w && w.count > 1 ? tr('steps.pieceOf', { i: num(g.first - w.first + 1), n: num(w.count), word: w.text }) : '';
       const bar = hasAlpha ? h('span', { class: 'as-bar' }) : null;
       const val = hasAlpha ? h('span', { class: 'as-bar-val', 'aria-hidden': 'true' }) : null;
-      const chip = h('span', { class: `as-chip${unk ? ' as-unk' : ''}`, title: unk ? tr('steps.unkTitle') : g.count > 1 ? tr('steps.aPieceOf', { word: g.text }) : null }, p.text);
+      const chip = h('span', { class: `as-chip${unk ? ' as-unk' : ''}`, title: unk ? tr('steps.unkTitle') : piece ? tr('steps.aPieceOf', { word: w.text }) : null }, g.text);
       const col = h('div', { class: 'as-fcol', role: 'listitem' },
         hasAlpha ? h('span', { class: 'as-bar-box', 'aria-hidden': 'true' }, bar) : null, val, chip);
-      return { col, bar, val, chip, said: `${p.text}${unk ? tr('steps.unknownWord') : ''}${piece}` };
+      return { col, bar, val, chip, text: g.text, said: `${g.text}${unk ? tr('steps.unknownWord') : ''}${piece}` };
     });
     finger.replaceChildren(...cols.map((c) => c.col));
     geometry = null;
-    const unknown = trace.source.filter((w) => w.unknown).map((w) => `“${w.text}”`);
+    const unknown = matrix.colGroups.filter((g) => trace.source.slice(g.first, g.first + g.count).some((p) => p.unknown)).map((g) => `“${g.text}”`);
     fingerNote.dataset.unknown = unknown.length ? tr('steps.dashed', { n: unknown.length, words: `${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''}`, vocab: info?.srcVocabSize ? num(info.srcVocabSize) : '' }) : '';
     const D = trace.contextDim;
     const oneWay = info?.architecture?.unidirectional;
@@ -147,7 +169,10 @@ export function mount(store, { headingId, frame = null }) {
   }
 
   function buildTarget() {
-    words = trace.target.map((w) => h('span', { class: 'as-word' }, w.isEnd ? '</s>' : w.text));
+    // "Translation so far": one span per step (a word, or a piece), spaced as the translation is.
+    const texts = rowTexts(trace, matrix);
+    words = texts.map((x) => h('span', { class: 'as-word' }, x.text));
+    leads = texts.map((x) => x.lead);
     const K = trace.topK;
     if (candItems.length !== K) {
       candItems = Array.from({ length: K }, (_, k) => {
@@ -167,28 +192,50 @@ export function mount(store, { headingId, frame = null }) {
       ? tr('steps.candNotePieces', { vocab, k: num(K), mark: CONTINUES_MARK })
       : tr('steps.candNote', { vocab, k: num(K) });
     if (trace.beamWidth > 1) candNote.textContent += tr('steps.candNoteBeam', { k: num(trace.beamWidth) });
+    pieceButtons = [];
+  }
+
+  // The sub-steps of a word of several pieces: "piece 1 of 2" … as buttons.
+  function drawSubSteps(v) {
+    const several = v.count > 1;
+    subSteps.hidden = !several;
+    if (!several) { if (pieceButtons.length) { subSteps.replaceChildren(); pieceButtons = []; } return; }
+    if (pieceButtons.length !== v.count || pieceButtons.first !== v.first) {
+      pieceButtons = Array.from({ length: v.count }, (_, i) => {
+        const p = trace.target[v.first + i];
+        const b = h('button', { type: 'button', class: 'as-btn as-btn-small as-substep', 'aria-pressed': 'false' },
+          tr('steps.subStep', { i: num(i + 1), n: num(v.count), piece: p.isEnd ? '</s>' : p.text }));
+        b.addEventListener('click', () => { setPlaying(false); goStep(v.first + i); });
+        return b;
+      });
+      pieceButtons.first = v.first;
+      subSteps.replaceChildren(h('span', { class: 'as-small as-muted' }, tr('steps.subStepsHead')), ...pieceButtons);
+    }
+    pieceButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(i === v.piece)));
   }
 
   // ---- per step: update in place ----
   function drawStep() {
-    if (!trace) return;
-    const { S, T: nT } = trace;
-    const t = step;
-    const label = (k) => (trace.target[k].isEnd ? '</s>' : trace.target[k].text);
-    scrub.value = String(t);
-    scrub.setAttribute('aria-valuetext', tr('steps.valuetext', { t: num(t + 1), n: num(nT), word: label(t) }));
-    counter.textContent = tr('steps.counter', { t: num(t + 1), n: num(nT) });
-    back.disabled = t <= 0;
-    fwd.disabled = t >= nT - 1;
+    if (!trace || !matrix) return;
+    const v = stepView(matrix, step);
+    view = v;
+    const t = step; // the decoder step: the piece whose candidates and c_t are shown
+    const n = v.rows;
+    scrub.value = String(v.row);
+    scrub.setAttribute('aria-valuetext', tr('steps.valuetext', { t: num(v.row + 1), n: num(n), word: v.word }));
+    counter.textContent = tr('steps.counter', { t: num(v.row + 1), n: num(n) });
+    back.disabled = v.prev < 0;
+    fwd.disabled = v.next < 0;
 
-    const row = trace.alpha ? trace.alpha.subarray(t * S, (t + 1) * S) : null;
-    const best = row ? argmax(row) : -1;
-    for (let j = 0; j < S; j++) {
+    const row = v.bars;
+    const best = v.best;
+    for (let j = 0; j < cols.length; j++) {
       const c = cols[j];
       if (row) {
         const a = row[j];
         paintWeight(c, a);
         c.col.setAttribute('aria-label', `${c.said}: ${fmt(a)}`);
+        c.col.dataset.alpha = String(a);
       } else c.col.setAttribute('aria-label', c.said);
       c.col.classList.toggle('as-best', j === best);
     }
@@ -206,8 +253,9 @@ export function mount(store, { headingId, frame = null }) {
       // The pointer glides (a CSS transition on transform) to the largest weight.
       pointer.style.transform = `translateX(${g.left - fingerScroll + g.width / 2}px) translateX(-50%)`;
     }
+    const pieces = matrix.level === 'pieces' && !matrix.identity;
     fingerNote.textContent = (row
-      ? tr('steps.fingerNote', { n: S, word: trace.source[best].text, a: fmt(row[best]) })
+      ? tr(pieces ? 'steps.fingerNotePieces' : 'steps.fingerNote', { n: cols.length, word: cols[best].text, a: fmt(row[best]) })
       : tr('steps.fingerNoteNone', { formula: fixedSummary(info).formula, words: fixedSummary(info).words }))
       + (fingerNote.dataset.unknown ?? '');
 
@@ -238,31 +286,42 @@ export function mount(store, { headingId, frame = null }) {
       k: num(trace.beamWidth), chosen: change.chosen.label, p: fmt(change.chosen.p, 3),
       top: displayPiece(change.top.token, { subwords: info?.tokenizer === 'subwords' }).text, q: fmt(change.top.p, 3),
     }) : '';
+    // At word level the candidates are those of the piece shown: say which.
+    candHead.textContent = v.count > 1 ? tr('steps.nextPiece', { i: num(v.piece + 1), n: num(v.count) }) : tr('steps.nextWord');
 
-    // The words so far: the same elements, one more shown per step.
+    // The translation so far, detokenised: the same elements, one more shown per step.
     const shown = [];
-    words.forEach((w, k) => { w.classList.toggle('as-current', k === t); if (k <= t) shown.push(w, ' '); });
+    words.forEach((w, k) => { w.classList.toggle('as-current', k === v.row); if (k <= v.row) shown.push(leads[k], w); });
     const w = trace.target[t];
-    emittedNote.textContent = w.isEnd ? tr('steps.emitsEnd', { t: num(t + 1) }) : w.copiedFrom >= 0 ? tr('steps.copied', { word: trace.source[w.copiedFrom].text }) : '';
+    emittedNote.textContent = w.isEnd ? tr('steps.emitsEnd', { t: num(v.row + 1) }) : w.copiedFrom >= 0 ? tr('steps.copied', { word: trace.source[w.copiedFrom].text }) : '';
     emitted.replaceChildren(...shown, emittedNote);
-    const of = wordOfStep(trace, t);
-    stepWord.textContent = w.isEnd ? '' : of.of > 1
-      ? tr('steps.writesPiece', { piece: label(t), i: num(of.index + 1), n: num(of.of), word: of.word })
-      : tr('steps.writesWord', { word: of.word });
+    const piece = w.isEnd ? '</s>' : w.text;
+    const of = wordOf(t);
+    stepWord.textContent = w.isEnd ? '' : of.count > 1
+      ? tr(pieces ? 'steps.writesPiece' : 'steps.writesWordPieces', { piece, i: num(of.index + 1), n: num(of.count), word: of.text })
+      : tr('steps.writesWord', { word: of.text });
+    drawSubSteps(pieces ? { count: 1 } : v);
+  }
+  // The target word decoder step t belongs to: { text, index, count }.
+  function wordOf(t) {
+    const tw = trace.targetWords?.length ? trace.targetWords : null;
+    const g = tw?.find((x) => t >= x.first && t < x.first + x.count);
+    return g ? { text: g.text, index: t - g.first, count: g.count } : { text: trace.target[t].text, index: 0, count: 1 };
   }
 
-  function setTrace(nextTrace, nextInfo, nextStep) {
-    trace = nextTrace && nextInfo ? nextTrace : null;
-    info = nextInfo;
+  function setTrace(st) {
+    trace = st.trace && st.info && st.matrix ? st.trace : null;
+    info = st.info;
+    matrix = trace ? st.matrix : null;
     panel.hidden = !trace;
-    if (!trace) { setPlaying(false); frame?.drop('steps'); sourceKey = ''; targetKey = ''; return; }
-    const sk = JSON.stringify([trace.source.map((p) => [p.text, p.unknown]), !!trace.alpha, trace.contextDim, info?.srcVocabSize]);
-    const tk = JSON.stringify([trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize, trace.beamWidth]);
+    if (!trace) { setPlaying(false); frame?.drop('steps'); sourceKey = ''; targetKey = ''; view = null; return; }
+    const sk = JSON.stringify([matrix.level, matrix.colLabels, trace.source.map((p) => [p.text, p.unknown]), !!trace.alpha, trace.contextDim, info?.srcVocabSize]);
+    const tk = JSON.stringify([matrix.level, matrix.rowLabels, trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize, trace.beamWidth]);
     const built = sk !== sourceKey || tk !== targetKey;
     if (sk !== sourceKey) { buildSource(); sourceKey = sk; }
     if (tk !== targetKey) { buildTarget(); targetKey = tk; }
-    scrub.max = String(T() - 1);
-    step = Math.max(0, Math.min(T() - 1, nextStep));
+    scrub.max = String(rows() - 1);
+    step = Math.max(0, Math.min(trace.T - 1, st.step));
     // A new sentence draws now; a re-decode of the same one (the slider) in the next frame.
     if (built || !frame) { frame?.drop('steps'); drawStep(); } else frame.add('steps', drawStep);
   }
@@ -285,12 +344,12 @@ export function mount(store, { headingId, frame = null }) {
   return {
     element,
     update(st, changed) {
-      if (changed.has('trace') || changed.has('info')) {
+      if (changed.has('trace') || changed.has('info') || changed.has('matrix')) {
         // A new model stops playback (its steps are about another translation).
         if (changed.has('info')) setPlaying(false);
-        setTrace(st.trace, st.info, st.step);
+        setTrace(st);
       } else if (changed.has('step') && trace) {
-        step = Math.max(0, Math.min(T() - 1, st.step));
+        step = Math.max(0, Math.min(trace.T - 1, st.step));
         frame?.drop('steps');
         drawStep();
       }

@@ -12,6 +12,7 @@
 //   - the URL keys `beam` (width) and `lp` (length penalty), parsed strictly.
 
 import { BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_LENGTH_PENALTY } from '../engine.js';
+import { rowOfStep } from './words.js';
 
 /** The width the card searches with until the reader (or a link) picks one: engine.beam()'s default. */
 export { DEFAULT_BEAM_WIDTH } from '../engine.js';
@@ -235,4 +236,29 @@ export function beamChangeAt(trace, t) {
   for (let k = 1; k < K; k++) if (trace.topIds[t * K + k] === id) { rank = k; break; }
   const p = rank >= 0 ? trace.topProbs[t * K + rank] : Math.exp(trace.stepLogProbs?.[t] ?? NaN);
   return { chosen: { label: tokenLabel(trace, t), p }, top: { token: trace.topTokens[t][0], p: trace.topProbs[t * K] }, rank };
+}
+
+/**
+ * differenceFromBest's result at the heatmap's level (the matrices of the two
+ * hypotheses, lib/figure.js, words or pieces): the sentences the beam card
+ * writes name words at word level, not the pieces the decoder steps write.
+ *   -> { step (hyp's row where it parts), wrote, bestWrote (those rows' labels),
+ *        most: null or { step (hyp's row), col, a, bestCol, bestA (labels of the
+ *        columns each row weighs most, and their α) } }
+ */
+export function differenceAtLevel(diff, hypMatrix, bestMatrix) {
+  if (!diff) return null;
+  const label = (m, t) => (t < m.trace.T ? m.rowLabels[rowOfStep(m, t)] : '');
+  const out = { step: rowOfStep(hypMatrix, diff.step), wrote: label(hypMatrix, diff.step), bestWrote: label(bestMatrix, diff.step), most: null };
+  if (!diff.most || !hypMatrix.alpha || !bestMatrix.alpha) return out;
+  const top = (m) => {
+    const r = rowOfStep(m, diff.most.step);
+    const row = m.alpha.subarray(r * m.S, (r + 1) * m.S);
+    const j = argmax(row);
+    return { r, col: m.colLabels[j], a: row[j] };
+  };
+  const a = top(hypMatrix);
+  const b = top(bestMatrix);
+  out.most = { step: a.r, col: a.col, a: a.a, bestCol: b.col, bestA: b.a };
+  return out;
 }

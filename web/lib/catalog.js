@@ -203,3 +203,15 @@ export function reportFigureText(report) {
   const budgets = Object.entries(report.budgets).map(([kind, n]) => t('models.budgetEntry', { kind: attentionName(kind), updates: t('models.budgetUpdates', { n }) })).join('; ');
   return { caption: t('models.figureCaptionUnequal', { budgets }), alt: t('models.figureAltUnequal', { budgets }) };
 }
+
+/**
+ * The line beside the translation: what the model was trained on and what to
+ * expect, in the UI language. A catalogue entry with `trainPairs` (the
+ * subword models: models/train/catalogue.py) is worded here, its number in
+ * the UI language's digits; any other entry's `trainedOn` (the catalogue's
+ * own English line) is shown as it is. '' when there is none.
+ */
+export function trainedOnText(entry) {
+  if (Number.isInteger(entry?.trainPairs) && entry.trainPairs > 0) return t('input.trainedOn', { pairs: num(entry.trainPairs) });
+  return entry?.trainedOn ?? '';
+}

@@ -2,29 +2,30 @@
 // the room under the fold is measured by the view (views/heatmap.js) before
 // a frame writes anything, and handed in here.
 
-import { CONFIG } from '../config.js';
-import { layoutHeatmap } from './heatmap-layout.js';
+import { layoutHeatmap, firstScreenFloor } from './heatmap-layout.js';
 
 /**
  * The box is as tall as the window less `reserve`: scrolled to, the whole
  * map is in view. But a map that starts on the first screen and nearly fits
  * under it (a short sentence on a laptop: 5 rows of 64 px reach 50 px below
  * a 768 px window) is shrunk to end above the fold, so the figure is whole
- * on opening. Only while its cells keep their printed values and at least
- * CONFIG.firstScreenShrinkMin of their size; a longer map keeps its cells
- * and scrolls. `room`: the window's height less the scroll box's top in the
+ * on opening, with the score-scale control in the card's header beside it
+ * (a 12-word sentence at 1366 × 900), down to the floor heatmap-layout.js
+ * firstScreenFloor sets (fitWhole, presenter mode: as far as cellMin); a
+ * longer map keeps its cells and scrolls. `room`: the window's height less the scroll box's top in the
  * document (not the scroll position, so the cells do not change as the page
- * scrolls) less CONFIG.firstScreenMarginPx.
+ * scrolls) less the margin to leave under the map (the view's marginPx, default
+ * CONFIG.firstScreenMarginPx).
  * → { availHeight, cellMin }: the height to fit the cells to and the smallest cell (px).
  */
-export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cellMax, cellMin: floor }) {
+export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cellMax, cellMin: floor, fitWhole = false }) {
   const boxOnly = { availHeight: boxFit, cellMin: floor };
   if (!(room > 0)) return boxOnly;
   const fitOpts = { labelPx, cellMax };
   const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, ...boxOnly });
   // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
-  if (whole.height <= room || whole.fitted < CONFIG.cellValueMin) return boxOnly;
-  const cellMin = Math.max(floor, CONFIG.cellValueMin, Math.ceil(whole.fitted * CONFIG.firstScreenShrinkMin));
+  const cellMin = firstScreenFloor(floor, whole.fitted, fitWhole);
+  if (whole.height <= room || cellMin === null) return boxOnly;
   // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
   let availHeight = room;
   for (let tries = 0; tries < 2; tries += 1) {

@@ -75,3 +75,20 @@ export function hitTest(L, x, y) {
   }
   return null;
 }
+
+/**
+ * The smallest cell the page's main map may shrink to so that it ends above
+ * the fold on opening (views/heatmap.js firstScreenFit), or null when it
+ * should not shrink at all. `cellMin`: the map's own floor; `fitted`: the
+ * cell its box alone gives. The figure and the score-scale control in its
+ * header are meant to be seen together: a 12-word sentence's map shrinks to
+ * fit a 1366 × 900 screen, with cells of at least CONFIG.firstScreenCellMin
+ * (below CONFIG.cellValueMin they print no values; a tap, the readout or
+ * the zoom gives them). Never to less than CONFIG.firstScreenShrinkMin of
+ * its cells: a long sentence keeps legible cells and scrolls. `whole`
+ * (presenter mode: one screen, nothing cut off): down to cellMin itself.
+ */
+export function firstScreenFloor(cellMin, fitted, whole = false) {
+  const floor = whole ? cellMin : Math.max(cellMin, CONFIG.firstScreenCellMin, Math.ceil(fitted * CONFIG.firstScreenShrinkMin));
+  return fitted > floor ? floor : null;
+}

@@ -58,7 +58,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const s = {
     vm: null,      // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
     L: null,       // the layout (heatmap-layout.js)
-    opts: { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false },
+    opts: { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false, fitWhole: false },
     hover: null,   // { kind, t?, j? }
     active: null,  // the selected cell { t, j } (keyboard cursor, or the cell last tapped)
     marked: -1,
@@ -87,7 +87,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     const avail = Math.max(260, boxWidth || container.clientWidth || 600);
     if (measuredPx !== o.labelPx) { measureCtx.font = fontsFor(o.labelPx).label; measuredPx = o.labelPx; }
     const boxFit = o.boxPx > 0 ? o.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - o.reserve);
-    const room = (window.innerHeight || 0) - (docTop ?? Infinity) - CONFIG.firstScreenMarginPx;
+    const room = (window.innerHeight || 0) - (docTop ?? Infinity) - (o.marginPx ?? CONFIG.firstScreenMarginPx);
     const fit = fits() ? firstScreenFit(s.vm, measureText, avail, boxFit, room, o) : { availHeight: boxFit, cellMin: o.cellMin };
     return { L: layoutHeatmap(s.vm, measureText, avail, { ...fit, zoom: o.zoom, labelPx: o.labelPx, cellMax: o.cellMax }), boxFit };
   }
@@ -225,7 +225,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       setReadout(s.hover || s.active);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== s.opts[k]);
       if (!changed.length) return;

@@ -1,0 +1,150 @@
+// screen.test.mjs - the live demo on one screen (issue 33), in Debian's
+// Chromium: the step view's bars are the heatmap's row at every step, at
+// word and at piece level; the score-scale control in the heatmap's header
+// and a 12-word sentence's whole map are in the viewport together at 5
+// sizes (on the first screen at 1366 × 900 and 1920 × 1080); presenter mode
+// holds a 15-word sentence's translation, whole map, slider and step
+// controls on one screen at 1920 × 1080 and 1280 × 720, and leaves when full
+// screen is left (the browser's own Escape); Home/End with the focus on a
+// button of the step card. Screenshots in tests/artifacts/screen/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startBrowser, openPage, gotoReady, ARTIFACTS } from './support.mjs';
+
+const TWELVE = 'We will meet at the station tomorrow morning before the train leaves.';
+const FIFTEEN = 'My sister and I usually walk to the small park near our house after dinner.';
+const EEA = 'The agreement on the European Economic Area was signed in August 1992.';
+const DIR = path.join(ARTIFACTS, 'screen');
+const CANVAS = '#app .as-heat-card canvas.as-heatmap-canvas';
+let env;
+before(async () => { env = await startBrowser(); fs.mkdirSync(DIR, { recursive: true }); });
+after(async () => { await env?.close(); });
+
+const open = async (viewport, sentence, extra = '') => {
+  const o = await openPage(env.browser, { viewport });
+  await gotoReady(o.page, env.url(`index.html#s=${encodeURIComponent(sentence)}${extra}`));
+  await o.page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.paints) > 0, CANVAS);
+  return o;
+};
+const rect = (page, sel) => page.locator(sel).first().evaluate((e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
+const inView = (r, vp) => r.top >= -1 && r.left >= -1 && r.bottom <= vp.height + 1 && r.right <= vp.width + 1;
+/** The heatmap's matrix, as its JSON export writes it. */
+async function exportedMatrix(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#app button[data-export="json"]').click()]);
+  return JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+}
+const bars = (page) => page.$$eval('#app .as-steps-card .as-fcol', (els) => els.map((e) => Number(e.dataset.alpha)));
+
+test('at each step the step view\'s bars are the heatmap\'s row, at word and at piece level; Translation so far is detokenised', async () => {
+  const { page, context, errors } = await open({ width: 1366, height: 900 }, EEA, '&step=0');
+  for (const level of ['words', 'pieces']) {
+    if (level === 'pieces') {
+      await page.locator('#app .as-toolbar button', { hasText: 'Show subword pieces' }).click();
+      await page.waitForFunction(() => /&pieces=1/.test(location.hash));
+    }
+    const m = await exportedMatrix(page);
+    assert.equal(m.level, level);
+    const T = m.target.length;
+    if (level === 'words') assert.ok(T < 21, `word level: ${T} steps, one per target word`);
+    assert.equal(await page.textContent('#app .as-step-count'), `step 1 / ${T}`);
+    await page.locator('#app .as-steps-card button[aria-label="Next step"]').focus();
+    for (let r = 0; r < T; r++) {
+      await page.waitForFunction((want) => document.querySelector('#app .as-step-count').textContent === want, `step ${r + 1} / ${T}`);
+      const b = await bars(page);
+      assert.equal(b.length, m.source.length, `${level} step ${r + 1}: one bar per heatmap column`);
+      b.forEach((x, j) => assert.ok(Math.abs(x - m.alpha[r][j]) < 1e-5, `${level} step ${r + 1}, column ${j}: bar ${x}, heatmap ${m.alpha[r][j]}`));
+      assert.equal(await page.getAttribute(CANVAS, 'data-marked-row'), String(r));
+      if (r < T - 1) await page.keyboard.press('ArrowRight');
+    }
+    // Home and End with the focus on a button of the card (not only on the panel), and page-wide when
+    // nothing has it (at the last step the Next button is disabled and the focus falls to the page).
+    await page.locator('#app .as-steps-card .as-loop').focus();
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => /^step 1 \//.test(document.querySelector('#app .as-step-count').textContent));
+    await page.evaluate(() => document.activeElement.blur());
+    await page.keyboard.press('End');
+    await page.waitForFunction((n) => document.querySelector('#app .as-step-count').textContent === `step ${n} / ${n}`, T);
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => /^step 1 \//.test(document.querySelector('#app .as-step-count').textContent));
+    await page.keyboard.press('End');
+    await page.waitForFunction((n) => document.querySelector('#app .as-step-count').textContent === `step ${n} / ${n}`, T);
+    const soFar = (await page.textContent('#app .as-emitted')).replace(/\s+—.*$/, '');
+    const translation = (await page.textContent('#app .as-translation')).trim();
+    assert.equal(soFar.replace(/\s*<\/s>$/, ''), translation, `${level}: Translation so far is the translation's own text`);
+    await page.keyboard.press('Home');
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the score-scale control and a 12-word sentence\'s whole map in the viewport at 5 sizes; on the first screen at 1366 × 900 and 1920 × 1080', async () => {
+  for (const vp of [{ width: 360, height: 640 }, { width: 1366, height: 768 }, { width: 1366, height: 900 }, { width: 1920, height: 1080 }, { width: 1280, height: 800 }]) {
+    const at = `${vp.width}×${vp.height}`;
+    const { page, context, errors } = await open(vp, TWELVE);
+    const firstScreen = vp.width >= 1366 && vp.height >= 900;
+    if (!firstScreen) await page.locator('#app .as-heat-card').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+    const slider = await rect(page, '#app .as-heat-card .as-mini-range');
+    const canvas = await rect(page, CANVAS);
+    const scrolls = await page.locator('#app .as-heat-card .as-heatmap-scroll').evaluate((s) => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1);
+    await page.screenshot({ path: path.join(DIR, `twelve-${vp.width}x${vp.height}.png`) });
+    assert.ok(inView(slider, vp), `${at}: the slider is in the viewport (${JSON.stringify(slider)})`);
+    assert.ok(inView(canvas, vp) && !scrolls, `${at}: the whole map is in the viewport (${JSON.stringify(canvas)}, scrolls: ${scrolls})`);
+    // Dragging the header's slider moves the store's scale, and the slider card's follows.
+    await page.locator('#app .as-heat-card .as-mini-range').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => /scale=1\.03/.test(location.hash));
+    assert.equal(await page.inputValue('#app .as-slider input[type="range"]'), await page.inputValue('#app .as-heat-card .as-mini-range'));
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('presenter mode: a 15-word sentence\'s translation, whole map, slider and step controls on one screen; leaving full screen leaves it', async () => {
+  for (const vp of [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }]) {
+    const at = `presenter ${vp.width}×${vp.height}`;
+    const { page, context, errors } = await open(vp, FIFTEEN);
+    await page.locator('#app button.as-presenter-btn').click();
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: path.join(DIR, `fifteen-presenter-${vp.width}x${vp.height}.png`) });
+    for (const sel of ['#app .as-translation', CANVAS, '#app .as-heat-card .as-mini-range', '#app .as-step-controls', '#app .as-heat-card .as-readout']) {
+      const r = await rect(page, sel);
+      assert.ok(inView(r, vp), `${at}: ${sel} on the screen (${JSON.stringify(r)})`);
+    }
+    const scrolls = await page.locator('#app .as-heat-card .as-heatmap-scroll').evaluate((s) => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1);
+    assert.equal(scrolls, false, `${at}: nothing of the map is cut off`);
+    // The browser's own Escape leaves full screen without a keydown: presenter mode follows.
+    const full = await page.evaluate(() => !!document.fullscreenElement);
+    if (full) await page.evaluate(() => document.exitFullscreen());
+    else await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
+    // Escape from the sentence's box too.
+    await page.locator('#app button.as-presenter-btn').click();
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
+    await page.locator('#app textarea').focus();
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('screenshots: the EEA sentence and the 15-word sentence at 360 × 640, 1366 × 900, 1920 × 1080 and presenter 1920 × 1080', async () => {
+  for (const [name, sentence] of [['eea', EEA], ['fifteen', FIFTEEN]]) {
+    for (const vp of [{ width: 360, height: 640 }, { width: 1366, height: 900 }, { width: 1920, height: 1080 }]) {
+      const { page, context, errors } = await open(vp, sentence);
+      await page.screenshot({ path: path.join(DIR, `${name}-${vp.width}x${vp.height}.png`) });
+      if (vp.width === 1920) {
+        await page.locator('#app button.as-presenter-btn').click();
+        await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
+        await page.waitForTimeout(800);
+        await page.screenshot({ path: path.join(DIR, `${name}-presenter-1920x1080.png`) });
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
