@@ -18,6 +18,10 @@ export interface AlignScopeAttributes {
   theme?: 'light' | 'dark';
   /** The language of the element's own words: 'en', 'fr', 'de' or 'es' (default: the browser's, else English). */
   'ui-lang'?: 'en' | 'fr' | 'de' | 'es';
+  /** Beam width 1 … 8: '1' decodes greedily; absent: a beam of the engine's DEFAULT_BEAM_WIDTH (5). */
+  beam?: string;
+  /** The beam's length penalty X (hypotheses ranked by log p / T^X), 0 … 4; absent: DEFAULT_LENGTH_PENALTY (1). */
+  lp?: string;
 }
 
 export interface AlignScopeResultDetail { sentence: string; translation: string; model: string }

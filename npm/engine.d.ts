@@ -31,6 +31,8 @@ export declare const BEAM_MAX_WIDTH: number;
 export declare const MAX_LENGTH_PENALTY: number;
 /** The length penalty when none is given (1: mean log-probability per token). */
 export declare const DEFAULT_LENGTH_PENALTY: number;
+/** The beam width the CLI, the page and the element decode with unless told otherwise (src/alignscope.h AS_DEFAULT_BEAM_WIDTH; 1 is greedy). */
+export declare const DEFAULT_BEAM_WIDTH: number;
 
 export interface CreateEngineOptions {
   /** 'simd' (default), 'relaxed', 'scalar', or 'auto' (bestVariant()). */
