@@ -255,7 +255,7 @@ def main():
 
 def word_card(args, m, stats, size, a, phases):
     """The card of a word-level model (the zoo's, and models before subwords)."""
-    splits = {k: v for k, v in stats.get("splits", {}).items() if k != "dropped_heldout_key"}
+    splits = {k: v for k, v in stats.get("splits", {}).items() if not k.startswith("dropped_")}
     phase_lines = "\n".join(f"{i}. {p['seconds'] / 60:.1f} min: {describe_schedule(p['args'])}"
                             for i, p in enumerate(phases, 1))
     rows = "\n".join(f"| {label} | {v['sentences']} | {v['bleu']:.2f} |"

@@ -100,7 +100,7 @@ def write_splits_never_leaks():
         heldout["Go"] = ("Va", "heldout", "campaign")  # too short for the general test
         sizes, by_domain = corpus.write_splits(pairs, tmp, heldout)
         assert sizes["dropped_heldout_key"] == 0  # 'opefile7now' is not 'openfile7'
-        assert sum(v for k, v in sizes.items() if k != "dropped_heldout_key") == 801, sizes
+        assert sum(v for k, v in sizes.items() if not k.startswith("dropped_")) == 801, sizes
         assert 0 < sizes["general_dev"] < sizes["general_test"], sizes
         seen = {}
         for name in ("train", "dev", "test", "general_dev", "general_test"):
@@ -115,6 +115,33 @@ def write_splits_never_leaks():
         # A training pair whose key is held out is dropped from training.
         sizes, _ = corpus.write_splits({"We march at dawn 3!": "x"}, tmp, heldout)
         assert sizes["dropped_heldout_key"] == 1 and sizes["train"] + sizes["dev"] + sizes["test"] == 0, sizes
+
+
+@check
+def our_test_sentences_never_reach_a_split():
+    import testsets
+    teacher = testsets.read_tsv(testsets.TEACHER)
+    everyday = testsets.read_tsv(testsets.EVERYDAY)
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = {f"Open file {i}": f"Ouvrir le fichier {i}" for i in range(300)}
+        # The same sentences as the corpus might spell them: other case, spaces,
+        # curly apostrophe, another final punctuation mark or none.
+        spelled = [teacher[0]["en"].upper(), "  " + teacher[57]["en"].replace(" ", "  ").rstrip(".!?") + " !",
+                   teacher[41]["en"].replace("'", "\u2019"), everyday[1]["en"].lower().rstrip(".")]
+        for i, source in enumerate(spelled):
+            pairs[source] = (f"traduction {i}", "dialogue", "game")
+        heldout = {teacher[5]["en"]: (teacher[5]["fr"], "heldout", "campaign")}
+        sizes, _ = corpus.write_splits(pairs, tmp, heldout)
+        assert sizes["dropped_our_testsets"] == len(spelled), sizes
+        assert sizes["train"] + sizes["dev"] + sizes["test"] == 300, sizes
+        keys = testsets.held_out_keys()
+        for name in ("train", "dev", "test"):
+            with open(os.path.join(tmp, f"{name}.tsv"), encoding="utf-8") as f:
+                for line in f:
+                    assert testsets.english_key(line.split("\t")[0]) not in keys, f"{name}: {line!r}"
+        # The key folds spelling only: a different sentence stays.
+        sizes, _ = corpus.write_splits({teacher[0]["en"] + " again": "x", "Good morning, everyone else.": "y"}, tmp, {})
+        assert sizes["dropped_our_testsets"] == 0 and sizes["train"] + sizes["dev"] + sizes["test"] == 2, sizes
 
 
 @check
