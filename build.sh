@@ -378,6 +378,8 @@ model_file() {
     mode_native
     build/native/alignscope --model "models/$id.alsc" --json --top-k 0 \
         <models/train/everyday_sentences.en.txt >"$run/$id.everyday.jsonl"
+    # Cased BLEU on the teacher's test set (ours, never trained on), greedy and beam 5, into the metrics.
+    "$PYTHON" models/train/teacher_eval.py "models/$id.alsc" --write
     # The page's examples, from the held-out sets (git-ignored: the corpus's own text).
     if [[ -f models/train/data/en-$lang/general_test.tsv ]] && "$PYTHON" -c "import sys; sys.path.insert(0, 'models/train'); \
             import export; sys.exit(0 if export.load_segmenters('$run/checkpoint.pt') else 1)"; then
