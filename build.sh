@@ -446,12 +446,10 @@ model_file() {
     # Greedy (--beam 1): the card's figures are greedy decoding's.
     build/native/alignscope --model "models/$id.alsc" --beam 1 --json --top-k 0 \
         <models/train/everyday_sentences.en.txt >"$run/$id.everyday.jsonl"
-    # The page's examples, from the held-out sets (git-ignored: the corpus's own text).
-    if [[ -f models/train/data/en-$lang/general_test.tsv ]] && "$PYTHON" -c "import sys; sys.path.insert(0, 'models/train'); \
-            import export; sys.exit(0 if export.load_segmenters('$run/checkpoint.pt') else 1)"; then
-        OPENBLAS_NUM_THREADS=2 "$PYTHON" models/train/examples.py "$run/checkpoint.pt" --data "models/train/data/en-$lang" \
-            --weights "$weights" --out "models/examples/$id.json"
-    fi
+    # Cased BLEU on the teacher's test set (ours, never trained on), greedy and beam 5, into the metrics.
+    "$PYTHON" models/train/teacher_eval.py "models/$id.alsc" --write
+    # The page's examples, picked from the teacher's set (ours: committed) by what this file's alignments show.
+    "$PYTHON" models/train/examples.py --alsc "models/$id.alsc" --out "models/examples/$id.json"
     "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" --weights "$weights" \
         --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
         --out "models/$id.md" --rebuild "$rebuild" --everyday "$run/$id.everyday.jsonl"

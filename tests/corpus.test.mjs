@@ -24,3 +24,13 @@ test('extra corpus sources pair what belongs together', () => {
   assert.match(run.stdout, /^(\d+) passed, 0 failed$/m);
   assert.ok(Number(run.stdout.match(/^(\d+) passed/m)[1]) >= 5, 'expected at least 5 checks');
 });
+
+// The project's own test sets (models/testsets/): the teacher's 200 sentences
+// and the everyday sentences' references, checked by tests/support/testsets_check.py.
+test('our test sets keep their rules', () => {
+  const checks = fileURLToPath(new URL('./support/testsets_check.py', import.meta.url));
+  const run = spawnSync('/usr/bin/python3', [checks], { encoding: 'utf8' });
+  assert.equal(run.status, 0, `testsets_check.py failed:\n${run.stdout}\n${run.stderr}`);
+  assert.match(run.stdout, /^(\d+) passed, 0 failed$/m);
+  assert.ok(Number(run.stdout.match(/^(\d+) passed/m)[1]) >= 10, 'expected at least 10 checks');
+});

@@ -188,17 +188,40 @@ def sources_table(stats):
     return "\n".join(lines)
 
 
-def everyday_table(path):
-    """The CLI's --json lines for our own everyday sentences -> a Markdown table."""
+def everyday_table(path, lang=None):
+    """The CLI's --json lines for our own everyday sentences -> a Markdown table,
+    with our reference in LANG beside each output (models/testsets/everyday.tsv)."""
     if not path or not os.path.exists(path):
         return ""
-    rows = ["| English (ours) | the model's output |", "|---|---|"]
+    from testsets import EVERYDAY, english_key, read_tsv
+    references = {english_key(r["en"]): r[lang] for r in read_tsv(EVERYDAY)} if lang in LANGUAGES else {}
+    rows = (["| English (ours) | the model's output | our reference |", "|---|---|---|"] if references
+            else ["| English (ours) | the model's output |", "|---|---|"])
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 j = json.loads(line)
-                rows.append(f"| {j['text']} | {j['translation']} |")
+                if "hypotheses" in j:  # a beam search's line: its best hypothesis
+                    j = {"text": j["text"], "translation": j["hypotheses"][0]["translation"]}
+                reference = f" {references.get(english_key(j['text']), '')} |" if references else ""
+                rows.append(f"| {j['text']} | {j['translation']} |{reference}")
     return "\n".join(rows)
+
+
+def teacher_table(m):
+    """Cased BLEU on the teacher's test set (teacher_eval.py's figures), or ''."""
+    t = m.get("teacher_bleu")
+    if not t:
+        return ""
+    return f"""On the teacher's test set (`models/testsets/teacher.tsv`: {t['sentences']} everyday sentences
+with references, written for this repository and never trained on), as the engine
+translates it with this file (`models/train/teacher_eval.py`), cased BLEU (13a):
+
+| decoding | all {t['sentences']} sentences | the {t['word_order_sentences']} with word-order swaps |
+|---|---:|---:|
+| greedy | **{t['greedy']:.2f}** | {t['word_order_greedy']:.2f} |
+| beam {t['beam_width']}, length penalty {t['length_penalty']:g} | **{t['beam']:.2f}** | {t['word_order_beam']:.2f} |
+"""
 
 
 def trained_on_short(m):
@@ -323,7 +346,8 @@ def subword_card(args, m, stats, size, a, phases):
     runs = "\n".join(f"{i}. {p['updates']:,} updates in {p['seconds'] / 60:.1f} min on {p.get('device', 'cpu')}"
                       f" (ended {p.get('ended', '?')})" for i, p in enumerate(phases, 1))
     weights = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items()) or "every pair alike"
-    everyday = everyday_table(args.everyday)
+    everyday = everyday_table(args.everyday, args.id.split("-")[1])
+    teacher = teacher_table(m)
     return f"""# Model card: `{os.path.basename(args.model)}` ({args.id})
 
 A GRU encoder-decoder with {ATTENTION_NAMES[m['attention']]} (Bahdanau, Cho &
@@ -352,7 +376,7 @@ Cased BLEU is corpus BLEU on the detokenised output and reference, 13a
 tokens (sacreBLEU's default), greedy decoding; the lower-cased figure is the
 one earlier word-level models reported (`models/train/tokenize_text.py`
 tokens), kept for continuity.{f" int8 weights: the checkpoint with f32 weights scores {m['f32_test_bleu']:.2f} lower-cased on the UI test." if 'f32_test_bleu' in m else ''}
-
+{f"{chr(10)}{teacher}" if teacher else ""}
 ## Training runs
 
 {runs}
@@ -367,7 +391,8 @@ outside the work tree, and the same command resumes it.
 ## Everyday sentences
 
 Twenty sentences we wrote (`models/train/everyday_sentences.en.txt`), as the
-engine translates them with this file, good and bad:
+engine translates them with this file, good and bad, beside the reference we
+wrote (`models/testsets/everyday.tsv`; never trained on):
 
 {everyday}
 

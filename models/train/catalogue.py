@@ -82,6 +82,10 @@ def main():
             entries[-1]["trainPairs"] = sum(m["train_pairs_by_domain"].values())
         if m.get("train_cpu_seconds"):  # runs from before train.py recorded it have wall clock only
             entries[-1]["trainCpuSeconds"] = m["train_cpu_seconds"]
+        teacher = m.get("teacher_bleu")  # models/train/teacher_eval.py: cased BLEU on our own test set
+        if teacher:
+            entries[-1]["teacherBleu"] = {"greedy": teacher["greedy"], "beam": teacher["beam"],
+                                          "beamWidth": teacher["beam_width"]}
         general = (m.get("tests") or {}).get("general_test")
         if general:
             entries[-1]["generalBleu"] = general["bleu_cased_13a"]

@@ -21,7 +21,9 @@ deduplicated and split deterministically into train/dev/test by a hash of a
 normalised key (dev and test are today's "ui" held-out sets, plus the other
 domains' pairs that hash there). The held-out sources become general_dev.tsv
 and general_test.tsv, and every pair whose key occurs in them is dropped from
-the other splits. Rows are ``english<TAB>translation<TAB>domain<TAB>source``.
+the other splits. Our own test sentences (models/testsets/: the teacher's set
+and the everyday sentences, read by testsets.py) are dropped from every split,
+and counted. Rows are ``english<TAB>translation<TAB>domain<TAB>source``.
 Stdlib only; the output depends only on the lists and the package versions.
 """
 
@@ -428,14 +430,19 @@ def write_tsv(path, rows):
                           for _, source, target, domain, origin in sorted(rows))
 
 
-def write_splits(pairs, out_dir, heldout=None):
+def write_splits(pairs, out_dir, heldout=None, ours=None):
     """Write train/dev/test (hash split) and general_dev/general_test (the held-out
     sources) TSVs; verify that no key crosses splits. pairs / heldout:
     {source: (translation, domain, origin)} (a bare translation string is read as
     domain 'ui'). A pair whose key is also held out is dropped: returns its count
-    as 'dropped_heldout_key'."""
+    as 'dropped_heldout_key'. A pair whose English is one of our own test
+    sentences (ours: testsets.english_key set; default: models/testsets/'s
+    teacher and everyday sentences) is dropped from every split, never trained
+    on: returns its count as 'dropped_our_testsets'."""
+    import testsets  # noqa: E402 (stdlib only, next to this file)
     os.makedirs(out_dir, exist_ok=True)
     heldout = heldout or {}
+    ours = testsets.held_out_keys() if ours is None else ours
     splits = {"train": [], "dev": [], "test": [], "general_dev": [], "general_test": []}
     split_by_key = {}
     for source, row in heldout.items():
@@ -447,10 +454,13 @@ def write_splits(pairs, out_dir, heldout=None):
         if split_by_key.setdefault(key, name) != name:
             raise AssertionError(f"split key {key!r} in two splits")
         splits[name].append((key, source, *row))
-    dropped = dropped_dictionary = 0
+    dropped = dropped_dictionary = dropped_ours = 0
     for source, row in pairs.items():
         if isinstance(row, str):
             row = (row, "ui", "")
+        if testsets.english_key(source) in ours:
+            dropped_ours += 1
+            continue
         key = split_key(source)
         if split_by_key.get(key, "").startswith("general_"):
             dropped += 1
@@ -467,6 +477,7 @@ def write_splits(pairs, out_dir, heldout=None):
     sizes = {name: len(rows) for name, rows in splits.items()}
     sizes["dropped_heldout_key"] = dropped
     sizes["dropped_dictionary_not_train"] = dropped_dictionary
+    sizes["dropped_our_testsets"] = dropped_ours
     by_domain = collections.Counter((name, row[3]) for name, rows in splits.items() for row in rows)
     return sizes, {f"{name}/{domain}": count for (name, domain), count in sorted(by_domain.items())}
 

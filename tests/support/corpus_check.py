@@ -135,6 +135,33 @@ def dictionary_pairs_only_add_vocabulary_and_only_train():
 
 
 @check
+def our_test_sentences_never_reach_a_split():
+    import testsets
+    teacher = testsets.read_tsv(testsets.TEACHER)
+    everyday = testsets.read_tsv(testsets.EVERYDAY)
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs = {f"Open file {i}": f"Ouvrir le fichier {i}" for i in range(300)}
+        # The same sentences as the corpus might spell them: other case, spaces,
+        # curly apostrophe, another final punctuation mark or none.
+        spelled = [teacher[0]["en"].upper(), "  " + teacher[57]["en"].replace(" ", "  ").rstrip(".!?") + " !",
+                   teacher[41]["en"].replace("'", "\u2019"), everyday[1]["en"].lower().rstrip(".")]
+        for i, source in enumerate(spelled):
+            pairs[source] = (f"traduction {i}", "dialogue", "game")
+        heldout = {teacher[5]["en"]: (teacher[5]["fr"], "heldout", "campaign")}
+        sizes, _ = corpus.write_splits(pairs, tmp, heldout)
+        assert sizes["dropped_our_testsets"] == len(spelled), sizes
+        assert sizes["train"] + sizes["dev"] + sizes["test"] == 300, sizes
+        keys = testsets.held_out_keys()
+        for name in ("train", "dev", "test"):
+            with open(os.path.join(tmp, f"{name}.tsv"), encoding="utf-8") as f:
+                for line in f:
+                    assert testsets.english_key(line.split("\t")[0]) not in keys, f"{name}: {line!r}"
+        # The key folds spelling only: a different sentence stays.
+        sizes, _ = corpus.write_splits({teacher[0]["en"] + " again": "x", "Good morning, everyone else.": "y"}, tmp, {})
+        assert sizes["dropped_our_testsets"] == 0 and sizes["train"] + sizes["dev"] + sizes["test"] == 2, sizes
+
+
+@check
 def multi_sentence_entries_become_sentence_pairs():
     rule, pairs = corpus.segment_pairs("We must hurry. The orcs are coming!\nRun!",
                                        "Nous devons nous dépêcher. Les orques arrivent !\nCourez !")
@@ -471,6 +498,70 @@ def eval_alsc_scores_engine_output_like_training():
     assert result["ui_test"] == {"sentences": 3, "refused": 0, "bleu_cased_13a": 100.0, "bleu_lowercase_words": 100.0}, result
     assert result["general_test"]["sentences"] == 2 and result["general_test"]["refused"] == 1, result
     assert result["general_test"]["bleu_cased_13a"] < 100.0, result
+
+
+@check
+def teacher_eval_scores_greedy_and_beam_into_the_metrics():
+    """teacher_eval.py translates a teacher's set with the native CLI greedy
+    (--beam 1) and with beam search, scores cased BLEU against the column of
+    the language the model translates into, counts a refused sentence, and
+    --write adds teacher_bleu to the metrics beside the model (keeping its
+    layout), which the card and the catalogue then report (the toy test model)."""
+    import json
+    import shutil
+    import subprocess
+    import card
+    import teacher_eval
+    root = os.path.join(TRAIN_DIR, "..", "..")
+    cli = os.path.join(root, "build", "native", "alignscope")
+    test_models = os.path.join(root, "build", "test-models")
+    assert os.path.exists(cli) and os.path.exists(os.path.join(test_models, "additive.alsc")), \
+        "run ./build.sh native and ./build.sh models first"
+    sentences = ["Show the new window", "Delete the selected document!", "Open the file", "Print the page now"]
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(tmp, "en-fr-toy.alsc")
+        shutil.copy(os.path.join(test_models, "additive.alsc"), model)
+        with open(os.path.join(test_models, "additive.metrics.json"), encoding="utf-8") as f:
+            metrics = json.load(f)
+        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(metrics, indent=1))  # eval_quantised.py's layout: indent 1, no final newline
+        greedy, refused, _ = teacher_eval.translate(cli, model, sentences, 1, 1.0)
+        assert refused == 0 and all(greedy), greedy
+        too_long = " ".join(["file"] * 150)
+        teacher = os.path.join(tmp, "teacher.tsv")
+        with open(teacher, "w", encoding="utf-8") as f:
+            f.write("en\tfr\tde\tes\n")
+            for source, own in zip(sentences, greedy):  # fr: the engine's own greedy output
+                f.write(f"{source}\t{own}\tDas ist es nicht\tNo es eso\n")
+            f.write(f"{too_long}\tfichier\tDatei\tarchivo\n")
+        meta = os.path.join(tmp, "teacher.meta.json")
+        with open(meta, "w", encoding="utf-8") as f:
+            json.dump({"word_order_lines": [2, 3]}, f)
+        out = os.path.join(tmp, "out.json")
+        run = subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "teacher_eval.py"), model, "--teacher", teacher,
+                              "--meta", meta, "--cli", cli, "--write", "--json", out], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        with open(out, encoding="utf-8") as f:
+            result = json.load(f)[model]
+        t = result["teacher_bleu"]
+        assert result["target"] == "fr" and result["translations"]["greedy"][:4] == greedy, result
+        assert t["sentences"] == 5 and t["refused_greedy"] == t["refused_beam"] == 1, t
+        # Four of five references are the greedy output itself; the refused one is empty.
+        assert 0 < t["greedy"] < 100 and t["word_order_greedy"] == 100.0, t
+        assert t["beam_width"] == 5 and 0 <= t["beam"] <= 100, t
+        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), encoding="utf-8") as f:
+            text = f.read()
+        written = json.loads(text)
+        assert written["teacher_bleu"] == t and {k: v for k, v in written.items() if k != "teacher_bleu"} == metrics
+        assert text.startswith('{\n "') and not text.endswith("\n"), "the metrics file's layout changed"
+        table = card.teacher_table(written)
+        assert f"| greedy | **{t['greedy']:.2f}** | 100.00 |" in table and f"**{t['beam']:.2f}**" in table, table
+        run = subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "catalogue.py"), "--models", tmp,
+                              "--default", "en-fr-toy"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        with open(os.path.join(tmp, "index.json"), encoding="utf-8") as f:
+            entry = json.load(f)["models"][0]
+        assert entry["teacherBleu"] == {"greedy": t["greedy"], "beam": t["beam"], "beamWidth": 5}, entry
 
 
 @check

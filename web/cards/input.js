@@ -45,8 +45,8 @@ export function mount(store, { ids, frame = null, actions }) {
   // What the model was trained on and what to expect of it (the catalogue's
   // trainedOn, from its metrics), beside every translation it makes.
   const trainedOn = h('p', { class: 'as-trained-on as-small as-muted' });
-  // Sentences picked from the held-out test sets by models/train/examples.py
-  // (the served catalogue has them where ./build.sh model made them).
+  // The lesson's sentences and those models/train/examples.py picked from the
+  // teacher's set (models/examples/, committed; web/tools/assemble.mjs).
   // Folded by default: open, they would push the figure off a phone's first screen.
   const examplesLabelId = `${ids.input}-examples`;
   const examplesSummary = h('summary', { id: examplesLabelId, class: 'as-small' });

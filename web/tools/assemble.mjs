@@ -51,16 +51,8 @@ export function assemble({ quiet = false } = {}) {
       delete m.card;
     }
   }
-  // Example sentences picked from the held-out test sets by models/train/examples.py
-  // (./build.sh model), when they were made here: they are the corpus's text,
-  // so they live in models/examples/ (git-ignored), not in the committed catalogue.
-  for (const m of index.models) {
-    const file = path.join(REPO, 'models', 'examples', `${m.id}.json`);
-    if (!fs.existsSync(file)) continue;
-    const picked = JSON.parse(fs.readFileSync(file, 'utf8')).examples ?? [];
-    m.examples = picked.filter((e) => typeof e.text === 'string' && e.text.length <= 300).slice(0, 12)
-      .map((e) => ({ text: e.text, shows: (e.shows ?? []).filter((k) => typeof k === 'string'), set: String(e.set ?? '') }));
-  }
+  // Example sentences (models/examples/, committed: picked from our own teacher's set).
+  assembleExamples(path.join(REPO, 'models'), index);
   // The model report's figure and text (models/REPORT.md), when the zoo made them.
   if (index.report) {
     const files = [index.report.figure, index.report.text];
@@ -83,6 +75,34 @@ export function assemble({ quiet = false } = {}) {
   const release = writeRelease(path.join(REPO, 'web'), { index });
   log(`assemble: ${index.models.length} model(s)${films.length ? `, ${films.length} training film(s)` : ''} from models/ → web/models/ (release ${release.version})`);
   return JSON.parse(fs.readFileSync(path.join(OUT, 'index.json'), 'utf8'));
+}
+
+/**
+ * The page's example sentences, into each catalogue entry's `examples`
+ * ({text, shows, set}, at most 12): first the lesson's sentences
+ * (modelsDir/examples/lesson.json) that this model translates with the
+ * swapped word order right, and the lesson's own example (`always`) for
+ * every model; then modelsDir/examples/ID.json, picked from the teacher's set
+ * by models/train/examples.py by what the model's alignments show. Both are
+ * the project's own sentences (models/testsets/), so they are committed and a
+ * clean clone shows them. An entry without any keeps no `examples`.
+ */
+export function assembleExamples(modelsDir, index) {
+  const dir = path.join(modelsDir, 'examples');
+  const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
+  const lesson = read(path.join(dir, 'lesson.json')).sentences ?? [];
+  for (const m of index.models) {
+    const ours = lesson.filter((s) => s.always || s.right?.[m.id])
+      .map((s) => ({ text: s.text, shows: ['reordering'], set: 'lesson' }));
+    const picked = read(path.join(dir, `${m.id}.json`)).examples ?? [];
+    const seen = new Set();
+    const list = [...ours, ...picked]
+      .filter((e) => typeof e.text === 'string' && e.text.length <= 300 && !seen.has(e.text) && seen.add(e.text))
+      .slice(0, 12)
+      .map((e) => ({ text: e.text, shows: (e.shows ?? []).filter((k) => typeof k === 'string'), set: String(e.set ?? '') }));
+    if (list.length) m.examples = list; else delete m.examples;
+  }
+  return index;
 }
 
 /**
