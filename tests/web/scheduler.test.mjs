@@ -115,7 +115,8 @@ test('jobs: one per key (the newer replaces the older), dropped ones never run, 
 test('controllers are woken when their card becomes active or the store goes quiet, not before', () => {
   const e = env();
   let woken = 0;
-  e.s.onWake('compare', () => { woken += 1; });
+  const activeWhenWoken = [];
+  e.s.onWake('compare', () => { woken += 1; activeWhenWoken.push(e.s.active('compare')); });
   assert.equal(e.s.active('compare'), false, 'a card not built yet is not active');
   e.s.card('compare', card('compare', []));
   return Promise.resolve().then(() => {
@@ -132,6 +133,9 @@ test('controllers are woken when their card becomes active or the store goes qui
     e.s.changed({ v: 2 }, new Set(['scale']));
     e.quiet();
     assert.equal(woken, 3, 'quiet: woken to catch up');
+    // A controller woken by the quiet store must be let to work (it asks active() first), and only then.
+    assert.deepEqual(activeWhenWoken, [true, true, true]);
+    assert.equal(e.s.active('compare'), false, 'off screen again once the catch-up is done');
   });
 });
 

@@ -57,6 +57,9 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
 
   const isActive = (c) => c.always || c.near || c.focused;
   const request = () => { if (!frameId && !running) frameId = raf(frame) || -1; };
+  // While the store is quiet every card catches up, so a controller woken
+  // then (onWake) must find its card active even where it is off screen.
+  let quietWake = false;
   const wake = (key) => { for (const fn of wakers.get(key) ?? []) fn(); };
 
   function frame() {
@@ -98,7 +101,8 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
     quietTimer = 0;
     settle = true;
     request();
-    for (const key of wakers.keys()) wake(key);
+    quietWake = true;
+    try { for (const key of wakers.keys()) wake(key); } finally { quietWake = false; }
   }
 
   return {
@@ -138,8 +142,8 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
         wake(key);
       }
     },
-    /** Is the card on screen (or holding the focus)? False for a card not built yet. */
-    active(key) { const c = cards.get(key); return !!c && isActive(c); },
+    /** Is the card on screen (or holding the focus), or is the store quiet (inside an onWake call)? False for a card not built yet. */
+    active(key) { const c = cards.get(key); return !!c && (quietWake || isActive(c)); },
     /** fn() when the card `key` becomes active, or the store has been quiet for quietMs. → unsubscribe */
     onWake(key, fn) {
       if (!wakers.has(key)) wakers.set(key, new Set());
