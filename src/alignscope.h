@@ -186,7 +186,8 @@ typedef struct {
     const char *translation;         /* NUL-terminated display text (src/detokenize.c):
                                         words joined, <unk> replaced by the user's
                                         source word, first letter capitalised like the
-                                        source; or subword pieces joined */
+                                        source; or subword pieces joined (never a NUL
+                                        inside: byte token <0x00> shows as U+FFFD) */
     const int32_t *translation_spans; /* (T,2) byte [start,end) of each step's token in
                                         translation ([n,n) for </s>) */
     int32_t source_eos;              /* 1 if position S-1 is the appended </s>

@@ -4,7 +4,7 @@
  * punctuation marks, an <unk> shown as the user's most-attended source word
  * (Luong et al. 2015), the first letter capitalised like the source's (the
  * model is lower-cased). Subword models (FORMAT.md 5.2): the pieces' bytes
- * concatenated, invalid UTF-8 shown as U+FFFD, each word mark a space, a
+ * concatenated, invalid UTF-8 and NUL shown as U+FFFD, each word mark a space, a
  * leading space dropped; the model writes its own case. */
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +219,11 @@ static as_status build_subwords(as_display *d, int32_t pieces) {
         uint32_t cp = as_utf8_decode(d->scratch, raw_len, &pos);
         const size_t before = out;
         if (cp == 0x2581u) cp = ' ';
+        /* A NUL (only the byte token <0x00> spells one: token texts have no
+         * byte < 0x20) would end the NUL-terminated translation early and
+         * leave later spans past its strlen: shown as U+FFFD, like a byte
+         * that is no UTF-8. The step keeps its id; only its text changes. */
+        if (cp == 0) cp = 0xFFFDu;
         if (!(cp == ' ' && out == 0)) out += as_utf8_encode(cp, d->translation + out); /* no leading space */
         d->scratch_map[start] = (int32_t)before;
         for (size_t k = start + 1; k < pos; k++) d->scratch_map[k] = (int32_t)out;

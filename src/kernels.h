@@ -116,7 +116,9 @@ typedef void (*as_i8_matvec_q32_batch_fn)(size_t rows, size_t cols, const int8_t
                                           float *y, size_t y_stride);
 /* The int16 input quantisation both twins share (kernels_scalar.c): writes
  * xq (cols) and returns sx (x ~ sx * xq); 0 for an all-zero x, NaN if x has
- * a non-finite value. Not a twin: one definition keeps the twins identical. */
+ * a non-finite value. Rows whose max |x| is below 2^-64 (subnormal ones
+ * included) are scaled by 2^64 first, exactly, so L / max|x| stays finite.
+ * Not a twin: one definition keeps the twins identical. */
 float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq);
 /* Row i of a q32 panel of n rows against the quantised input: the exact
  * integer sum of q[r][c] * xq[c] (both twins' per-row path, also shared). */

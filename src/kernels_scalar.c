@@ -136,9 +136,18 @@ float as_i8_quantise_input(size_t cols, const float *x, int16_t *xq) {
     }
     const long room = 2147483647L / (127L * (long)(cols > 0 ? cols : 1));
     const float levels = (float)(room < 32767 ? room : 32767);
-    const float inverse = levels / amax;
+    /* levels / amax overflows to +inf once amax < levels / FLT_MAX (about
+     * 2^-113: every subnormal maximum and the smallest normal ones), and then
+     * 0 * inf = NaN reaches the int16 cast (undefined) while every nonzero
+     * x[c] clamps to +-levels. Such a row is first scaled by 2^64: exact (a
+     * power of two, |x| >= 2^-149 lands >= 2^-85, normal), so xq keeps the
+     * ratio x / amax that the plain path computes, and the inverse stays
+     * <= 2^15 / 2^-85 = 2^100. For amax >= 2^-64 pre is 1: the same bits as
+     * before. sx stays amax / levels (x ~ sx * xq as documented). */
+    const float pre = amax < 0x1p-64f ? 0x1p64f : 1.0f;
+    const float inverse = levels / (amax * pre);
     for (size_t c = 0; c < cols; c++) {
-        float v = nearbyintf(x[c] * inverse);
+        float v = nearbyintf(x[c] * pre * inverse);
         if (v > levels) v = levels;     /* x * inverse may round a hair above */
         if (v < -levels) v = -levels;
         xq[c] = (int16_t)v;

@@ -1,10 +1,13 @@
 // The JS API: encoder reuse, copies, alpha rows, errors, <unk> copying,
 // display text, memory stability and dispose, on both wasm builds.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 
 import {
-  AlignscopeError, KINDS, VARIANTS, createEngine, fixCrc, modelBytes, simdSupported, requireBuilt,
+  AlignscopeError, KINDS, VARIANTS, createEngine, fixCrc, modelBytes, simdSupported, requireBuilt, runNative,
 } from './support/alsc.mjs';
 
 requireBuilt();
@@ -21,16 +24,38 @@ function expectError(fn, code) {
   });
 }
 
-// The test model with proj_b[<unk>] raised to the f16 maximum: every step
-// then emits <unk>, which the engine must replace by the attended source word.
-function unkModel(kind) {
+// The test model with proj_b[id] raised to the f16 maximum: every step then
+// emits that token. id 1: <unk>, which the engine must replace by the
+// attended source word; id 4 in a subword model: the byte token <0x00>.
+function unkModel(kind, id = 1) {
   const bytes = modelBytes(kind).slice();
   const view = new DataView(bytes.buffer);
   const vt = view.getUint32(28, true);
   const projB = bytes.length - 2 * vt; // proj_b is the last tensor
-  view.setUint16(projB + 2 * 1, 0x7bff, true);
+  view.setUint16(projB + 2 * id, 0x7bff, true);
   return fixCrc(bytes);
 }
+
+// A model that emits only <0x00>: the display text is NUL-terminated, so a
+// NUL inside it cut the translation short (strlen) and left the spans past
+// its end, in the wasm API and the CLI's JSON alike (found by
+// fuzz_model_load). It shows as U+FFFD, one per step.
+const NUL_BYTE_TOKEN = 4; // AS_FIRST_BYTE_TOKEN + 0x00
+test('the byte token <0x00> shows as U+FFFD in the CLI\'s JSON, never as a NUL', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'alignscope-nul-'));
+  try {
+    const file = join(dir, 'nul.alsc');
+    writeFileSync(file, unkModel('subwords', NUL_BYTE_TOKEN));
+    const r = runNative(['--model', file, '--json', '--no-context', 'open the file']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.ok(out.target.length > 1);
+    assert.ok(out.target.every((t) => t.id === NUL_BYTE_TOKEN && t.token === '<0x00>' && t.text === '\ufffd'));
+    assert.equal(out.translation, '\ufffd'.repeat(out.target.length));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('simdSupported() is a boolean and true on Node 20', () => {
   assert.equal(simdSupported(), true);
@@ -174,6 +199,30 @@ for (const variant of VARIANTS) {
       engine.load(unkModel('none'));
       const n = engine.translate(text);
       assert.ok(n.target.every((t) => t.copiedFrom === -1 && t.text === '<unk>'));
+    });
+
+    test('the byte token <0x00> shows as U+FFFD, never as a NUL that cuts the text', async () => {
+      const engine = await createEngine({ variant });
+      engine.load(unkModel('subwords', NUL_BYTE_TOKEN));
+      const r = engine.translate('open the file');
+      assert.equal(r.stoppedAtEos, false);
+      assert.ok(r.T > 1);
+      assert.equal(r.translation, '\ufffd'.repeat(r.T));
+      for (let t = 0; t < r.T; t++) {
+        assert.equal(r.target[t].id, NUL_BYTE_TOKEN);
+        assert.equal(r.target[t].token, '<0x00>');
+        assert.equal(r.target[t].text, '\ufffd');
+      }
+      // the beam's other hypotheses mix <0x00> with other pieces
+      const { hypotheses } = engine.beam('open the file', { beamWidth: 3 });
+      assert.deepEqual(hypotheses[0].target.map((t) => t.id), r.target.map((t) => t.id));
+      for (const h of hypotheses) {
+        assert.ok(!h.translation.includes('\0'), JSON.stringify(h.translation));
+        const nul = h.target.filter((t) => t.id === NUL_BYTE_TOKEN);
+        assert.ok(nul.length > 0 && nul.every((t) => t.text === '\ufffd'));
+        assert.ok(h.translation.split('\ufffd').length - 1 >= nul.length);
+      }
+      engine.dispose();
     });
 
     test('display text: detokenised, capitalised like the source, spans in UTF-16', async () => {

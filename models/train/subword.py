@@ -27,7 +27,8 @@ first), then one token per merge whose result is new. A merge whose result
 string already exists (a+bc and ab+c) points at that token.
 
 Decoding target pieces: concatenate their texts (byte tokens as bytes, invalid
-UTF-8 as U+FFFD), turn every ▁ into a space, drop a leading space.
+UTF-8 and a NUL, which only <0x00> spells, as U+FFFD: the C engine's text is
+NUL-terminated), turn every ▁ into a space, drop a leading space.
 """
 import heapq
 import json
@@ -209,7 +210,7 @@ def decode(pieces):
             raw.append(int(piece[3:5], 16))
         else:
             raw += piece.encode("utf-8")
-    text = raw.decode("utf-8", errors="replace").replace(MARK, " ")
+    text = raw.decode("utf-8", errors="replace").replace("\0", "\ufffd").replace(MARK, " ")
     return text[1:] if text.startswith(" ") else text
 
 

@@ -277,6 +277,91 @@ static void test_i8_matvec_q32(const variant *v) {
     finish(&r);
 }
 
+/* Row maxima below 2^-64, where as_i8_quantise_input scales the row by 2^64
+ * before quantising (kernels_scalar.c): the smallest subnormal, subnormals,
+ * normal maxima below levels / FLT_MAX ~ 2^-113 (levels / amax was +inf
+ * there, 0 * inf NaN reached the int16 cast), and both sides of 2^-64. */
+static const float tiny_maxima[] = {0x1p-149f, 0x1p-140f, 1e-40f, 0x1p-127f, 0x1p-126f, 0x1p-120f,
+                                    0x1p-114f, 0x1p-100f, 0x1p-65f, 0x1p-64f};
+#define N_TINY (sizeof tiny_maxima / sizeof tiny_maxima[0])
+
+/* x (cols): largest |x| exactly amax (at cols / 2), the rest spread over
+ * [-amax, amax], every third value 0 (the 0 * inf = NaN case). */
+static void tiny_row(float *x, size_t cols, float amax) {
+    for (size_t c = 0; c < cols; c++) x[c] = c % 3 == 0 ? 0.0f : amax * uniform(-1.0f, 1.0f);
+    x[cols / 2] = -amax;
+}
+
+static float q32_levels(size_t cols) {
+    const long room = 2147483647L / (127L * (long)cols);
+    return (float)(room < 32767 ? room : 32767);
+}
+
+/* The shared int16 quantisation on tiny rows: xq must be what the plain path
+ * gives for the same row times 2^100 (exact; its maximum is >= 2^-49), within
+ * 1 of round(x / amax * L) in double, sx = amax / L, and nothing written past
+ * xq (cols) (int16 canaries). */
+static void test_i8_quantise_tiny(void) {
+    report r = {"i8_quantise_tiny", "shared", 0, 0.0, 0, 0};
+    static const size_t tiny_cols[] = {1, 2, 7, 33, 257};
+    const int16_t canary = 0x7EAD;
+    for (size_t ai = 0; ai < N_TINY; ai++) {
+        for (size_t ci = 0; ci < sizeof tiny_cols / sizeof tiny_cols[0]; ci++) {
+            const size_t cols = tiny_cols[ci];
+            const float amax = tiny_maxima[ai], levels = q32_levels(cols);
+            float x[257], big[257];
+            int16_t xq[257 + CANARY_COUNT], xb[257];
+            tiny_row(x, cols, amax);
+            for (size_t c = 0; c < cols; c++) big[c] = x[c] * 0x1p100f;
+            for (size_t c = 0; c < CANARY_COUNT; c++) xq[cols + c] = canary;
+            const float sx = as_i8_quantise_input(cols, x, xq);
+            (void)as_i8_quantise_input(cols, big, xb);
+            note(&r, memcmp(xq, xb, cols * sizeof *xq) == 0 ? 0.0 : 1.0);
+            note(&r, sx == amax / levels ? 0.0 : 1.0);
+            for (size_t c = 0; c < cols; c++)
+                note(&r, fabs(xq[c] - nearbyint((double)x[c] / amax * levels)) <= 1.0 ? 0.0 : 1.0);
+            for (size_t c = 0; c < CANARY_COUNT; c++)
+                if (xq[cols + c] != canary) r.canary_failures++;
+        }
+    }
+    finish(&r);
+}
+
+/* The product of each variant on tiny rows, against the double reference
+ * with the bound of test_i8_matvec_q32 plus the rounding of the subnormal
+ * factor scale[r] * sx (absolute error <= 2^-149 times |acc| <= L sum|q|). */
+static void test_i8_matvec_q32_tiny(const variant *v) {
+    report r = {"i8_q32_tiny", v->name, 0, 1.0, 0, 0};
+    const size_t rows = 40, cols = 33;
+    i8_matrix m = i8_random(rows, cols);
+    float x[33], b[40];
+    float *y = out_buffer(rows);
+    fill(b, rows, -1, 1);
+    for (size_t ai = 0; ai < 2 * N_TINY; ai++) {
+        const float amax = tiny_maxima[ai % N_TINY], levels = q32_levels(cols);
+        const int with_bias = ai >= N_TINY;
+        tiny_row(x, cols, amax);
+        v->i8_matvec_q32(rows, cols, m.packed, m.scale, x, with_bias ? b : NULL, y);
+        note_canary(&r, y, rows);
+        const double half_step = 0.5 * amax / levels;
+        for (size_t i = 0; i < rows; i++) {
+            double ref = with_bias ? b[i] : 0.0, mag = with_bias ? fabs(b[i]) : 0.0, wsum = 0.0, qsum = 0.0;
+            for (size_t c = 0; c < cols; c++) {
+                const float w = m.scale[i] * (float)m.q[i * cols + c];
+                ref += (double)w * x[c];
+                mag += fabs((double)w * x[c]);
+                wsum += fabs((double)w);
+                qsum += abs(m.q[i * cols + c]);
+            }
+            const double bound = wsum * half_step * 1.0001 + 4e-6 * mag + qsum * levels * 0x1p-149 + 0x1p-149;
+            note(&r, isfinite(y[i]) ? fabs(y[i] - ref) / bound : NAN);
+        }
+    }
+    i8_free(&m);
+    free(y);
+    finish(&r);
+}
+
 /* The int8 product's input edge cases: an all-zero x gives exactly b (or 0),
  * a non-finite x gives NaN in every row (never a silently wrong number). */
 static void test_i8_matvec_q32_edges(const variant *v) {
@@ -642,6 +727,27 @@ static void test_twins(void) {
         i8_free(&mat);
         free(x); free(bias); free(y1); free(y2);
     }
+    /* tiny row maxima (the scaled quantisation path), single and batched */
+    {
+        const size_t rows = 33, cols = 17;
+        i8_matrix mat = i8_random(rows, cols);
+        float xs[N_TINY * 17], *y1 = out_buffer(rows), *y2 = out_buffer(rows);
+        float *z1 = out_buffer(N_TINY * rows), *z2 = out_buffer(N_TINY * rows);
+        for (size_t ai = 0; ai < N_TINY; ai++) {
+            tiny_row(xs + ai * cols, cols, tiny_maxima[ai]);
+            a->i8_matvec_q32(rows, cols, mat.packed, mat.scale, xs + ai * cols, NULL, y1);
+            b->i8_matvec_q32(rows, cols, mat.packed, mat.scale, xs + ai * cols, NULL, y2);
+            for (size_t i = 0; i < rows; i++) note(&q, memcmp(&y1[i], &y2[i], 4) == 0 ? 0.0 : 1.0);
+        }
+        a->i8_matvec_q32_batch(rows, cols, mat.packed, mat.scale, N_TINY, xs, cols, NULL, z1, rows);
+        b->i8_matvec_q32_batch(rows, cols, mat.packed, mat.scale, N_TINY, xs, cols, NULL, z2, rows);
+        for (size_t i = 0; i < N_TINY * rows; i++) note(&q, memcmp(&z1[i], &z2[i], 4) == 0 ? 0.0 : 1.0);
+        if (!canaries_ok(y1, rows) || !canaries_ok(y2, rows) || !canaries_ok(z1, N_TINY * rows) ||
+            !canaries_ok(z2, N_TINY * rows))
+            q.canary_failures++;
+        i8_free(&mat);
+        free(y1); free(y2); free(z1); free(z2);
+    }
     finish(&q);
 #endif
 }
@@ -708,6 +814,16 @@ static void check_q8c4_edges(report *r, i8_batch_fn got) {
     got(rows, cols, packed, m.scale, 1, x, 0, b, y, 0);
     for (size_t i = 0; i < rows; i++) note(r, isnan(y[i]) ? 0.0 : 1.0);
     note_canary(r, y, rows);
+    /* tiny row maxima: the same bits as the q32 scalar twin */
+    float *want = out_buffer(rows);
+    for (size_t ai = 0; ai < N_TINY; ai++) {
+        tiny_row(x, cols, tiny_maxima[ai]);
+        as_i8_matvec_q32_batch__scalar(rows, cols, m.packed, m.scale, 1, x, 0, b, want, 0);
+        got(rows, cols, packed, m.scale, 1, x, 0, b, y, 0);
+        for (size_t i = 0; i < rows; i++) note(r, memcmp(&want[i], &y[i], 4) == 0 && isfinite(y[i]) ? 0.0 : 1.0);
+        note_canary(r, y, rows);
+    }
+    free(want);
     free(packed); free(y);
     i8_free(&m);
 }
@@ -782,6 +898,7 @@ int main(int argc, char **argv) {
         test_matvec_p24(&variants[i]);
         test_i8_matvec_q32(&variants[i]);
         test_i8_matvec_q32_edges(&variants[i]);
+        test_i8_matvec_q32_tiny(&variants[i]);
         test_batches(&variants[i]);
         test_top_k(&variants[i]);
         test_sum_exp(&variants[i]);
@@ -792,6 +909,7 @@ int main(int argc, char **argv) {
         test_exp(&variants[i]);
         test_gru(&variants[i]);
     }
+    test_i8_quantise_tiny();
     test_twins();
     test_q8c4_scalar();
 #if defined(__wasm_relaxed_simd__)
