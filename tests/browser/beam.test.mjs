@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startBrowser, openPage, gotoReady, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
-import { buildBeamTree, differenceFromBest, beamChangeAt, tokenLabel, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
+import { buildBeamTree, differenceFromBest, differenceAtLevel, beamChangeAt, tokenLabel, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { viridis } from '../../web/lib/colormap.js';
 
@@ -146,11 +146,13 @@ test('the default width: the tree of the engine’s hypotheses, best first; a se
     assert.ok(near(got, colourOf(m2)), `the heatmap shows #2’s α at (${best.t}, ${best.j}): ${got} vs ${colourOf(m2)}`);
     assert.ok(!near(got, colourOf(m1)), 'which is not #1’s');
     // What it does differently, in numbers that are the engine's.
+    // Named at the heatmap's level (words: a word's row, its words' columns), as the card writes it.
     const diff = differenceFromBest(beam4[1], beam4[0]);
-    assert.match(two.parting, new RegExp(`parts from #1 at step ${diff.step + 1}: it writes “${diff.wrote}” where #1 writes “${diff.bestWrote}”`));
+    const lv = differenceAtLevel(diff, m2, m1);
+    const re = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.match(two.parting, new RegExp(`parts from #1 at step ${lv.step + 1}: it writes “${re(lv.wrote)}” where #1 writes “${re(lv.bestWrote)}”`));
     assert.ok(diff.most?.tv > 0.2, 'this sentence: #2 looks elsewhere after it parts');
-    const source = (j) => beam4[0].source[j].text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    assert.match(two.looking, new RegExp(`their attention differs most at step ${diff.most.step + 1} \\(the marked row\\): it looks most at “${source(diff.most.col)}” \\(α = ${fmtRe(diff.most.a, 3)}\\) where #1 looks most at “${source(diff.most.bestCol)}” \\(α = ${fmtRe(diff.most.bestA, 3)}\\); there the two rows differ by ${fmtRe(diff.most.tv, 2)}`));
+    assert.match(two.looking, new RegExp(`their attention differs most at step ${lv.most.step + 1} \\(the marked row\\): it looks most at “${re(lv.most.col)}” \\(α = ${fmtRe(lv.most.a, 3)}\\) where #1 looks most at “${re(lv.most.bestCol)}” \\(α = ${fmtRe(lv.most.bestA, 3)}\\); there the two rows differ by ${fmtRe(diff.most.tv, 2)}`));
     // The marked row is that step's (the matrix is word-level: its word's row).
     const row = m2.rowGroups.findIndex((g) => diff.most.step >= g.first && diff.most.step < g.first + g.count);
     assert.equal(await page.locator(`${CARD} canvas.as-heatmap-canvas`).getAttribute('data-marked-row'), String(row), 'the row where their attention differs most is marked');
