@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startBrowser, openPage, ARTIFACTS, WEB, REPO, DESKTOP, PHONE, gotoReady as gotoReadyIn } from './support.mjs';
-import { createEngine } from '../../web/engine.js';
+import { createEngine, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { rowOfStep, sourceWords } from '../../web/lib/words.js';
 import { diffWords, translationWords, forcedRow, groupRow, pinChange, alphaRow } from '../../web/lib/pin.js';
@@ -27,7 +27,9 @@ let original; // the model's own trace of SENTENCE
 let pinLink = null; // the link the first test made (all the weight on the first word)
 let weightsLink = null; // the link after the keyboard (weights written out)
 
-const pinned = (pin) => engine.translate(SENTENCE, { scoreScale: info.trainedScoreScale, topK: 5, overrides: [{ step: pin.step, weights: pin.at != null ? Array.from({ length: original.S }, (_, j) => (j === pin.at ? 1 : 0)) : pin.weights }] });
+// The page decodes with a beam of DEFAULT_BEAM_WIDTH, the pinned re-decode too (controllers/pin.js): so does the reference.
+const decodeAsPage = (opts) => engine.beam(SENTENCE, { ...opts, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses[0];
+const pinned = (pin) => decodeAsPage({ scoreScale: info.trainedScoreScale, topK: 5, overrides: [{ step: pin.step, weights: pin.at != null ? Array.from({ length: original.S }, (_, j) => (j === pin.at ? 1 : 0)) : pin.weights }] });
 const hashPin = (page) => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('pin'));
 // The pin card's results in the page: the two translations, their marked words, the heatmaps' marked rows and the pinned row's α.
 const results = (page) => page.$eval('#app .as-pin-card', (card) => {
@@ -112,7 +114,7 @@ before(async () => {
   const entry = catalog.models.find((m) => m.id === catalog.default);
   engine = await createEngine({ variant: 'scalar' });
   info = engine.load(new Uint8Array(fs.readFileSync(path.join(WEB, 'models', entry.file))));
-  original = engine.translate(SENTENCE, { scoreScale: info.trainedScoreScale, topK: 5 });
+  original = decodeAsPage({ scoreScale: info.trainedScoreScale, topK: 5 });
   assert.ok(original.alpha && original.T > STEP + 1, 'the default model translates the sentence past the pinned step, with attention');
 });
 
