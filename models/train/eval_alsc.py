@@ -27,6 +27,8 @@ from tokenize_text import words  # noqa: E402
 from train import read_rows  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# What the CLI says on stderr of a sentence it refuses (longer than the model reads).
+REFUSED = "more words than this model accepts"
 DEFAULT_CLI = os.path.join(HERE, "..", "..", "build", "native", "alignscope")
 
 
@@ -36,12 +38,12 @@ def test_rows(path, domain=None):
     return [(src, ref) for src, ref, row_domain in read_rows(path) if not domain or row_domain == domain]
 
 
-def translate(cli, model, sentences, decoding=("--beam", "1")):
-    """-> ([translation text per sentence], refused count). The CLI reads one sentence
-    a line and prints one JSON line per translation; a refused one prints only to
-    stderr, so outputs are matched to inputs by their text, in order. decoding:
-    the CLI's decoding flags, greedy by default; with `--beam K` (K > 1) the
-    line lists K hypotheses and the best one's text is taken."""
+def engine_outputs(cli, model, sentences, decoding=("--beam", "1")):
+    """-> ([the engine's best translation as its JSON object, or None where refused, per
+    sentence], refused count). The CLI reads one sentence a line and prints one JSON line
+    per translation; a refused one prints only a message to stderr, so outputs are matched
+    to inputs by their text, in order. decoding: the CLI's decoding flags, greedy by
+    default; with `--beam K` (K > 1) the line lists K hypotheses and the best is taken."""
     for s in sentences:
         if "\n" in s or not s.strip():
             raise ValueError(f"not one non-empty line: {s!r}")
@@ -49,21 +51,28 @@ def translate(cli, model, sentences, decoding=("--beam", "1")):
                          capture_output=True, text=True, check=False)
     outputs = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     # It exits 1 when it refused a sentence; anything else is a failure.
-    odd = [line for line in run.stderr.splitlines() if line.strip() and "more words than this model accepts" not in line]
+    odd = [line for line in run.stderr.splitlines() if line.strip() and REFUSED not in line]
     if run.returncode not in (0, 1) or odd or (sentences and not outputs):
-        raise RuntimeError(f"{cli} --model {model}: exit {run.returncode}: {(odd or [run.stderr.strip()])[0][:500]}")
-    texts, at, refused = [], 0, 0
+        raise RuntimeError(f"{cli} --model {model} {' '.join(decoding)}: exit {run.returncode}: "
+                           f"{(odd or [run.stderr.strip()])[0][:500]}")
+    best, at, refused = [], 0, 0
     for s in sentences:
         if at < len(outputs) and outputs[at]["text"] == s:
             out = outputs[at]
-            texts.append(out["translation"] if "translation" in out else out["hypotheses"][0]["translation"])
+            best.append(out["hypotheses"][0] if "hypotheses" in out else out)
             at += 1
         else:
-            texts.append("")
+            best.append(None)
             refused += 1
     if at != len(outputs):
         raise RuntimeError(f"{model}: {len(outputs) - at} outputs matched no input sentence")
-    return texts, refused
+    return best, refused
+
+
+def translate(cli, model, sentences, decoding=("--beam", "1")):
+    """-> ([translation text per sentence, '' where refused], refused count): engine_outputs' texts."""
+    best, refused = engine_outputs(cli, model, sentences, decoding)
+    return [b["translation"] if b else "" for b in best], refused
 
 
 def score(texts, references):

@@ -27,12 +27,12 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bleu import corpus_bleu, tokenize_13a  # noqa: E402
 import testsets  # noqa: E402
+import eval_alsc  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_CLI = os.path.join(HERE, "..", "..", "build", "native", "alignscope")
 META = os.path.join(testsets.TESTSETS, "teacher.meta.json")
 HEADER = re.compile(r"^model .*: (\S+) -> (\S+), attention ")
-REFUSED = "more words than this model accepts"
 
 
 def model_languages(cli, model):
@@ -45,34 +45,11 @@ def model_languages(cli, model):
 
 
 def translate(cli, model, sentences, beam, length_penalty):
-    """-> ([the best hypothesis's text per sentence], refused count, `<unk>` count).
-    The CLI prints one JSON line per translated sentence (hypotheses best first)
-    and only a message on stderr for one it refuses, so outputs are matched to
-    inputs by their text, in order."""
-    for s in sentences:
-        if "\n" in s or not s.strip():
-            raise ValueError(f"not one non-empty line: {s!r}")
-    run = subprocess.run([cli, "--model", model, "--json", "--no-context", "--top-k", "0", "--beam", str(beam),
-                          "--length-penalty", repr(length_penalty)],
-                         input="\n".join(sentences) + "\n", capture_output=True, text=True, check=False)
-    outputs = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
-    odd = [line for line in run.stderr.splitlines() if line.strip() and REFUSED not in line]
-    if run.returncode not in (0, 1) or odd or (sentences and not outputs):
-        raise RuntimeError(f"{cli} --model {model} --beam {beam}: exit {run.returncode}: "
-                           f"{(odd or [run.stderr.strip()])[0][:500]}")
-    texts, at, refused, unk = [], 0, 0, 0
-    for s in sentences:
-        if at < len(outputs) and outputs[at]["text"] == s:
-            best = outputs[at]["hypotheses"][0]
-            texts.append(best["translation"])
-            unk += sum(1 for t in best["target"] if t["token"] == "<unk>")
-            at += 1
-        else:
-            texts.append("")
-            refused += 1
-    if at != len(outputs):
-        raise RuntimeError(f"{model}: {len(outputs) - at} outputs matched no input sentence")
-    return texts, refused, unk
+    """-> ([the best hypothesis's text per sentence], refused count, `<unk>` count), from
+    eval_alsc.engine_outputs (greedy at beam 1)."""
+    best, refused = eval_alsc.engine_outputs(cli, model, sentences, ("--beam", str(beam), "--length-penalty", repr(length_penalty)))
+    unk = sum(1 for b in best if b for t in b["target"] if t["token"] == "<unk>")
+    return [b["translation"] if b else "" for b in best], refused, unk
 
 
 def cased_bleu(texts, references):
