@@ -73,9 +73,9 @@ export function colourValue(alpha, rowMax, mode) {
  * next step's width (none under prefers-reduced-motion).
  */
 export const RIBBONS = Object.freeze({
-  labelPx: 15, labelPxPresenter: 24,
-  bandMax: 40, bandMaxPresenter: 64,
-  bandHeight: 130, bandHeightPresenter: 200, bandHeightPhone: 110,
+  labelPx: 15,
+  bandMax: 40,
+  bandHeight: 130, bandHeightPhone: 110,
   gap: 6, maxGap: 44, pad: 8,
   wordWeight: 600,      // the words' font weight (measured as drawn)
   tweenMs: 320,

@@ -165,7 +165,8 @@ export function mountAlignscope(root, opts = {}) {
     }
     render.changed(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
-    if (changed.has('quiz')) // while a quiz runs, alignscope.css hides every card that could give its answers away wrapper.dataset.quiz = has.full && st.quiz ? 'on' : 'off';
+    // While a quiz runs, alignscope.css hides every card that could give its answers away.
+    if (changed.has('quiz')) wrapper.dataset.quiz = has.full && st.quiz ? 'on' : 'off';
     // The step-only layout has no heatmap box to say why there is no picture: the notice does.
     if (view === 'steps' && (changed.has('trace') || changed.has('error'))) store.set(noticePatch(st, 'translate', !st.trace && st.error?.stage === 'translate' ? st.error.message : null));
   });

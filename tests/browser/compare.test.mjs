@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/tools/serve.mjs';
 import { assemble } from '../../web/tools/assemble.mjs';
-import { createEngine } from '../../web/engine.js';
+import { createEngine, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { differenceMatrix, mean, scoreSpread, spreadVerdict } from '../../web/lib/compare.js';
 
@@ -34,7 +34,8 @@ const traces = new Map(); // id -> { trace, info } from engine.js in Node
 async function nodeTrace(entry) {
   const engine = await createEngine({ variant: 'scalar' });
   const info = engine.load(new Uint8Array(fs.readFileSync(path.join(WEB, 'models', entry.file))));
-  const trace = engine.translate(SENTENCE, { scoreScale: info.trainedScoreScale > 0 ? info.trainedScoreScale : 1, topK: 5 });
+  // Decoded as the page decodes (a link without beam=: the default beam's best hypothesis, the compared columns too).
+  const trace = engine.beam(SENTENCE, { scoreScale: info.trainedScoreScale > 0 ? info.trainedScoreScale : 1, topK: 5, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses[0];
   return { trace, info };
 }
 

@@ -47,6 +47,13 @@ async function pageMatrix(page) {
   });
 }
 
+// The card draws a store change in the scheduler's next frame (web/lib/scheduler.js), not in the
+// click: after an action, wait until the card shows its outcome before reading it.
+/** A step is asked: its Reveal button is shown (the last step's reveal and Next are gone). */
+const asked = (page) => page.waitForSelector(`${CARD} .as-quiz-reveal:not([hidden])`);
+/** The reveal is drawn: Next step (or See the summary) is shown. */
+const revealed = (page) => page.waitForSelector(`${CARD} .as-quiz-next:not([hidden])`);
+
 const argmaxOf = (row) => row.indexOf(Math.max(...row));
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** "Written so far:" — these words, then the blank of the word asked for. */
@@ -97,6 +104,7 @@ test('a quiz link: answers hidden, a scripted run scored from the page’s own �
   const gaps = [];
   const dists = [];
   for (const [r, p] of plan.entries()) {
+    await asked(page);
     assert.equal(await page.textContent(`${CARD} .as-quiz-counter`), `Step ${r + 1} of ${m.rows.length}`);
     // Before the reveal the card holds no α of this row: no bars, no numbers.
     assert.deepEqual(await page.$$eval(`${CARD} .as-quiz-src`, (els) => els.map((b) => [b.querySelector('.as-bar-box').hidden, b.querySelector('.as-bar-val').textContent])),
@@ -109,6 +117,7 @@ test('a quiz link: answers hidden, a scripted run scored from the page’s own �
     const guess = p.guessRight ? m.rows[r] : choices.find((w) => w.toLowerCase() !== m.rows[r].toLowerCase());
     await page.locator(`${CARD} .as-quiz-words`).getByRole('radio', { name: guess, exact: true }).click();
     await page.click(`${CARD} .as-quiz-reveal`);
+    await revealed(page);
 
     const row = m.alpha[r];
     if (p.right) right += 1;
@@ -211,11 +220,12 @@ test('the keyboard alone: Tab to the source words, arrows choose, Enter reveals,
   assert.equal(checked.filter((c) => c === 'true').length, 1);
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-checked')), 'true', 'the focus follows the choice');
   await page.keyboard.press('Enter');
-  await page.waitForSelector(`${CARD} .as-quiz-next:not([hidden])`);
+  await revealed(page);
   assert.match(await page.textContent(`${CARD} .as-quiz-result`), /^Right: /);
   assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('as-quiz-next')), true, 'the focus is on Next step');
   assert.equal(await page.textContent(`${CARD} .as-quiz-score`), 'Score: 1 of 1 right');
   await page.keyboard.press('Enter');
+  await asked(page);
   assert.equal(await page.textContent(`${CARD} .as-quiz-counter`), `Step 2 of ${m.rows.length}`);
   assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('as-quiz-src')), true, 'and back on the source words');
   // Enter on Reveal with nothing chosen says what is missing.
@@ -286,6 +296,7 @@ test('on a phone (360 px): tap to play, nothing overflows, axe is content', asyn
     await page.locator(`${CARD} .as-quiz-words`).getByRole('radio', { name: m.rows[r], exact: true }).tap();
     await page.locator(`${CARD} .as-quiz-reveal`).tap();
     if (r === 0) {
+      await revealed(page);
       assert.ok(await overflow() <= 0, 'no sideways scrolling with the bars shown');
       await page.locator(CARD).screenshot({ path: path.join(ARTIFACTS, 'quiz-phone-reveal.png') });
     }

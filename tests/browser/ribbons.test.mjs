@@ -36,6 +36,8 @@ async function downloadOf(page, selector) {
 /** The matrix the page shows, through the heatmap's JSON export. */
 const exported = async (page) => JSON.parse((await downloadOf(page, '#app button[data-export="json"]')).bytes.toString('utf8'));
 
+/** Wait until the heatmap marks `row` (a string): scrolled off by the ribbons, it catches up once the store is quiet. */
+const markedRow = (page, row) => page.waitForFunction((r) => document.querySelector('#app canvas.as-heatmap-canvas')?.dataset.markedRow === r, row);
 /** What the SVG on the page draws: its mode, row, bandMax and each band's α, width and path. */
 const bands = (page) => page.$eval('#app .as-rb-svg', (s) => ({
   mode: s.dataset.mode, row: Number(s.dataset.row), bandMax: Number(s.dataset.bandMax), label: s.getAttribute('aria-label'),
@@ -116,13 +118,14 @@ describe('ribbons', () => {
     await page.click('#app [aria-label="Next step"]');
     await page.waitForFunction(() => document.querySelector('#app .as-rb-svg').dataset.row === '2');
     assertRow(await bands(page), m, 2, 'after Next step');
-    assert.equal(await page.getAttribute('#app canvas.as-heatmap-canvas', 'data-marked-row'), '2', 'the heatmap marks the same row');
+    // The heatmap marks the same row: in this frame when on screen, else once the store is quiet (lib/scheduler.js).
+    await markedRow(page, '2');
     // A target word here moves the step-through and the heatmap.
     await page.click('#app .as-rb-tword[data-i="0"]');
     await page.waitForFunction(() => document.querySelector('#app .as-rb-svg').dataset.row === '0');
     assertRow(await bands(page), m, 0, 'after a click on the first target word');
     assert.match(await page.textContent('#app .as-step-count'), new RegExp(`^step 1 / ${m.target.length}$`));
-    assert.equal(await page.getAttribute('#app canvas.as-heatmap-canvas', 'data-marked-row'), '0');
+    await markedRow(page, '0');
     await page.waitForFunction(() => /(^|&)step=0(&|$)/.test(location.hash.slice(1)));
     // The arrow keys on the target row step too, and the focus follows.
     await page.locator('#app .as-rb-tword[data-i="0"]').focus();
@@ -364,7 +367,7 @@ describe('ribbons', () => {
     await context.close();
   });
 
-  test('on a phone the words stay legible and scroll sideways inside the card; presenter mode has large ribbons', async () => {
+  test('on a phone the words stay legible and scroll sideways inside the card; presenter mode leaves them out', async () => {
     const long = 'When you open a new window from the file menu, the program asks whether you want to save the changes';
     const { page, errors, context } = await open({ viewport: PHONE, isMobile: true }, `s=${encodeURIComponent(long)}`);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'the page does not scroll sideways');
@@ -391,10 +394,13 @@ describe('ribbons', () => {
     const big = await open({ viewport: { width: 1920, height: 1080 }, colorScheme: 'dark' });
     await big.page.keyboard.press('p');
     await big.page.waitForSelector('#app .as-root[data-presenter="true"], .as-root[data-presenter="true"]');
-    await big.page.waitForFunction(() => Number(document.querySelector('#app .as-rb-svg').dataset.bandMax) === 64);
-    assert.ok(await big.page.locator('#app .as-ribbons-card').isVisible(), 'the ribbons are shown in presenter mode');
-    assert.equal(await big.page.$eval('#app .as-rb-word', (w) => parseFloat(getComputedStyle(w).fontSize)), 24);
-    await big.page.locator('#app .as-ribbons-card').screenshot({ path: path.join(ARTIFACTS, 'ribbons-presenter-dark.png') });
+    // Presenter mode is the figure on one screen (the sentence, the whole heatmap, its slider, the
+    // step view: issue 33); the ribbons show the same α and would only push it down, so they go.
+    assert.equal(await big.page.locator('#app .as-ribbons-card').isVisible(), false, 'no ribbons in presenter mode');
+    assert.ok(await big.page.locator('#app .as-heat-card').isVisible(), 'the heatmap is shown');
+    await big.page.keyboard.press('Escape');
+    await big.page.waitForSelector('#app .as-root[data-presenter="false"]');
+    assert.ok(await big.page.locator('#app .as-ribbons-card').isVisible(), 'and back after presenter mode');
     assert.deepEqual([...errors, ...big.errors], []);
     await big.context.close();
   });

@@ -97,6 +97,7 @@ export function mount(store, { headingId, actions }) {
   let lastResult = null; // the last game's summary, for the setup's "Your last quiz"
   let copyTimer = null;
   let pendingFocus = null; // where the focus goes once the next state is drawn: 'source' | 'words' | 'next' | 'summary'
+  let drawnPlay = null;    // the quizPlay the card shows (the store's is newer until the scheduler's next frame draws it)
 
   const st0 = () => store.get();
   const modeOf = () => (withWord.checked ? 'word' : 'source');
@@ -130,9 +131,12 @@ export function mount(store, { headingId, actions }) {
     copyTimer = setTimeout(() => { copyBtn.textContent = t('quiz.copy'); }, 1800);
   });
 
+  // Focus moves only once the state asked for is drawn: right after a click
+  // the store has the new step but the card still shows the old one (it is
+  // drawn in the next frame), where "Next step" or the summary is still hidden.
   function applyFocus() {
     const p = st0().quizPlay;
-    if (!pendingFocus || !p) return;
+    if (!pendingFocus || !p || p !== drawnPlay) return;
     if (pendingFocus === 'summary' && p.done) summaryHead.focus();
     else if (pendingFocus === 'source' && !p.done) (cols[p.pick ?? 0]?.btn ?? revealBtn).focus();
     else if (pendingFocus === 'words' && !p.done) (wordBtns.find((w) => w.word === p.word) ?? wordBtns[0])?.btn.focus();
@@ -246,6 +250,7 @@ export function mount(store, { headingId, actions }) {
   function renderGame(st) {
     const p = st.quizPlay;
     const m = st.matrix;
+    drawnPlay = p;
     waiting.hidden = !!p;
     if (!p) {
       game.hidden = true;

@@ -56,17 +56,13 @@ export function mount(store, { headingId, frame = null, memo = {}, actions }) {
   allBtn.addEventListener('click', () => setAll(!all));
   if (all) setAll(true);
 
-  // ---- options: presenter mode, a phone ----
+  // ---- options: a phone (presenter mode hides this card: alignscope.css, the figure on one screen) ----
   const phone = typeof matchMedia === 'function' ? matchMedia(PHONE) : null;
-  function applyOptions(st) {
-    const big = !!st.presenter;
-    view.setOptions({
-      labelPx: big ? RIBBONS.labelPxPresenter : RIBBONS.labelPx,
-      bandMax: big ? RIBBONS.bandMaxPresenter : RIBBONS.bandMax,
-      bandHeight: big ? RIBBONS.bandHeightPresenter : phone?.matches ? RIBBONS.bandHeightPhone : RIBBONS.bandHeight,
-    });
+  function applyOptions() {
+    view.setOptions({ labelPx: RIBBONS.labelPx, bandMax: RIBBONS.bandMax, bandHeight: phone?.matches ? RIBBONS.bandHeightPhone : RIBBONS.bandHeight });
   }
-  const onPhone = () => applyOptions(store.get());
+  const onPhone = () => applyOptions();
+  applyOptions();
   phone?.addEventListener('change', onPhone);
 
   // ---- exports ----
@@ -157,7 +153,6 @@ export function mount(store, { headingId, frame = null, memo = {}, actions }) {
   return {
     element,
     update(st, changed) {
-      if (changed.has('presenter')) applyOptions(st);
       if (['matrix', 'info', 'error', 'trace'].some((k) => changed.has(k))) renderMatrix(st);
       else if (changed.has('step') && st.matrix?.alpha) view.setRow(rowOfStep(st.matrix, st.step));
     },

@@ -1,7 +1,8 @@
 // compare.js - the models shown beside the main one (store key `compare`,
 // URL `vs=`). Each compared model has its own engine worker (a worker holds
 // one model), downloads its file once with progress, and translates what the
-// main model translated — the same text, at the same relative √d scale —
+// main model translated — the same text, at the same relative √d scale,
+// decoded as the main trace was (its beam width and length penalty) —
 // whenever the main model has a new result. What happens goes into the
 // store's `compared`: { [id]: { status, progress, info, trace, error } };
 // the bytes come through lib/model-store.js, so a model that is also (or
@@ -93,11 +94,15 @@ export function createCompare(store, { workerUrl, workerType, inline, base, seen
     const slot = slots.get(id);
     const info = own(st.compared, id)?.info;
     if (!slot?.ready || !info || !st.trace || (seen && !seen.active())) return;
-    const key = `${st.trace.text}\u0000${st.scale}\u0000${!!st.trace.cut}`;
+    // Decoded as the main model's trace was (a beam's best hypothesis, or greedy at width 1), so
+    // the columns differ by their models, not by how they were searched.
+    const beamWidth = st.trace.beamWidth ?? 1;
+    const lengthPenalty = beamWidth === 1 ? undefined : st.trace.lengthPenalty ?? undefined;
+    const key = `${st.trace.text}\u0000${st.scale}\u0000${!!st.trace.cut}\u0000${beamWidth}\u0000${lengthPenalty}`;
     if (slot.asked === key) return;
     slot.asked = key;
     // A cut part (the main model read its first tokens only): the compared model reads as many.
-    slot.client.translate({ text: st.trace.text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, cutSource: !!st.trace.cut, sentence: st.sentence, part: null });
+    slot.client.translate({ text: st.trace.text, scoreScale: scaleFor(info, st.scale).scoreScale, topK: CONFIG.topK, cutSource: !!st.trace.cut, beamWidth, lengthPenalty, sentence: st.sentence, part: null });
   }
 
   function sync(st) {

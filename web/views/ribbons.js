@@ -272,7 +272,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
       draw();
     },
     setAll(on) { if (all === !!on) return; all = !!on; shown = null; if (vm) draw(); },
-    /** Type size, band width and height (presenter mode, a phone). */
+    /** Type size, band width and height (a phone's lower bands). */
     setOptions(next) {
       if (Object.keys(next).every((k) => next[k] === opts[k])) return;
       opts = { ...opts, ...next };
