@@ -9,8 +9,7 @@
 //                               checked), presenter, compare, pin, training, beam, quiz, offline,
 //                               render (the cards follow the store: lib/scheduler.js)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
-// Cards update from the store's changes (update(state, changed)) in an
-// animation frame, each at most once per frame, only while on screen.
+// Cards update from the store's changes in an animation frame, at most once a frame, while on screen.
 
 import { h, uid } from './lib/dom.js';
 import { createStore, defaultShareState, noticePatch } from './state.js';
