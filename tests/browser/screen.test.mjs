@@ -96,7 +96,10 @@ test('the score-scale control and a 12-word sentence\'s whole map in the viewpor
     await page.locator('#app .as-heat-card .as-mini-range').focus();
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => /scale=1\.03/.test(location.hash));
-    assert.equal(await page.inputValue('#app .as-slider input[type="range"]'), await page.inputValue('#app .as-heat-card .as-mini-range'));
+    // The slider card may be off screen: the render scheduler brings it up to date once the store
+    // has been quiet for its quietMs (lib/scheduler.js), so wait for that, not for the next frame.
+    await page.waitForFunction(() => document.querySelector('#app .as-slider input[type="range"]').value === document.querySelector('#app .as-heat-card .as-mini-range').value, null, { timeout: 10_000 })
+      .catch(async () => assert.fail(`${at}: the slider card shows ${await page.inputValue('#app .as-slider input[type="range"]')}, the header's slider ${await page.inputValue('#app .as-heat-card .as-mini-range')}`));
     assert.deepEqual(errors, []);
     await context.close();
   }
