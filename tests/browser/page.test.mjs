@@ -1171,7 +1171,7 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
       const f = await firstScreen(page);
       assert.ok(f.canvas.bottom <= height, `${at}: the whole map is on the first screen (canvas ${JSON.stringify(f.canvas)})`);
       // The floor views/heatmap-layout.js firstScreenFloor sets for the box's 64 px cells: at least
-      // CONFIG.firstScreenCellMin and CONFIG.firstScreenShrinkMin of them (24 px, 0.6 × 64 → 39 px).
+      // CONFIG.firstScreenCellMin and CONFIG.firstScreenShrinkMin of them (20 px, 0.5 × 64 → 32 px).
       const floor = Math.max(CONFIG.firstScreenCellMin, Math.ceil(CONFIG.firstScreenShrinkMin * CONFIG.cellMax));
       assert.ok(f.cell >= floor && f.cell < CONFIG.cellMax, `${at}: shrunk, but no further than the first-screen floor allows (${f.cell} px, floor ${floor})`);
       assert.equal(f.scrolls, false, `${at}: nothing to scroll`);

@@ -59,7 +59,8 @@ export function mount(store, { ids, frame = null, actions }) {
         h('div', { class: 'as-label-row' }, label, presenterBtn),
         sentence, hint, examples),
       h('div', { class: 'as-translation-box' },
-        h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), translation, decoding, quizVeil, longNote, parts, perf, trainedOn)),
+        h('div', { class: 'as-translation-head' }, h('span', { class: 'as-small as-muted as-label' }, t('input.translation')), decoding),
+        translation, quizVeil, longNote, parts, perf, trainedOn)),
     notice, status);
 
   // ---------- inputs ----------

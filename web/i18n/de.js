@@ -39,7 +39,7 @@ export default Object.freeze({
   'input.long.cut': ', abgeschnitten nach den ersten {max} Token',
   'input.long.pick': ' Anderen Satz wählen:',
   'input.firstParts': { one: '(die ersten {first} von {n} Satz)', other: '(die ersten {first} von {n} Sätzen)' },
-  'input.examples': 'Beispiele aus den zurückgehaltenen Testdaten (nie trainiert)',
+  'input.examples': 'Beispiele aus unserem Testsatz für den Unterricht (nie trainiert)',
   'input.exampleShows': 'Zeigt {what} ({set})',
   'input.emptyTranslation': '(leere Übersetzung)',
   'input.perf': 'In {worker} ms im Worker decodiert{build} · {trip} ms hin und zurück',

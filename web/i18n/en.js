@@ -38,7 +38,7 @@ export default Object.freeze({
   'input.long.cut': ', cut after its first {max} tokens',
   'input.long.pick': ' Pick another sentence:',
   'input.firstParts': { one: '(the first {first} of {n} sentence)', other: '(the first {first} of {n} sentences)' },
-  'input.examples': 'Examples from the held-out test sets (never trained on)',
+  'input.examples': "Examples from our teacher's test set (never trained on)",
   'input.exampleShows': 'Shows {what} ({set})',
   'input.emptyTranslation': '(empty translation)',
   'input.perf': 'Decoded in {worker} ms in the worker{build} · {trip} ms round trip',

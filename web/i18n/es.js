@@ -38,7 +38,7 @@ export default Object.freeze({
   'input.long.cut': ', cortada tras sus primeros {max} tokens',
   'input.long.pick': ' Elige otra frase:',
   'input.firstParts': { one: '(las primeras {first} de {n} frase)', other: '(las primeras {first} de {n} frases)' },
-  'input.examples': 'Ejemplos de los conjuntos de prueba reservados (nunca vistos en el entrenamiento)',
+  'input.examples': 'Ejemplos de nuestro conjunto de prueba para la clase (nunca vistos en el entrenamiento)',
   'input.exampleShows': 'Muestra {what} ({set})',
   'input.emptyTranslation': '(traducción vacía)',
   'input.perf': 'Decodificado en {worker} ms en el worker{build} · {trip} ms ida y vuelta',

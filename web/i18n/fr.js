@@ -38,7 +38,7 @@ export default Object.freeze({
   'input.long.cut': ', coupée après ses {max} premiers jetons',
   'input.long.pick': ' Choisissez une autre phrase :',
   'input.firstParts': { one: '(les {first} premières sur {n} phrase)', other: '(les {first} premières sur {n} phrases)' },
-  'input.examples': 'Exemples tirés des jeux de test mis à part (jamais vus à l’entraînement)',
+  'input.examples': 'Exemples de notre jeu de test pour la classe (jamais vus à l’entraînement)',
   'input.exampleShows': 'Montre {what} ({set})',
   'input.emptyTranslation': '(traduction vide)',
   'input.perf': 'Décodé en {worker} ms dans le worker{build} · {trip} ms aller-retour',
