@@ -2,6 +2,7 @@
 // the room under the fold is measured by the view (views/heatmap.js) before
 // a frame writes anything, and handed in here.
 
+import { CONFIG } from '../config.js';
 import { layoutHeatmap, firstScreenFloor } from './heatmap-layout.js';
 
 /**
@@ -23,15 +24,20 @@ export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cell
   if (!(room > 0)) return boxOnly;
   const fitOpts = { labelPx, cellMax };
   const whole = layoutHeatmap(vm, measure, avail, { ...fitOpts, ...boxOnly });
-  // Already above the fold, or cells too small to shrink (the floor must not exceed the width's fit).
-  const cellMin = firstScreenFloor(floor, whole.fitted, fitWhole);
-  if (whole.height <= room || cellMin === null) return boxOnly;
-  // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
-  let availHeight = room;
-  for (let tries = 0; tries < 2; tries += 1) {
-    const shrunk = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight, cellMin });
-    if (shrunk.height <= room) return { availHeight, cellMin };
-    availHeight -= shrunk.height - room;
+  if (whole.height <= room) return boxOnly; // already above the fold
+  // The first floor, then the last one (none in presenter mode: its floor is cellMin itself).
+  const ratios = fitWhole ? [undefined] : [CONFIG.firstScreenShrinkMin, CONFIG.firstScreenShrinkLast];
+  for (const ratio of ratios) {
+    // Cells too small to shrink: the floor must not exceed the width's fit.
+    const cellMin = firstScreenFloor(floor, whole.fitted, fitWhole, ratio);
+    if (cellMin === null) return boxOnly;
+    // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
+    let availHeight = room;
+    for (let tries = 0; tries < 2; tries += 1) {
+      const shrunk = layoutHeatmap(vm, measure, avail, { ...fitOpts, availHeight, cellMin });
+      if (shrunk.height <= room) return { availHeight, cellMin };
+      availHeight -= shrunk.height - room;
+    }
   }
   return boxOnly;
 }

@@ -84,11 +84,12 @@ export function hitTest(L, x, y) {
  * header are meant to be seen together: a 12-word sentence's map shrinks to
  * fit a 1366 × 900 screen, with cells of at least CONFIG.firstScreenCellMin
  * (below CONFIG.cellValueMin they print no values; a tap, the readout or
- * the zoom gives them). Never to less than CONFIG.firstScreenShrinkMin of
- * its cells: a long sentence keeps legible cells and scrolls. `whole`
+ * the zoom gives them). Never to less than `ratio` of its cells
+ * (CONFIG.firstScreenShrinkMin, then CONFIG.firstScreenShrinkLast where that
+ * cannot end above the fold): a long sentence keeps legible cells and scrolls. `whole`
  * (presenter mode: one screen, nothing cut off): down to cellMin itself.
  */
-export function firstScreenFloor(cellMin, fitted, whole = false) {
-  const floor = whole ? cellMin : Math.max(cellMin, CONFIG.firstScreenCellMin, Math.ceil(fitted * CONFIG.firstScreenShrinkMin));
+export function firstScreenFloor(cellMin, fitted, whole = false, ratio = CONFIG.firstScreenShrinkMin) {
+  const floor = whole ? cellMin : Math.max(cellMin, CONFIG.firstScreenCellMin, Math.ceil(fitted * ratio));
   return fitted > floor ? floor : null;
 }
