@@ -119,7 +119,7 @@ export function mountAlignscope(root, opts = {}) {
   const buildCards = () => render.build(() => {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
-    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag } }));
+    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag } }), { always: true }); // its table: screen readers' step
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true, always: true });
     if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag } }), far);
