@@ -364,6 +364,8 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.locator('#app .as-steps').focus();
     await page.keyboard.press('ArrowRight');
     await page.locator('#app .as-toolbar button', { hasText: 'Copy link' }).click();
+    // The card shows the link in the frame after the click (the render scheduler): wait for it.
+    await page.waitForFunction(() => document.querySelector('#app .as-heat-card input.as-link')?.value !== '');
     const link = await page.locator('#app .as-heat-card input.as-link').inputValue();
     assert.match(link, /#s=Close\+the\+current\+dialog&m=[\w-]+&scale=[0-9.]+&step=1/);
     await page.waitForTimeout(300);
