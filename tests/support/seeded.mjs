@@ -1,15 +1,10 @@
 // seeded.mjs - a small seeded generator for the property tests (a fixed seed
 // and count: the same cases on every run, so a failure names its case and
 // can be replayed). mulberry32: 32-bit state, good enough to pick cases.
+import { mulberry32 } from '../../web/lib/math.js';
+
 export function seeded(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n) => Math.floor(next() * n);
   const pick = (list) => list[int(list.length)];
   return { next, int, pick, chance: (p) => next() < p };

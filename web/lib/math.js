@@ -102,3 +102,16 @@ export function fmtDivisor(x) {
   const digits = Math.max(0, 1 - Math.floor(Math.log10(Math.abs(Number(x.toPrecision(2))))));
   return fmtLocale(Number(x.toPrecision(2)), digits);
 }
+
+/** mulberry32: a small seeded generator, () -> [0, 1) (32-bit state; the same
+ * sequence for a seed everywhere: the quiz's fixed orders, the property tests' cases). */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -15,6 +15,7 @@
 // `quiz=source+word` (also the next word); `quiz=0` is no quiz.
 
 import { rowOfStep, displayPiece } from './words.js';
+import { mulberry32 } from './math.js';
 
 /** The quiz modes as the store holds them: 'source' (pick the source word) and 'word' (also guess the next word). */
 export const QUIZ_MODES = Object.freeze(['source', 'word']);
@@ -130,14 +131,7 @@ export function hashString(s) {
 
 /** A copy of `list` in an order fixed by `seed` (mulberry32 + Fisher–Yates). */
 export function seededShuffle(list, seed) {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = mulberry32(seed);
   const out = [...list];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
