@@ -12,7 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, ARTIFACTS, REPO, PHONE, DESKTOP } from './support.mjs';
+import { startBrowser, openPage, ARTIFACTS, REPO, PHONE, DESKTOP, painted } from './support.mjs';
 
 const SENTENCE = 'Open the selected file and close the window.';
 const AXE = fs.readFileSync(path.join(REPO, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -215,6 +215,7 @@ test('the keyboard alone: Tab to the source words, arrows choose, Enter reveals,
   // From the first word: one past the decoder's own word (round the end if need be), then back.
   for (let j = 0; j < best + 1; j++) await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
+  await painted(page);
   const checked = await page.$$eval(`${CARD} .as-quiz-src`, (els) => els.map((e) => e.getAttribute('aria-checked')));
   assert.equal(checked.indexOf('true'), best, 'the arrows choose');
   assert.equal(checked.filter((c) => c === 'true').length, 1);

@@ -27,8 +27,9 @@ async function openLogged() {
 
 /**
  * A drag of `steps` slider steps, `perFrame` input events in each animation
- * frame. → { frames, log (entries during the drag), off (areas off screen
- * all along), painted (scoreScales of the heatmap paints, in order), values }
+ * frame. → { frames (the browser's frames from the first step to the last
+ * result's paint), log (entries during the drag), off (areas off screen all
+ * along), painted (scoreScales of the heatmap paints, in order), values }
  */
 function drag(page, { steps, perFrame }) {
   return page.evaluate(async ({ steps, perFrame }) => {
@@ -63,9 +64,10 @@ function drag(page, { steps, perFrame }) {
     const t0 = performance.now();
     while (performance.now() - t0 < 5000) {
       await new Promise((r) => requestAnimationFrame(r));
+      frames += 1;
       if (Number(perf.dataset.count) > count0 && painted.length) break;
     }
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (let k = 0; k < 2; k++) { await new Promise((r) => requestAnimationFrame(r)); frames += 1; }
     po.disconnect();
     const during = log.slice(start);
     return { frames, log: during, off: [...off], painted: painted.filter((x) => x != null), values };
@@ -85,12 +87,21 @@ describe('render scheduler', () => {
     assert.deepEqual(twice, [], 'nothing runs twice in one frame');
     const updated = new Set(r.log.filter(([, kind]) => kind === 'update').map(([, , key]) => key));
     assert.ok(updated.has('heat'), `the heatmap card followed the drag: ${[...updated]}`);
-    console.log(`off screen during the drag: ${r.off.join(', ')}; ${r.frames} frames, ${r.painted.length} heatmap paints`);
+    // A frame that brings every card up to date comes only after the store has
+    // been quiet (300 ms): a loaded machine can stall the drag that long, and
+    // then the cards off screen catch up, as they should. Other frames update
+    // only the cards on screen.
+    const settleFrames = new Set(r.log.filter(([, kind]) => kind === 'settle').map(([frame]) => frame));
+    const offUpdates = r.log.filter(([frame, kind]) => kind === 'update' && !settleFrames.has(frame));
+    console.log(`off screen during the drag: ${r.off.join(', ')}; ${r.frames} frames, ${r.painted.length} heatmap paints, ${settleFrames.size} quiet catch-ups`);
     assert.ok(r.off.filter((a) => !ALWAYS.includes(a)).length >= 3, `some cards were off screen all along: ${r.off}`);
     // (The sentence's and the model's cards are controls, cheap, and follow the store on screen or not: controllers/render.js `always`.)
-    for (const area of r.off.filter((a) => !ALWAYS.includes(a))) assert.ok(!updated.has(area), `${area} was off screen and updated anyway`);
+    for (const area of r.off.filter((a) => !ALWAYS.includes(a))) {
+      assert.ok(!offUpdates.some(([, , key]) => key === area), `${area} was off screen and updated in a frame that was not a quiet catch-up`);
+    }
+    // Every scheduler frame is one browser frame: the heatmap card updates at most once in each.
     const heatUpdates = r.log.filter(([, kind, key]) => kind === 'update' && key === 'heat').length;
-    assert.ok(heatUpdates <= r.frames + 4, `heat card updates (${heatUpdates}) ≤ frames (${r.frames}) + the frames that drew the last result`);
+    assert.ok(heatUpdates <= r.frames, `heat card updates (${heatUpdates}) ≤ the browser's frames (${r.frames})`);
     // Once the store is quiet, the cards off screen catch up (a screen reader, a find in the page).
     const caughtUp = await page.waitForFunction((off) => off.every((a) => window.ALIGNSCOPE_RENDER_LOG.some(([, kind, key]) => kind === 'update' && key === a)), r.off, { timeout: 5000 }).then(() => true, () => false);
     assert.ok(caughtUp, 'the cards off screen are brought up to date after the drag');

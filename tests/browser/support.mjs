@@ -71,3 +71,12 @@ export async function gotoReady(page, url, { ready = `#app ${READY}`, timeout = 
   await page.waitForSelector(ready, { timeout });
   await page.waitForFunction(() => Number(document.querySelector('#app .as-perf')?.dataset.count ?? 0) > 0, null, { timeout });
 }
+
+/**
+ * Wait until what the store has now is on screen: a key press or click sets
+ * the store at once, and the render scheduler draws the cards on screen in
+ * the next animation frame (the work that frame queues, in the one after).
+ */
+export async function painted(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}

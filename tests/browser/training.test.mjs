@@ -48,13 +48,29 @@ async function ready(page, { hash = new URLSearchParams({ s: SENTENCE }).toStrin
 /** Open the film and wait until every point is ready or failed. */
 async function openFilm(page) {
   await page.click(`${card} .as-training-load`);
-  await page.waitForFunction((n) => {
-    const el = document.querySelector('#app .as-training-card');
-    const s = el?.querySelector('.as-training-status')?.textContent ?? '';
-    const failed = /(\d+) points? could not be loaded/.exec(el?.querySelector('.as-training-error')?.textContent ?? '');
-    const m = /^(\d+) of (\d+) points? (is|are) ready/.exec(s);
-    return el?.dataset.status === 'failed' || (m && Number(m[1]) + Number(failed?.[1] ?? 0) === n);
-  }, points.length, { timeout: 90_000 });
+  try {
+    await page.waitForFunction((n) => {
+      const el = document.querySelector('#app .as-training-card');
+      const s = el?.querySelector('.as-training-status')?.textContent ?? '';
+      const failed = /(\d+) points? could not be loaded/.exec(el?.querySelector('.as-training-error')?.textContent ?? '');
+      const m = /^(\d+) of (\d+) points? (is|are) ready/.exec(s);
+      return el?.dataset.status === 'failed' || (m && Number(m[1]) + Number(failed?.[1] ?? 0) === n);
+    }, points.length, { timeout: 90_000 });
+  } catch (err) {
+    // Say what the card showed: a wait that ends without it cannot be told apart from a hang.
+    const seen = await page.$eval(card, (el) => {
+      const r = el.getBoundingClientRect();
+      return {
+        status: el.dataset.status,
+        text: el.querySelector('.as-training-status')?.textContent,
+        error: el.querySelector('.as-training-error')?.textContent,
+        loadShown: !el.querySelector('.as-training-open')?.hidden,
+        box: [Math.round(r.top), Math.round(r.bottom), innerHeight],
+        focus: document.activeElement?.className,
+      };
+    }).catch((e) => `unreadable: ${e.message}`);
+    throw new Error(`${err.message}\nthe card: ${JSON.stringify(seen)}`);
+  }
 }
 
 /** What the card shows for its current point. */

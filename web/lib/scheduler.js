@@ -35,7 +35,9 @@
  *   setTimer(fn, ms) → id, clearTimer(id) (default setTimeout);
  *   quietMs: how long the store must be quiet before inactive cards catch up;
  *   onFrame(state): after a frame's updates and jobs (the widget's "ready" flag);
- *   log: an array that receives [frame, 'update'|'job', key] per run (the browser tests' hook)
+ *   log: an array that receives [frame, 'update'|'job', key] per run, and
+ *        [frame, 'settle'] for a frame that brings every card up to date
+ *        (the store was quiet, a print, the first ready) (the browser tests' hook)
  */
 export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300, onFrame = null, log = null } = {}) {
   raf ??= typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f) => setTimeout(f, 16);
@@ -69,6 +71,7 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
     try {
       const all = settle;
       settle = false;
+      if (all) log?.push([frames, 'settle']);
       const due = [];
       for (const [key, c] of cards) if (c.pending && (all || isActive(c))) due.push([key, c]);
       // 1. Reads of layout, before this frame writes anything.
