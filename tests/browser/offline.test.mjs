@@ -170,8 +170,11 @@ test('switching back to a model already used downloads nothing', async () => {
     const bytesBefore = server.stats.bytes;
     for (const id of [other.id, def.id, other.id, def.id]) {
       await select.selectOption(id);
-      await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.ready === 'true'
-        && document.querySelector('#app .as-model-card select.as-select').value === want && !document.querySelector('#app progress:not([hidden])'), id, { timeout: 60_000 });
+      // Until the cards show this model's translation (data-model: the model
+      // of the result on screen; ready is set once and stays): a switch that
+      // went on before the download ended would cancel it and download again.
+      await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.model === want
+        && !document.querySelector('#app progress:not([hidden])'), id, { timeout: 60_000 });
     }
     assert.equal(count(def), start.def, 'the default model was not requested again');
     assert.equal(count(other), start.other + 1, 'the other model was downloaded once');
@@ -195,7 +198,7 @@ test('“Make all models available offline” stores every model, with progress;
     await context.setOffline(true);
     const last = catalog.models.at(-1);
     await page.locator('#app .as-model-card select.as-select').selectOption(last.id);
-    await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.ready === 'true' && document.querySelector('#app .as-model-card select.as-select').value === want, last.id, { timeout: 60_000 });
+    await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.model === want, last.id, { timeout: 60_000 });
   } finally {
     await context.close();
   }

@@ -47,6 +47,13 @@ async function ready(page, { hash = new URLSearchParams({ s: SENTENCE }).toStrin
 
 /** Open the film and wait until every point is ready or failed. */
 async function openFilm(page) {
+  // What moved while the click happened (said if the film never opens).
+  await page.evaluate(() => {
+    const log = window.__filmClickLog = [];
+    addEventListener('scroll', () => log.push(`scroll ${Math.round(performance.now())} y=${Math.round(scrollY)}`), { passive: true });
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) for (const s of e.sources) log.push(`shift ${Math.round(e.startTime)} ${s.node?.className ?? s.node?.nodeName} y ${Math.round(s.previousRect.y)}→${Math.round(s.currentRect.y)} h ${Math.round(s.previousRect.height)}→${Math.round(s.currentRect.height)}`); }).observe({ type: 'layout-shift' });
+    for (const type of ['pointerdown', 'pointerup', 'click']) addEventListener(type, (e) => log.push(`${type} ${Math.round(performance.now())} on ${e.target.className}`), { capture: true });
+  });
   await page.click(`${card} .as-training-load`);
   try {
     await page.waitForFunction((n) => {
@@ -67,6 +74,7 @@ async function openFilm(page) {
         loadShown: !el.querySelector('.as-training-open')?.hidden,
         box: [Math.round(r.top), Math.round(r.bottom), innerHeight],
         focus: document.activeElement?.className,
+        log: window.__filmClickLog,
       };
     }).catch((e) => `unreadable: ${e.message}`);
     throw new Error(`${err.message}\nthe card: ${JSON.stringify(seen)}`);

@@ -94,6 +94,10 @@ export function createRender(store, { wrapper, grid }) {
   let settling = false;
   function onFrame(st) {
     if (!st) return;
+    // Which model's translation the cards show now ('' while a model loads or
+    // nothing is translated): ready is set once, this follows every switch.
+    const shown = st.trace && st.info ? (st.local ? 'file' : st.model ?? '') : '';
+    if (wrapper.dataset.model !== shown) wrapper.dataset.model = shown;
     if (later) {
       if (!laterTimer && (st.trace || startupSettled(st))) laterTimer = setTimeout(mountLater, 0);
     } else if (st.trace && st.info && wrapper.dataset.ready !== 'true') {
