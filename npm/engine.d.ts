@@ -141,6 +141,11 @@ export declare class Engine {
   /** Beam search: every final hypothesis, best first; beamWidth 1 is translate()'s result bit for bit. */
   beam(text: string, options?: BeamOptions): BeamResult;
   tokenize(input: string | Uint8Array): Token[];
+  /**
+   * e_j = q · k_j by the engine's own dot-product kernel (the one dot and scaled-dot attention use), no model needed:
+   * `count` keys (default keys.length / q.length), key j at keys[j * stride …] (default stride q.length; only its first q.length numbers are read).
+   */
+  dotScores(q: Float32Array, keys: Float32Array, count?: number, stride?: number): Float32Array;
   memoryBytes(): number;
   heapBytes(): number;
   dispose(): void;

@@ -328,3 +328,15 @@ ASW_EXPORT uintptr_t asw_tokens(int field) {
     default: return 0;
     }
 }
+
+/* ---- the engine's dot-product scores on the page's own numbers ----------
+ * e (s) = K (s, d) q (d), K row-major: as_f32_dot_scores, the kernel that
+ * dot and scaled-dot attention score with (engine.c decoder_step), the twin
+ * kernels.h selects for this build. No model is needed: the math check card
+ * (web/cards/mathcheck.js) scores keys and queries drawn from N(0, 1). */
+ASW_EXPORT int asw_dot_scores(int32_t s, int32_t d, const float *keys, const float *q, float *e) {
+    if (!keys || !q || !e) return AS_ERR_NULL_ARGUMENT;
+    if (s < 1 || d < 1) return AS_ERR_BAD_OPTION;
+    as_f32_dot_scores((size_t)s, (size_t)d, keys, q, e);
+    return AS_OK;
+}

@@ -39,6 +39,7 @@ export class EngineClient {
     this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
     this.beamWaiters = new Map(); // id -> { resolve, reject, loadId }
     this.decodeWaiters = new Map(); // id -> { resolve, reject, loadId }
+    this.mathWaiters = new Map(); // id -> { resolve, reject }
   }
 
   /**
@@ -181,6 +182,21 @@ export class EngineClient {
     });
   }
 
+  /**
+   * The math check's curves (worker.js 'mathcheck', lib/mathcheck.js
+   * mathCurves, scored by the engine's own dot-product kernel): resolves to
+   * { curves, workerMs }; rejects with the engine's error. No model is needed,
+   * so a model load does not overtake it.
+   */
+  mathCheck({ seed, keys, draws }) {
+    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.mathWaiters.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'mathcheck', id, seed, keys, draws });
+    });
+  }
+
   get busy() {
     return this.inFlight !== null;
   }
@@ -231,9 +247,19 @@ export class EngineClient {
     this.beamWaiters.clear();
     for (const [, w] of this.decodeWaiters) w.reject(err);
     this.decodeWaiters.clear();
+    for (const [, w] of this.mathWaiters) w.reject(err);
+    this.mathWaiters.clear();
   }
 
   #onMessage(msg) {
+    if (msg.type === 'mathcheck-result' || (msg.type === 'error' && msg.stage === 'mathcheck')) {
+      const w = this.mathWaiters.get(msg.id);
+      if (!w) return;
+      this.mathWaiters.delete(msg.id);
+      if (msg.type === 'error') w.reject(Object.assign(new Error(msg.message), { code: msg.code ?? null }));
+      else w.resolve({ curves: msg.curves, workerMs: msg.workerMs });
+      return;
+    }
     if (msg.type === 'decode-result' || (msg.type === 'error' && msg.stage === 'decode')) {
       const w = this.decodeWaiters.get(msg.id);
       if (!w) return;

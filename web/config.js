@@ -55,6 +55,17 @@ export const CONFIG = Object.freeze({
   // Quiz (cards/quiz.js): how many next-word choices a step offers (the word it wrote and the runners-up)
   quizWordChoices: 5,
 
+  // Math check (cards/mathcheck.js, lib/mathcheck.js): queries and keys drawn from N(0, 1)
+  mathDMax: 1024,              // the key dimension d: the powers of two 1 … mathDMax (the slider's values)
+  mathKeysMin: 2,              // n keys …
+  mathKeysMax: 50,
+  mathDefaultD: 64,
+  mathDefaultKeys: 10,
+  mathDefaultSeed: 1,          // a link without seed= draws with this one
+  mathSeedMax: 0xffffffff,     // seeds are 32-bit (mulberry32's state)
+  mathDraws: 200,              // each curve is the mean over this many draws…
+  mathBand: [0.1, 0.9],        // …with a band from this quantile to that one (the middle 80 %)
+
   // Engine / worker
   engineStartTimeoutMs: 30_000, // a worker that says nothing for this long has failed
   requestTimeoutMs: 30_000,

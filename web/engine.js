@@ -547,6 +547,39 @@ class Engine {
     };
   }
 
+  /**
+   * Dot-product scores e_j = q · k_j by the engine's own kernel (the one dot
+   * and scaled-dot attention use: asw_dot_scores, as_f32_dot_scores in
+   * src/kernels.h), on any numbers; no model needed. q: Float32Array(d);
+   * keys: `count` rows of at least d numbers, row j starting at j * stride
+   * (only its first d are read: stride > d scores prefixes of longer rows).
+   * Returns Float32Array(count).
+   */
+  dotScores(q, keys, count = keys.length / q.length, stride = q.length) {
+    this.#alive();
+    const d = q?.length ?? 0;
+    if (!(q instanceof Float32Array) || !(keys instanceof Float32Array) || d < 1) {
+      throw new TypeError('alignscope: dotScores(q, keys) takes two Float32Arrays, q not empty');
+    }
+    if (!Number.isInteger(count) || count < 1 || !Number.isInteger(stride) || stride < d || keys.length < (count - 1) * stride + d) {
+      throw new TypeError(`alignscope: dotScores: ${count} keys of ${d} numbers ${stride} apart do not fit in ${keys.length}`);
+    }
+    // One block: the keys packed (count, d), then q, then the scores.
+    const ptr = this.#x.asw_malloc(4 * (count * d + d + count));
+    if (!ptr) throw new AlignscopeError(11, this.#string(this.#x.asw_status_message(11)));
+    try {
+      const heap = new Float32Array(this.#memory, ptr, count * d + d + count);
+      if (stride === d) heap.set(keys.subarray(0, count * d));
+      else for (let j = 0; j < count; j++) heap.set(keys.subarray(j * stride, j * stride + d), j * d);
+      heap.set(q, count * d);
+      const at = ptr + 4 * (count * d + d);
+      this.#check(this.#x.asw_dot_scores(count, d, ptr, ptr + 4 * count * d, at));
+      return this.#copyF32(at, count);
+    } finally {
+      this.#x.asw_free(ptr);
+    }
+  }
+
   /** Bytes of wasm linear memory in use by this engine (it only grows). */
   memoryBytes() { return this.#x.memory.buffer.byteLength; }
 

@@ -32,6 +32,8 @@ export function runtimeState({ rejectedModel = null, fileModel = null } = {}) {
     beamResult: null, beamBusy: null, beamError: null, beamVisible: false,
     // the quiz (controllers/quiz.js): the game being played, while `quiz` names a mode
     quizPlay: null,
+    // the math check (controllers/mathcheck.js, cards/mathcheck.js): the curves of the last draws, and the work on newer ones
+    mathResult: null, mathBusy: false, mathError: null,
   };
 }
 

@@ -11,6 +11,11 @@
 // the translation, cards/input.js; the beam search card, cards/beam.js).
 // `quiz` the predict-then-reveal quiz (lib/quiz.js: quiz=1 or quiz=source+word),
 // which starts at `step`.
+// `d`, `keys` and `seed` the math check card's key dimension (a power of two
+// 1-1024), number of keys (2-50) and draw (0-4294967295), each written only
+// once one was chosen (cards/mathcheck.js; parseMathValue below):
+// a number out of range, or a d between powers of two, gives the nearest
+// valid value and a notice.
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
@@ -33,7 +38,7 @@ const MAX_STEP = 1024;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null };
 }
 
 /**
@@ -145,6 +150,21 @@ export function parseShareParams(params, { names = null } = {}) {
     const q = parseQuizValue(quiz);
     if (q.bad !== undefined) { out.quiz = 'source'; out.rejectedQuiz = q.bad; } else out.quiz = q.mode;
   }
+  // d=256, keys=10, seed=7: the math check (cards/mathcheck.js). A number out
+  // of range (or a d between powers of two) becomes the nearest valid value, said;
+  // text that is no number is left out, said.
+  for (const [key, field, allowed] of [
+    ['d', 'mathD', { kind: 'power', lo: 1, hi: CONFIG.mathDMax }],
+    ['keys', 'mathKeys', { kind: 'whole', lo: CONFIG.mathKeysMin, hi: CONFIG.mathKeysMax }],
+    ['seed', 'mathSeed', { kind: 'whole', lo: 0, hi: CONFIG.mathSeedMax }],
+  ]) {
+    const text = params.get(key);
+    if (text === null) continue;
+    const parsed = parseMathValue(key, text);
+    if (!parsed) { bad(key, text, allowed); continue; }
+    out[field] = parsed.value;
+    if (parsed.nearest) problems.push({ key, name: nameOf(key), reason: 'nearest', value: clip(text), allowed, shown: parsed.value });
+  }
   if (problems.length) out.problems = problems;
   return out;
 }
@@ -165,7 +185,8 @@ export function linkProblemText(p) {
   if (p.reason === 'compareUnknown') return t('link.compareUnknown', { ids: p.ids.map((id) => `“${clip(id)}”`).join(', ') });
   const a = p.allowed;
   const allowed = a.kind === 'oneOf' ? t('link.allowed.oneOf', { list: a.list.join(', ') })
-    : t(a.kind === 'whole' ? 'link.allowed.whole' : 'link.allowed.number', { lo: exact(a.lo), hi: exact(a.hi) });
+    : t({ whole: 'link.allowed.whole', power: 'link.allowed.power' }[a.kind] ?? 'link.allowed.number', { lo: exact(a.lo), hi: exact(a.hi) });
+  if (p.reason === 'nearest') return t('link.nearest', { key, value: p.value, allowed, shown: String(p.shown) });
   return t('link.badValue', { key, value: p.value, allowed });
 }
 
@@ -202,6 +223,28 @@ export function parseScale(text) {
   return Math.min(hi, Math.max(lo, x));
 }
 
+const MATH_NUMBER = /^\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?\s*$/i;
+
+/**
+ * A link's value for the math check card (`which`: 'd', 'keys' or 'seed') from text:
+ * { value, nearest } (nearest: the text was a number out of range or between
+ * the valid values, and `value` is the nearest valid one), or null for text
+ * that is no number. d: a power of two 1 … mathDMax (nearest on the log
+ * scale); keys: a whole number mathKeysMin … mathKeysMax; seed: a whole
+ * number 0 … mathSeedMax.
+ */
+export function parseMathValue(which, text) {
+  if (text == null || !MATH_NUMBER.test(text)) return null;
+  const x = Number(text);
+  const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+  let value;
+  if (which === 'd') value = x > 0 ? 2 ** clamp(Math.round(Math.log2(x)), 0, Math.log2(CONFIG.mathDMax)) : 1;
+  else if (which === 'keys') value = clamp(Math.round(x), CONFIG.mathKeysMin, CONFIG.mathKeysMax);
+  else if (which === 'seed') value = clamp(Math.round(x), 0, CONFIG.mathSeedMax);
+  else throw new Error(`parseMathValue: no value ${which}`);
+  return { value, nearest: value !== x };
+}
+
 /** A step index from text, or null if invalid. */
 export function parseStep(text) {
   if (text == null || !/^\s*[0-9]{1,4}\s*$/.test(text)) return null;
@@ -226,6 +269,9 @@ export function serializeShareState(st) {
   if (st.beam != null) p.set('beam', String(st.beam));
   if (st.beamLp != null) p.set('lp', formatLengthPenalty(st.beamLp));
   if (st.quiz) p.set('quiz', quizValue(st.quiz));
+  if (st.mathD != null) p.set('d', String(st.mathD));
+  if (st.mathKeys != null) p.set('keys', String(st.mathKeys));
+  if (st.mathSeed != null) p.set('seed', String(st.mathSeed));
   return p.toString();
 }
 

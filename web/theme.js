@@ -12,10 +12,12 @@ export const PALETTE = Object.freeze({
   light: Object.freeze({
     fg: '#1b1f24', muted: '#5b6470', surface: '#ffffff', accent: '#b4400b',
     highlight: 'rgba(180, 64, 11, 0.13)', grid: 'rgba(0, 0, 0, 0.08)',
+    scaled: '#00756a',
   }),
   dark: Object.freeze({
     fg: '#e6e8eb', muted: '#a3acb7', surface: '#171b21', accent: '#ff9a5a',
     highlight: 'rgba(255, 154, 90, 0.18)', grid: 'rgba(255, 255, 255, 0.08)',
+    scaled: '#4fd1c5',
   }),
 });
 
@@ -96,3 +98,17 @@ export const RIBBONS = Object.freeze({
  * edge is edgeMin + edgeGain × p wide (p: its token's probability).
  */
 export const BEAM_TREE = Object.freeze({ fontPx: 13, headPx: 11, padX: 6, boxH: 22, rowH: 32, colGap: 18, leafGap: 10, margin: 6, headH: 16, edgeMin: 1, edgeGain: 3 });
+
+/**
+ * The math check's charts (cards/mathcheck.js), in SVG user units (the
+ * charts scale to their box, so these are proportions and type size): the
+ * plot box inside its margins, the type, the band's opacity, the dash of the
+ * scaled curve and of the reference lines, the dots at the current d, and
+ * the bar strips of the current draw (barW per key, barGap between bars).
+ * The colours are the theme's: --as-accent (raw), --as-scaled, --as-muted.
+ */
+export const MATH_CHECK = Object.freeze({
+  width: 320, height: 196, left: 40, right: 18, top: 24, bottom: 30,
+  fontPx: 11, bandOpacity: 0.2, lineWidth: 2, scaledDash: '6 4', refDash: '2 3', dotR: 3.5,
+  barW: 10, barGap: 2, barH: 50,
+});

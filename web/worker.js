@@ -26,6 +26,9 @@
 //     (cutSource: read the first maxSourceTokens tokens of a longer text, engine.translate's)
 //   → { type: 'tokenize', id, text }            (the page's live token count)
 //   ← { type: 'tokens', id, starts, ends }      (UTF-16 spans of the model's tokens)
+//   → { type: 'mathcheck', id, seed, keys, draws }  (the math check card's curves, lib/mathcheck.js,
+//     scored by engine.dotScores: the engine's own dot-product kernel; no model needed)
+//   ← { type: 'mathcheck-result', id, curves, workerMs }
 //   ← { type: 'error', id?, loadId?, stage, code?, message }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
@@ -34,6 +37,7 @@
 // page puts them on its timeline itself (lib/startup.js pageTime).
 
 import { bestVariant, createEngine } from './engine.js';
+import { mathCurves } from './lib/mathcheck.js';
 
 const epochNow = () => performance.timeOrigin + performance.now();
 // When this module started running (its imports fetched and evaluated).
@@ -106,6 +110,11 @@ self.onmessage = async (event) => {
       transfer.push(...greedyCopy.transfer);
       postMessage({ type: 'beam-result', id: msg.id, hypotheses, greedy: greedyCopy.trace, beamWidth: result.beamWidth,
         lengthPenalty: result.lengthPenalty, workerMs: performance.now() - t0 }, transfer);
+    } else if (msg.type === 'mathcheck') {
+      if (!engine) engine = await enginePromise;
+      const t0 = performance.now();
+      const curves = mathCurves({ seed: msg.seed, keys: msg.keys, draws: msg.draws }, (q, keys, count, stride) => engine.dotScores(q, keys, count, stride));
+      postMessage({ type: 'mathcheck-result', id: msg.id, curves, workerMs: performance.now() - t0 });
     } else if (msg.type === 'tokenize') {
       const tokens = engine.tokenize(msg.text);
       const starts = Int32Array.from(tokens, (t) => t.start);

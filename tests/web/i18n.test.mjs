@@ -26,15 +26,20 @@ const SAME_EVERYWHERE = new Set([
   'steps.percent',    // '{p}%' (French puts a space before %)
   'page.keyEsc',      // 'Esc', the key's label in German and Spanish
   'input.variant.simd', // 'SIMD128': the WebAssembly feature's name
+  'math.dValue',      // 'd = {d}': a formula
+  'math.ref.sd',      // '√d': a formula
+  'math.colD',        // 'd': a symbol
+  'math.colScaled',   // 'eⱼ ÷ √d': a formula
 ]);
 // Words that are the same in some of the languages, by key: checked to be few.
 // ('Pause' is the French and German word; 'Additive' the French adjective;
 // 'divisor' the German and Spanish mathematical term; 'token' the Spanish
 // loanword of the field; 'General' the Spanish adjective; 'H bits', the
-// entropy column's head, is French and Spanish too.)
+// entropy column's head, is French and Spanish too; 'max α(1 − α)' the
+// abbreviation in French and German; 'score' the French word too.)
 const SAME_IN = {
-  de: new Set(['steps.pause', 'byhand.divisor', 'heat.diffHead', 'models.budgetEntry']),
-  fr: new Set(['theory.kind.additive', 'steps.pause', 'heat.entropyHead']),
+  de: new Set(['steps.pause', 'byhand.divisor', 'heat.diffHead', 'models.budgetEntry', 'math.short.grad']),
+  fr: new Set(['theory.kind.additive', 'steps.pause', 'heat.entropyHead', 'math.short.grad', 'math.colScore']),
   es: new Set(['heat.entropyHead', 'input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp', 'models.budgetEntry']),
 };
 const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);

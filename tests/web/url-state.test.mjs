@@ -30,10 +30,13 @@ const KEYS = {
   beam: ['1', '4', '8'],
   lp: ['0', '0.6', '4'],
   quiz: ['1', 'source+word', '0'],
+  d: ['1', '256', '1024', '100', '0', '-3', '2048', '1e9'],
+  keys: ['2', '10', '50', '1', '51', '7.5'],
+  seed: ['0', '7', '4294967295', '4294967296', '-1', '0.5'],
 };
 const UNKNOWN = ['evil', '__proto__', 'constructor', 'S', ''];
 // The state keys each link key sets, and the reports that say it was not taken.
-const SETS = { s: ['sentence'], m: ['model'], scale: ['scale'], step: ['step'], view: ['view'], pieces: ['pieces'], colour: ['colour'], vs: ['compare'], uilang: ['uiLang'], pin: ['pin'], beam: ['beam'], lp: ['beamLp'], quiz: ['quiz'] };
+const SETS = { s: ['sentence'], m: ['model'], scale: ['scale'], step: ['step'], view: ['view'], pieces: ['pieces'], colour: ['colour'], vs: ['compare'], uilang: ['uiLang'], pin: ['pin'], beam: ['beam'], lp: ['beamLp'], quiz: ['quiz'], d: ['mathD'], keys: ['mathKeys'], seed: ['mathSeed'] };
 const SAID = { m: ['rejectedModel', 'fileModel'], pin: ['pinError'], beam: ['rejectedBeam'], lp: ['rejectedLp'], quiz: ['rejectedQuiz'] };
 const STATE_KEYS = Object.values(SETS).flat();
 
@@ -138,4 +141,29 @@ test('issue 34 case 1: lookups by an id from outside find only own keys', () => 
   const list = parseCompareList('constructor,__proto__,nosuch,,a,b', { report: true });
   assert.deepEqual(list, { ids: ['constructor', 'nosuch', 'a'], bad: ['__proto__'], extra: true });
   assert.deepEqual(parseShareString('#vs=__proto__').problems.map((q) => q.reason), ['compareBad']);
+});
+
+test('the math check: d, keys and seed in range are taken, out of range the nearest valid value with a notice', () => {
+  const p = parseShareString('#d=256&keys=10&seed=7');
+  assert.deepEqual([p.mathD, p.mathKeys, p.mathSeed, p.problems], [256, 10, 7, undefined]);
+  const q = parseShareString('#d=3000&keys=1&seed=-5');
+  assert.deepEqual([q.mathD, q.mathKeys, q.mathSeed], [1024, 2, 0]);
+  assert.deepEqual(q.problems.map((x) => [x.key, x.reason, x.shown]), [['d', 'nearest', 1024], ['keys', 'nearest', 2], ['seed', 'nearest', 0]]);
+  assert.equal(linkProblemText(q.problems[0]), 'd=“3000” is not a value it takes (a power of two from 1 to 1,024): the nearest, d=1024, is shown.');
+  assert.equal(linkProblemText(q.problems[1]), 'keys=“1” is not a value it takes (a whole number from 2 to 50): the nearest, keys=2, is shown.');
+  // Between powers of two: the nearest on the log scale (100 is nearer 128 than 64); a fraction of keys rounds.
+  assert.equal(parseShareString('#d=100').mathD, 128);
+  assert.equal(parseShareString('#d=90').mathD, 64);
+  assert.equal(parseShareString('#keys=7.4').mathKeys, 7);
+  assert.equal(parseShareString('#seed=99999999999').mathSeed, 4294967295);
+  // Text that is no number is left out, and said.
+  const r = parseShareString('#d=big&seed=0x10');
+  assert.equal(r.mathD, undefined);
+  assert.equal(r.mathSeed, undefined);
+  assert.deepEqual(r.problems.map((x) => [x.key, x.reason]), [['d', 'badValue'], ['seed', 'badValue']]);
+  // Written only once chosen, and read back the same.
+  assert.doesNotMatch(serializeShareState(defaultShareState()), /(^|&)(d|keys|seed)=/);
+  const st = { ...defaultShareState(), mathD: 512, mathKeys: 50, mathSeed: 4294967295 };
+  const back = parseShareString(serializeShareState(st));
+  assert.deepEqual([back.mathD, back.mathKeys, back.mathSeed, back.problems], [512, 50, 4294967295, undefined]);
 });

@@ -14,6 +14,8 @@ import { t } from '../i18n/index.js';
 
 // The shareable keys a link may set, beside compare and pin (checked apart).
 const PLAIN = ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp'];
+// …and those of the cards only the full view has (the quiz, the math check).
+const FULL_ONLY = ['quiz', 'mathD', 'mathKeys', 'mathSeed'];
 
 /**
  * @param store
@@ -49,7 +51,7 @@ export function createLinks(store, { models, full }) {
       // A whole new link (or set of attributes): what it left out replaces what the last one did.
       store.set(linkNoticesPatch(store.get(), patch.problems ?? []));
       const next = {};
-      for (const k of [...PLAIN, ...(full ? ['quiz'] : [])]) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
+      for (const k of [...PLAIN, ...(full ? FULL_ONLY : [])]) if (patch[k] !== undefined && patch[k] !== before[k]) next[k] = patch[k];
       if (['rejectedBeam', 'rejectedLp', 'beam', 'beamLp'].some((k) => patch[k] != null)) beamNotice(patch);
       if (patch.compare !== undefined && patch.compare.join(',') !== (before.compare ?? []).join(',')) next.compare = patch.compare;
       // A pasted pin link: a malformed pin is said and the pin shown stays; a good one replaces it.

@@ -1,6 +1,10 @@
 // math.js - the small numerics the page shows (pure; tested in Node).
 
 import { fixed, uiLanguage, decimalMark } from '../i18n/index.js';
+import { mulberry32 } from './random.js';
+
+// The page's one seeded generator (lib/random.js, which the engine worker can import without the UI's strings).
+export { mulberry32 };
 
 /** Softmax of `scores` after multiplying by `scale` (max-subtracted, stable).
  *  Returns { exps, sum, weights } so the by-hand panel can show each step. */
@@ -101,17 +105,4 @@ export function fmtDivisor(x) {
   if (x >= 1) return fmtLocale(x, 2);
   const digits = Math.max(0, 1 - Math.floor(Math.log10(Math.abs(Number(x.toPrecision(2))))));
   return fmtLocale(Number(x.toPrecision(2)), digits);
-}
-
-/** mulberry32: a small seeded generator, () -> [0, 1) (32-bit state; the same
- * sequence for a seed everywhere: the quiz's fixed orders, the property tests' cases). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

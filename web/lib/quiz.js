@@ -15,7 +15,7 @@
 // `quiz=source+word` (also the next word); `quiz=0` is no quiz.
 
 import { rowOfStep, displayPiece } from './words.js';
-import { mulberry32 } from './math.js';
+import { mulberry32 } from './random.js';
 
 /** The quiz modes as the store holds them: 'source' (pick the source word) and 'word' (also guess the next word). */
 export const QUIZ_MODES = Object.freeze(['source', 'word']);
