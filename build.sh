@@ -586,7 +586,7 @@ SAN_FLAGS=(-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all)
 # float-cast-overflow is not in clang's "undefined" group, and a NaN reaching
 # an int conversion is exactly the kind of thing we look for.
 ASAN_UBSAN=(-fsanitize=address,undefined,float-cast-overflow)
-FUZZ_HARNESSES=(model_load tokenize)
+FUZZ_HARNESSES=(model_load tokenize force_score)
 
 # Fails, saying what to install, when clang cannot link libFuzzer + ASan.
 need_libfuzzer() {
@@ -614,7 +614,7 @@ mode_fuzz_build() {
     local name out
     for name in "${FUZZ_HARNESSES[@]}"; do
         out=build/fuzz/fuzz_$name
-        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h tests/fuzz/coverage_ignore.txt "${LIB_SOURCES[@]}" \
+        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h tests/fuzz/fuzz_models.h tests/fuzz/coverage_ignore.txt "${LIB_SOURCES[@]}" \
             "${HEADERS[@]}" || continue
         need_libfuzzer
         log "fuzz: $out (clang, libFuzzer + ASan + UBSan)"
