@@ -37,7 +37,7 @@ NO_AUTOVEC=(-fno-vectorize -fno-slp-vectorize)
 # src/native/wasm_simd128.h (the CLI, the native bench, the native kernel test).
 NATIVE_SIMD=(-DAS_SIMD128_SHIM -Isrc/native -march=native)
 # What engine.js calls (src/wasm_api.c), plus the allocator it uses.
-WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes,_asw_translate_beam,_asw_hypothesis_count,_asw_hypothesis,_asw_select_hypothesis,_asw_dot_scores
+WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load,_asw_unload,_asw_info,_asw_language,_asw_token,_asw_translate,_asw_trace,_asw_trace_score_scale,_asw_tokenize,_asw_tokens,_asw_source_count,_asw_heap_bytes,_asw_translate_beam,_asw_hypothesis_count,_asw_hypothesis,_asw_select_hypothesis,_asw_dot_scores,_asw_force_score,_asw_force_error_position,_asw_source_positions,_asw_window_mask
 
 TEST_MODELS=build/test-models
 # Debian's python3 with python3-torch; ALIGNSCOPE_PYTHON names another (a GPU machine's PyTorch 2.x).
@@ -586,7 +586,7 @@ SAN_FLAGS=(-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all)
 # float-cast-overflow is not in clang's "undefined" group, and a NaN reaching
 # an int conversion is exactly the kind of thing we look for.
 ASAN_UBSAN=(-fsanitize=address,undefined,float-cast-overflow)
-FUZZ_HARNESSES=(model_load tokenize)
+FUZZ_HARNESSES=(model_load tokenize force_score)
 
 # Fails, saying what to install, when clang cannot link libFuzzer + ASan.
 need_libfuzzer() {
@@ -614,7 +614,7 @@ mode_fuzz_build() {
     local name out
     for name in "${FUZZ_HARNESSES[@]}"; do
         out=build/fuzz/fuzz_$name
-        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h tests/fuzz/coverage_ignore.txt "${LIB_SOURCES[@]}" \
+        stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h tests/fuzz/fuzz_models.h tests/fuzz/coverage_ignore.txt "${LIB_SOURCES[@]}" \
             "${HEADERS[@]}" || continue
         need_libfuzzer
         log "fuzz: $out (clang, libFuzzer + ASan + UBSan)"

@@ -128,6 +128,36 @@ export interface Translation {
   sourceCount: number; cut: boolean;
 }
 
+export interface ForceScoreOptions {
+  /** Attention mask, T × S values (row t = target step t over the S source positions): 1/true keeps, 0/false drops. */
+  keep?: ArrayLike<number | boolean> | null;
+  /** Instead of keep: a window of this half width, windowMask(T, S, window). */
+  window?: number | null;
+  /** Multiplier of the attention scores before the softmax; 0 = the model's trained scale. */
+  scoreScale?: number;
+}
+
+export interface ForceScoreResult {
+  /** Source positions (the tokens, + 1 when the model reads </s>) and target tokens. */
+  S: number; T: number;
+  sourceIds: Int32Array; targetIds: Int32Array;
+  /** log p(y_t | y_<t, x), natural log, each step fed the given previous token. */
+  logProbs: Float32Array;
+  /** The sum of logProbs. */
+  logProb: number;
+  /** T × S attention weights (dropped positions exactly 0); null without attention. */
+  alpha: Float32Array | null;
+  /** The mask used (0/1), or null. */
+  keep: Uint8Array | null;
+  scoreScale: number;
+  elapsedMs: number;
+}
+
+/** An AlignscopeError from forceScore: the source or target position, or the mask row, at fault (-1: none). */
+export interface ForceScoreError extends AlignscopeError {
+  readonly position: number;
+}
+
 export declare class Engine {
   readonly variant: Variant;
   readonly isa: string;
@@ -140,6 +170,15 @@ export declare class Engine {
   translate(text: string, options?: TranslateOptions): Translation;
   /** Beam search: every final hypothesis, best first; beamWidth 1 is translate()'s result bit for bit. */
   beam(text: string, options?: BeamOptions): BeamResult;
+  /**
+   * Forced decoding (teacher forcing) with an optional attention mask: the log-probability of each given target
+   * token. source: text (tokenised as translate() does) or source token ids; target: target token ids (end with 3,
+   * </s>, to score the end). Throws a ForceScoreError (AS_ERR_BAD_SOURCE_TOKEN, AS_ERR_BAD_TARGET,
+   * AS_ERR_BAD_ATTENTION_MASK, …) naming the position.
+   */
+  forceScore(source: string | ArrayLike<number>, target: ArrayLike<number>, options?: ForceScoreOptions): ForceScoreResult;
+  /** The local window mask (as_window_mask): T × S values of 0/1, step t keeping |j − round(t (S − 1) / (T − 1))| ≤ halfWidth. */
+  windowMask(T: number, S: number, halfWidth: number): Uint8Array;
   tokenize(input: string | Uint8Array): Token[];
   /**
    * e_j = q · k_j by the engine's own dot-product kernel (the one dot and scaled-dot attention use), no model needed:

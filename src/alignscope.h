@@ -43,6 +43,11 @@ typedef enum {
     AS_ERR_OVERRIDE_STEP,     /* an override's step is one the translation never reaches */
     AS_ERR_BAD_BEAM_WIDTH,    /* beam width outside 1..AS_BEAM_MAX_WIDTH */
     AS_ERR_BEAM_TOO_LARGE,    /* the beam's traces would exceed AS_BEAM_MAX_BYTES */
+    AS_ERR_BAD_SOURCE_TOKEN,  /* as_force_score: a source id outside the source vocabulary */
+    AS_ERR_BAD_TARGET,        /* as_force_score: no target tokens, more than max_target_tokens,
+                                 or an id outside the target vocabulary */
+    AS_ERR_BAD_ATTENTION_MASK, /* as_force_score: a mask row keeps no source position, or a
+                                  value other than 0 and 1 */
     AS_STATUS_COUNT
 } as_status;
 
@@ -231,10 +236,78 @@ typedef struct {
 as_status as_translate_beam(as_session *session, const char *text, size_t length, const as_options *options,
                             const as_hypothesis **hypotheses_out, int32_t *count_out);
 
+/* ---- forced decoding (teacher forcing) with an attention mask ----------
+ *
+ * as_force_score scores a given target y_0 .. y_{T-1} for a given source:
+ * log_probs[t] = log p(y_t | y_<t, x), natural log, each step fed the GIVEN
+ * previous token (y_{t-1}; <s> before y_0), never the decoder's own choice.
+ * Include </s> (AS_TOKEN_EOS, 3) as the last target token to score the
+ * sentence's end too; log p(y | x) is the sum of the T values.
+ *
+ * The source is token ids (as_tokenize's, or any ids 0 .. src_vocab_size-1),
+ * source_count of them (1 .. max_source_tokens); a model with
+ * AS_ARCH_SOURCE_EOS reads </s> after them, as as_translate does, so the
+ * encoder has S = as_model_source_positions(model, source_count) positions
+ * and alpha rows and mask rows are S wide.
+ *
+ * The mask: keep (T, S), row-major, or NULL for none. keep[t*S + j] = 1 lets
+ * step t attend to source position j, 0 drops it: alpha_t is the softmax of
+ * score_scale * e_t over the kept positions only, the dropped ones exactly 0
+ * (the same as zeroing their weights and renormalising, computed from the
+ * kept scores alone so that it cannot underflow to 0 / 0; kernels.h,
+ * as_f32_softmax_masked). Each row must keep at least one position and hold
+ * only 0 and 1, else AS_ERR_BAD_ATTENTION_MASK with *error_position = t: a
+ * clear refusal, never a NaN. A row of all 1 is exactly the unmasked step.
+ * as_window_mask builds the local window of Luong et al. (2015). For a model
+ * without attention (kind none) the mask is ignored (not even read: there is
+ * no alpha for it to act on) and alpha is not written.
+ *
+ * score_scale: as as_options.score_scale (<= 0: the trained value; NaN, inf
+ * or > AS_MAX_SCORE_SCALE: AS_ERR_BAD_OPTION).
+ *
+ * Outputs are the caller's: log_probs (T), alpha (T, S) or NULL. Refusals,
+ * checked in this order before the encoder runs, leave both unwritten and
+ * set *error_position (if error_position is not NULL; -1 when no position
+ * applies, and on success):
+ *   AS_ERR_NULL_ARGUMENT       session or log_probs NULL, or ids NULL with a count > 0
+ *   AS_ERR_BAD_OPTION          score_scale out of range
+ *   AS_ERR_EMPTY_INPUT         source_count < 1
+ *   AS_ERR_INPUT_TOO_LONG      source_count > max_source_tokens
+ *   AS_ERR_BAD_SOURCE_TOKEN    source_ids[j] out of range: position j
+ *   AS_ERR_BAD_TARGET          target_count < 1 or > max_target_tokens (-1), or
+ *                              target_ids[t] out of range: position t
+ *   AS_ERR_BAD_ATTENTION_MASK  mask row t empty or not 0/1: position t
+ * The encoder result is cached as for as_translate (the same source ids
+ * reuse it). The session's last trace or hypotheses are no longer valid
+ * after the call (its buffers are the steps' scratch). */
+as_status as_force_score(as_session *session, const int32_t *source_ids, int32_t source_count,
+                         const int32_t *target_ids, int32_t target_count, const uint8_t *keep,
+                         float score_scale, float *log_probs, float *alpha, int32_t *error_position);
+
+/* S, the encoder positions (alpha and mask row width) of a source of
+ * source_count tokens: source_count, + 1 for a model that reads </s> after
+ * them (AS_ARCH_SOURCE_EOS). 0 for a NULL model or a count < 1. */
+int32_t as_model_source_positions(const as_model *model, int32_t source_count);
+
+/* The local window mask of Luong, Pham & Manning (2015), "local-m" with the
+ * centre scaled to the source: step t of T keeps the source positions j with
+ * |j - p_t| <= half_width, where p_t = round(t (S - 1) / (T - 1)) (halves
+ * up; p_0 = 0 when T = 1), so the window runs from the first source position
+ * at t = 0 to the last at t = T - 1 (T > 1) and every row keeps at least
+ * one. Writes
+ * keep (T, S), 0 or 1. T and S from 1 to AS_WINDOW_MAX_LENGTH, half_width
+ * >= 0 (S - 1 or more keeps everything), else AS_ERR_BAD_OPTION; keep NULL:
+ * AS_ERR_NULL_ARGUMENT. models/train/decode.py window_mask is its twin
+ * (tests/forced.test.mjs). The limit is 4 times any model's token limit
+ * (AS_MAX_TOKENS_LIMIT, 1024), and keeps a mask to 16 MiB. */
+#define AS_WINDOW_MAX_LENGTH 4096
+as_status as_window_mask(int32_t target_count, int32_t source_positions, int32_t half_width, uint8_t *keep);
+
 /* Source tokens in the text of the session's last as_translate call, also
  * when it was refused with AS_ERR_INPUT_TOO_LONG (so a message can say "150
  * words, at most 100") or AS_ERR_EMPTY_INPUT; 0 if it failed before
- * tokenising (bad option) or no call was made yet. */
+ * tokenising (bad option) or no call was made yet. After as_force_score:
+ * its source_count (0 if refused before that was looked at). */
 int32_t as_session_source_count(const as_session *session);
 
 /* Tokenisation alone (models/FORMAT.md section 5): fills up to `capacity`

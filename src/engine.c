@@ -305,11 +305,14 @@ static void run_encoder(as_session *s, int32_t len) {
  * per hypothesis), and each hypothesis's numbers are bit for bit what it
  * alone would give (the batched products are the single one's, row by row).
  * forced (S) or NULL: alpha_t given by the caller (already renormalised)
- * instead of the softmax of the scores, for every hypothesis. best, sums
+ * instead of the softmax of the scores, for every hypothesis. keep (S) or
+ * NULL: the softmax over the kept positions only (as_force_score's mask,
+ * validated: 0/1, at least one 1), for every hypothesis. best, sums
  * (count) or NULL: each hypothesis's largest logit and sum_i exp(l_i - best),
  * the softmax normaliser the candidates and the beam share. */
 static void decoder_step(as_session *s, int32_t len, int32_t count, const int32_t *prev, float scale,
-                         int32_t top_k, const float *forced, const step_rows *rows, float *best, float *sums) {
+                         int32_t top_k, const float *forced, const uint8_t *keep, const step_rows *rows,
+                         float *best, float *sums) {
     const as_model *m = s->model;
     const as_model_info *in = &m->info;
     const size_t e = in->embed_dim, hd = in->decoder_hidden, a = in->attention_dim;
@@ -344,6 +347,7 @@ static void decoder_step(as_session *s, int32_t len, int32_t count, const int32_
          * as the alpha-weighted sum of the encoder's per-position products */
         if (in->attention_kind != AS_ATTENTION_NONE) {
             if (forced) memcpy(alpha, forced, n * sizeof(float)); /* the pinned finger */
+            else if (keep) as_f32_softmax_masked(n, scores, keep, scale, alpha); /* forced decoding's mask */
             else as_f32_softmax(n, scores, scale, alpha);
             as_f32_context(n, ctx_dim, alpha, s->annotations, context);
             as_f32_context(n, r_dim, alpha, s->ctx_proj, ctx_term);
@@ -474,6 +478,31 @@ static const float *forced_at(const as_session *s, const prepared *p, int32_t t)
     return row < 0 ? NULL : s->forced_alpha + (size_t)row * (size_t)p->count;
 }
 
+/* The multiplier a call uses: score_scale, or the trained one for <= 0;
+ * AS_ERR_BAD_OPTION for NaN, inf or more than AS_MAX_SCORE_SCALE. */
+static as_status score_scale_of(float score_scale, const as_model_info *in, float *scale_out) {
+    uint32_t scale_bits;
+    memcpy(&scale_bits, &score_scale, sizeof scale_bits);
+    if (((scale_bits >> 23) & 0xFFu) == 0xFFu) return AS_ERR_BAD_OPTION; /* inf / NaN */
+    if (score_scale > AS_MAX_SCORE_SCALE) return AS_ERR_BAD_OPTION;       /* would overflow */
+    *scale_out = score_scale > 0.0f ? score_scale : in->trained_score_scale;
+    return AS_OK;
+}
+
+/* Runs the encoder on s->source_ids (count positions) unless the cached
+ * result is for the same ids; 1 if it was reused. */
+static int32_t encode_cached(as_session *s, int32_t count) {
+    const int32_t reuse = s->cached_len == count &&
+                          memcmp(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t)) == 0;
+    if (!reuse) {
+        s->cached_len = 0;
+        run_encoder(s, count);
+        memcpy(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t));
+        s->cached_len = count;
+    }
+    return reuse;
+}
+
 /* Options, tokenisation, the encoder (cached), the length cap, overrides. */
 static as_status prepare_call(as_session *s, const char *text, size_t length, const as_options *options,
                               prepared *p) {
@@ -483,13 +512,9 @@ static as_status prepare_call(as_session *s, const char *text, size_t length, co
     if (options) p->opt = *options;
     const as_options *opt = &p->opt;
     const as_model_info *in = &s->model->info;
-    uint32_t scale_bits;
-    memcpy(&scale_bits, &opt->score_scale, sizeof scale_bits);
-    if (((scale_bits >> 23) & 0xFFu) == 0xFFu) return AS_ERR_BAD_OPTION; /* inf / NaN */
-    if (opt->score_scale > AS_MAX_SCORE_SCALE) return AS_ERR_BAD_OPTION;  /* would overflow */
+    if (score_scale_of(opt->score_scale, in, &p->scale) != AS_OK) return AS_ERR_BAD_OPTION;
     if (opt->top_k < 0 || opt->top_k > AS_TOP_K_MAX || opt->max_target_tokens < 0) return AS_ERR_BAD_OPTION;
     if (opt->cut_source != 0 && opt->cut_source != 1) return AS_ERR_BAD_OPTION;
-    p->scale = opt->score_scale > 0.0f ? opt->score_scale : in->trained_score_scale;
 
     int32_t count = 0, word_count = 0;
     as_status st = as_tokenize_internal(s->model, text, length, s->source_ids, s->source_spans,
@@ -523,14 +548,7 @@ static as_status prepare_call(as_session *s, const char *text, size_t length, co
     st = prepare_overrides(s, p);
     if (st != AS_OK) return st;
 
-    p->reuse = s->cached_len == count &&
-               memcmp(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t)) == 0;
-    if (!p->reuse) {
-        s->cached_len = 0;
-        run_encoder(s, count);
-        memcpy(s->cached_ids, s->source_ids, (size_t)count * sizeof(int32_t));
-        s->cached_len = count;
-    }
+    p->reuse = encode_cached(s, count);
     return AS_OK;
 }
 
@@ -604,7 +622,7 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     int32_t prev = AS_TOKEN_BOS, steps = 0, eos = 0;
     while (steps < p.cap) {
         const step_rows rows = greedy_rows(s, p.count, steps);
-        decoder_step(s, p.count, 1, &prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), &rows, NULL, NULL);
+        decoder_step(s, p.count, 1, &prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), NULL, &rows, NULL, NULL);
         prev = s->target_ids[steps++] = rows.top_ids[0];
         if (prev == AS_TOKEN_EOS) {
             eos = 1;
@@ -761,7 +779,7 @@ as_status as_translate_beam(as_session *s, const char *text, size_t length, cons
                    hd * sizeof(float));
             prev[i] = parent < 0 ? AS_TOKEN_BOS : b.node_token[parent];
         }
-        decoder_step(s, p.count, live, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), rows, best, sums);
+        decoder_step(s, p.count, live, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), NULL, rows, best, sums);
         for (int32_t i = 0; i < live; i++) {
             const float *logits = s->logits + (size_t)i * (size_t)vt;
             /* the slot's best per_slot tokens; the first is decoder_step's winner */
@@ -860,6 +878,113 @@ as_status as_translate_beam(as_session *s, const char *text, size_t length, cons
     }
     *hypotheses_out = s->hypotheses;
     *count_out = finished;
+    return AS_OK;
+}
+
+/* ---- forced decoding ---------------------------------------------------- */
+
+int32_t as_model_source_positions(const as_model *model, int32_t source_count) {
+    if (!model || source_count < 1) return 0;
+    return source_count + ((model->info.arch_flags & AS_ARCH_SOURCE_EOS) ? 1 : 0);
+}
+
+as_status as_window_mask(int32_t target_count, int32_t source_positions, int32_t half_width, uint8_t *keep) {
+    if (!keep) return AS_ERR_NULL_ARGUMENT;
+    if (target_count < 1 || target_count > AS_WINDOW_MAX_LENGTH || source_positions < 1 ||
+        source_positions > AS_WINDOW_MAX_LENGTH || half_width < 0)
+        return AS_ERR_BAD_OPTION;
+    const int64_t t_span = target_count - 1, s_span = source_positions - 1;
+    for (int64_t t = 0; t < target_count; t++) {
+        /* p_t = round(t (S-1) / (T-1)), halves up, in exact integers (2^33 at most) */
+        const int64_t p = t_span == 0 ? 0 : (2 * t * s_span + t_span) / (2 * t_span);
+        uint8_t *row = keep + t * source_positions;
+        for (int64_t j = 0; j < source_positions; j++) row[j] = (j >= p - half_width && j <= p + half_width) ? 1 : 0;
+    }
+    return AS_OK;
+}
+
+/* The checks of as_force_score (src/alignscope.h lists them, in order),
+ * before anything runs: *position gets the offending index, or -1. */
+static as_status check_forced(const as_session *s, const int32_t *source_ids, int32_t source_count,
+                              const int32_t *target_ids, int32_t target_count, const uint8_t *keep,
+                              int32_t *position) {
+    const as_model_info *in = &s->model->info;
+    if (source_count < 1) return AS_ERR_EMPTY_INPUT;
+    if (source_count > s->max_s) return AS_ERR_INPUT_TOO_LONG;
+    for (int32_t j = 0; j < source_count; j++) {
+        if (source_ids[j] < 0 || (uint32_t)source_ids[j] >= in->src_vocab_size) {
+            *position = j;
+            return AS_ERR_BAD_SOURCE_TOKEN;
+        }
+    }
+    if (target_count < 1 || target_count > s->max_t) return AS_ERR_BAD_TARGET;
+    for (int32_t t = 0; t < target_count; t++) {
+        if (target_ids[t] < 0 || (uint32_t)target_ids[t] >= in->tgt_vocab_size) {
+            *position = t;
+            return AS_ERR_BAD_TARGET;
+        }
+    }
+    if (keep && in->attention_kind != AS_ATTENTION_NONE) {
+        const size_t n = (size_t)as_model_source_positions(s->model, source_count);
+        for (int32_t t = 0; t < target_count; t++) {
+            const uint8_t *row = keep + (size_t)t * n;
+            uint8_t any = 0, other = 0;
+            for (size_t j = 0; j < n; j++) {
+                any |= row[j];
+                other |= row[j] & 0xFEu; /* a value other than 0 and 1 */
+            }
+            if (!any || other) {
+                *position = t;
+                return AS_ERR_BAD_ATTENTION_MASK;
+            }
+        }
+    }
+    return AS_OK;
+}
+
+as_status as_force_score(as_session *s, const int32_t *source_ids, int32_t source_count,
+                         const int32_t *target_ids, int32_t target_count, const uint8_t *keep,
+                         float score_scale, float *log_probs, float *alpha, int32_t *error_position) {
+    int32_t position = -1;
+    if (error_position) *error_position = -1;
+    if (!s || !log_probs || (source_count > 0 && !source_ids) || (target_count > 0 && !target_ids))
+        return AS_ERR_NULL_ARGUMENT;
+    s->source_count = 0;
+    const as_model_info *in = &s->model->info;
+    float scale;
+    as_status st = score_scale_of(score_scale, in, &scale);
+    if (st == AS_OK) {
+        st = check_forced(s, source_ids, source_count, target_ids, target_count, keep, &position);
+        if (source_count > 0) s->source_count = source_count;
+    }
+    if (st != AS_OK) {
+        if (error_position) *error_position = position;
+        return st;
+    }
+
+    /* the encoder reads the ids (and </s>) from s->source_ids, as for a text */
+    const int32_t n = as_model_source_positions(s->model, source_count);
+    memcpy(s->source_ids, source_ids, (size_t)source_count * sizeof(int32_t));
+    if (n > source_count) s->source_ids[source_count] = AS_TOKEN_EOS;
+    encode_cached(s, n);
+
+    /* Teacher forcing: step t is fed y_{t-1} (<s> first), whatever the
+     * decoder would have chosen. The session's trace rows are the scratch;
+     * log p(y_t) = (l_{y_t} - l_max) - log sum_i exp(l_i - l_max), as the
+     * beam's step log-probabilities. */
+    const int attends = in->attention_kind != AS_ATTENTION_NONE;
+    memcpy(s->state, s->s0, in->decoder_hidden * sizeof(float));
+    int32_t prev = AS_TOKEN_BOS;
+    for (int32_t t = 0; t < target_count; t++) {
+        const step_rows rows = greedy_rows(s, n, t);
+        const uint8_t *row_keep = keep && attends ? keep + (size_t)t * (size_t)n : NULL;
+        float best, sum;
+        decoder_step(s, n, 1, &prev, scale, 0, NULL, row_keep, &rows, &best, &sum);
+        const int32_t y = target_ids[t];
+        log_probs[t] = (s->logits[y] - best) - logf(sum);
+        if (alpha && attends) memcpy(alpha + (size_t)t * (size_t)n, rows.alpha, (size_t)n * sizeof(float));
+        prev = y;
+    }
     return AS_OK;
 }
 

@@ -32,6 +32,18 @@ typedef void (*as_f32_dot_scores_fn)(size_t s, size_t d, const float *keys,
                                      const float *q, float *e);
 /* y (n) = softmax(scale * x (n)), max-subtracted. n >= 1. y may alias x. */
 typedef void (*as_f32_softmax_fn)(size_t n, const float *x, float scale, float *y);
+/* The softmax over the kept entries only (forced decoding's attention mask,
+ * as_force_score): keep (n) is 0 (dropped) or 1 (kept), y_j = 0 exactly
+ * where keep_j = 0, and the kept y_j = exp(scale (x_j - m)) / sum over the
+ * kept, m = the largest KEPT x_j. That is "zero the dropped weights and
+ * renormalise", computed so that it cannot be 0 / 0: the kept maximum's term
+ * is exp(0) = 1, however far below a dropped score it lies (zeroing the
+ * full softmax's weights would underflow to 0 there). Dropped entries are
+ * never passed to exp, so any value (inf, NaN) there changes nothing. With
+ * every keep_j = 1 it is bit for bit the same twin's as_f32_softmax; one kept
+ * entry gets exactly 1. No kept entry at all (the engine refuses such a
+ * mask first): y is all zeros, never NaN. y may alias x. */
+typedef void (*as_f32_softmax_masked_fn)(size_t n, const float *x, const uint8_t *keep, float scale, float *y);
 /* alpha (S), h (S,D) -> c (D) = sum_j alpha_j h_j. */
 typedef void (*as_f32_context_fn)(size_t s, size_t d, const float *alpha,
                                   const float *h, float *c);
@@ -197,6 +209,7 @@ void as_f32_additive_scores__scalar(size_t s, size_t a, const float *keys,
 void as_f32_dot_scores__scalar(size_t s, size_t d, const float *keys,
                                const float *q, float *e);
 void as_f32_softmax__scalar(size_t n, const float *x, float scale, float *y);
+void as_f32_softmax_masked__scalar(size_t n, const float *x, const uint8_t *keep, float scale, float *y);
 void as_f32_context__scalar(size_t s, size_t d, const float *alpha,
                             const float *h, float *c);
 void as_f32_top_k__scalar(size_t n, const float *x, int32_t k, int32_t *ids);
@@ -235,6 +248,7 @@ void as_f32_additive_scores__wasmsimd(size_t s, size_t a, const float *keys,
 void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
                                  const float *q, float *e);
 void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y);
+void as_f32_softmax_masked__wasmsimd(size_t n, const float *x, const uint8_t *keep, float scale, float *y);
 void as_f32_context__wasmsimd(size_t s, size_t d, const float *alpha,
                               const float *h, float *c);
 /* top_k: skips 16 values at a time that cannot enter the list. */
@@ -315,6 +329,7 @@ void as_i8_matvec_q8c4_batch__wasmrelaxed(size_t rows, size_t cols, const int8_t
 #define as_f32_additive_scores as_f32_additive_scores__wasmsimd
 #define as_f32_dot_scores as_f32_dot_scores__wasmsimd
 #define as_f32_softmax as_f32_softmax__wasmsimd
+#define as_f32_softmax_masked as_f32_softmax_masked__wasmsimd
 #define as_f32_context as_f32_context__wasmsimd
 #define as_f32_top_k as_f32_top_k__wasmsimd
 #define as_f32_sum_exp as_f32_sum_exp__wasmsimd
@@ -328,6 +343,7 @@ void as_i8_matvec_q8c4_batch__wasmrelaxed(size_t rows, size_t cols, const int8_t
 #define as_f32_additive_scores as_f32_additive_scores__scalar
 #define as_f32_dot_scores as_f32_dot_scores__scalar
 #define as_f32_softmax as_f32_softmax__scalar
+#define as_f32_softmax_masked as_f32_softmax_masked__scalar
 #define as_f32_context as_f32_context__scalar
 #define as_f32_top_k as_f32_top_k__scalar
 #define as_f32_sum_exp as_f32_sum_exp__scalar

@@ -299,6 +299,30 @@ void as_f32_softmax__scalar(size_t n, const float *x, float scale, float *y) {
     for (size_t i = 0; i < n; i++) y[i] *= inv;
 }
 
+/* The softmax over the kept entries (kernels.h): the same operations as
+ * as_f32_softmax__scalar on them, a dropped entry adding an exact +0 to the
+ * sum, so an all-ones mask gives that kernel's bits. */
+void as_f32_softmax_masked__scalar(size_t n, const float *x, const uint8_t *keep, float scale, float *y) {
+    size_t first = 0;
+    while (first < n && !keep[first]) first++;
+    if (first == n) { /* nothing kept: refused by the engine; zeros, not 0 / 0 */
+        for (size_t i = 0; i < n; i++) y[i] = 0.0f;
+        return;
+    }
+    float m = x[first];
+    for (size_t i = first + 1; i < n; i++) {
+        if (keep[i] && x[i] > m) m = x[i];
+    }
+    float sum = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+        const float e = keep[i] ? as_exp_scalar(scale * (x[i] - m)) : 0.0f;
+        y[i] = e;
+        sum += e;
+    }
+    const float inv = 1.0f / sum;
+    for (size_t i = 0; i < n; i++) y[i] *= inv;
+}
+
 /* alpha (S), h (S,D) -> c (D). */
 void as_f32_context__scalar(size_t s, size_t d, const float *alpha,
                             const float *h, float *c) {

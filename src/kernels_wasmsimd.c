@@ -16,6 +16,7 @@
  * max (about 7 instructions each; pmin/pmax are one) and i32x4.trunc_sat
  * (5). `wasm-dis` on the .wasm and `node --print-wasm-code` show the code.
  */
+#include <math.h> /* INFINITY */
 #include <wasm_simd128.h>
 
 #include "kernels.h"
@@ -428,6 +429,59 @@ void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y) {
     float sum = hsum_f32x4(vsum);
     for (; i < n; i++) {
         const float ex = as_exp_scalar(scale * (x[i] - m));
+        y[i] = ex;
+        sum += ex;
+    }
+    const float inv = 1.0f / sum;
+    const v128_t vinv = wasm_f32x4_splat(inv);
+    for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
+    for (; i < n; i++) y[i] *= inv;
+}
+
+/* keep[0..3] (0 or 1 each) -> an all-ones lane where kept, zeros where
+ * dropped: the mask of as_f32_softmax_masked's vector body. */
+static inline v128_t keep_mask_4(const uint8_t *keep) {
+    return wasm_i32x4_make(keep[0] ? -1 : 0, keep[1] ? -1 : 0, keep[2] ? -1 : 0, keep[3] ? -1 : 0);
+}
+
+/* The softmax over the kept entries (kernels.h), as as_f32_softmax__wasmsimd
+ * with a lane mask: a dropped lane reads as -inf for the maximum, enters exp
+ * as 0 (so exp only ever sees the kept entries' finite values <= 0, or 0)
+ * and leaves it as +0. An all-ones mask makes every mask operation the
+ * identity: that kernel's bits. y may alias x. */
+void as_f32_softmax_masked__wasmsimd(size_t n, const float *x, const uint8_t *keep, float scale, float *y) {
+    size_t first = 0;
+    while (first < n && !keep[first]) first++;
+    if (first == n) { /* nothing kept: refused by the engine; zeros, not 0 / 0 */
+        for (size_t i = 0; i < n; i++) y[i] = 0.0f;
+        return;
+    }
+    const v128_t vscale = wasm_f32x4_splat(scale);
+    const v128_t minus_inf = wasm_f32x4_splat(-INFINITY);
+    float m = x[first];
+    size_t i = 0;
+    if (n >= 4) {
+        v128_t vm = wasm_v128_bitselect(wasm_v128_load(x), minus_inf, keep_mask_4(keep));
+        for (i = 4; i + 4 <= n; i += 4)
+            vm = wasm_f32x4_pmax(vm, wasm_v128_bitselect(wasm_v128_load(x + i), minus_inf, keep_mask_4(keep + i)));
+        float lanes[4];
+        wasm_v128_store(lanes, vm);
+        for (size_t l = 0; l < 4; l++) if (lanes[l] > m) m = lanes[l];
+    }
+    for (; i < n; i++) if (keep[i] && x[i] > m) m = x[i];
+
+    const v128_t vmax = wasm_f32x4_splat(m);
+    v128_t vsum = wasm_f32x4_splat(0.0f);
+    for (i = 0; i + 4 <= n; i += 4) {
+        const v128_t kept = keep_mask_4(keep + i);
+        const v128_t arg = wasm_v128_and(wasm_f32x4_mul(vscale, wasm_f32x4_sub(wasm_v128_load(x + i), vmax)), kept);
+        const v128_t ex = wasm_v128_and(exp_f32x4(arg), kept);
+        wasm_v128_store(y + i, ex);
+        vsum = wasm_f32x4_add(vsum, ex);
+    }
+    float sum = hsum_f32x4(vsum);
+    for (; i < n; i++) {
+        const float ex = keep[i] ? as_exp_scalar(scale * (x[i] - m)) : 0.0f;
         y[i] = ex;
         sum += ex;
     }

@@ -41,6 +41,14 @@ const char *as_status_message(as_status status) {
     case AS_ERR_BEAM_TOO_LARGE:
         return "this beam search would need more memory for its traces than the engine allows (64 MB): "
                "use a smaller beam width or a shorter sentence";
+    case AS_ERR_BAD_SOURCE_TOKEN:
+        return "a source token id is outside the model's source vocabulary (ids run from 0 to its size minus 1)";
+    case AS_ERR_BAD_TARGET:
+        return "the forced target is invalid: give from 1 to max_target_tokens token ids, each inside the model's "
+               "target vocabulary (0 to its size minus 1)";
+    case AS_ERR_BAD_ATTENTION_MASK:
+        return "the attention mask is invalid: every decoder step's row must keep at least one source position, "
+               "and hold only 0 (drop) and 1 (keep)";
     case AS_STATUS_COUNT: break;
     }
     return "unknown status code";

@@ -281,6 +281,38 @@ ASW_EXPORT int32_t asw_source_count(void) { return as_session_source_count(curre
 
 ASW_EXPORT float asw_trace_score_scale(void) { return current_trace ? current_trace->score_scale : 0.0f; }
 
+/* ---- forced decoding (as_force_score) ---------------------------------- */
+
+static int32_t force_error_position = -1;
+
+/* Scores target_ids given source_ids (engine.js copies both, the mask and
+ * the outputs through memory it allocates): log_probs (T), alpha (T, S) or
+ * 0, keep (T, S) or 0. The previous trace and hypotheses are dropped (the
+ * session's buffers were the steps' scratch). */
+ASW_EXPORT int asw_force_score(const int32_t *source_ids, int32_t source_count, const int32_t *target_ids,
+                               int32_t target_count, const uint8_t *keep, float score_scale, float *log_probs,
+                               float *alpha) {
+    current_trace = NULL;
+    current_hypotheses = NULL;
+    current_hypothesis_count = 0;
+    force_error_position = -1;
+    if (!current_session) return AS_ERR_NULL_ARGUMENT;
+    return as_force_score(current_session, source_ids, source_count, target_ids, target_count, keep, score_scale,
+                          log_probs, alpha, &force_error_position);
+}
+
+/* The position the last asw_force_score refusal names (-1: none). */
+ASW_EXPORT int32_t asw_force_error_position(void) { return force_error_position; }
+
+/* S for a source of source_count tokens with the loaded model (0 without one). */
+ASW_EXPORT int32_t asw_source_positions(int32_t source_count) {
+    return as_model_source_positions(current_model, source_count);
+}
+
+ASW_EXPORT int asw_window_mask(int32_t target_count, int32_t source_positions, int32_t half_width, uint8_t *keep) {
+    return as_window_mask(target_count, source_positions, half_width, keep);
+}
+
 /* ---- tokenisation alone (the page's live token preview, tokeniser tests) */
 
 /* One block holds the last call's results: ids (N), spans (N,2), words (N),

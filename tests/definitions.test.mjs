@@ -49,7 +49,7 @@ print(json.dumps({"loader": {k: getattr(alsc_to_torch, k) for k in ("FORMAT_VERS
                      for i in range(len(alsc_to_torch.HEADER_FIELDS))], "header_fields": alsc_to_torch.HEADER_FIELDS,
   "header_bytes": struct.calcsize(export.HEADER_FORMAT),
   "twins": {"BEAM_MAX_WIDTH": decode.BEAM_MAX_WIDTH, "MAX_LENGTH_PENALTY": decode.MAX_LENGTH_PENALTY,
-    "DEFAULT_LENGTH_PENALTY": decode.DEFAULT_LENGTH_PENALTY},"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
+    "DEFAULT_LENGTH_PENALTY": decode.DEFAULT_LENGTH_PENALTY, "WINDOW_MAX_LENGTH": decode.WINDOW_MAX_LENGTH},"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
   "version": export.FORMAT_VERSION, "header": export.HEADER_SIZE,
   "arch": {k[len("ARCH_"):]: v for k, v in vars(export).items() if k.startswith("ARCH_") and isinstance(v, int)},
   "specials": model.SPECIALS, "first_byte": subword.FIRST_BYTE_ID, "mark_id": subword.MARK_ID, "mark": subword.MARK,
@@ -147,6 +147,13 @@ test('the .alsc limits and beam constants of models/train/alsc_to_torch.py and d
   assert.equal(python.twins.BEAM_MAX_WIDTH, DEFINITIONS.BEAM_MAX_WIDTH);
   assert.equal(python.twins.MAX_LENGTH_PENALTY, DEFINITIONS.MAX_LENGTH_PENALTY);
   assert.equal(python.twins.DEFAULT_LENGTH_PENALTY, DEFINITIONS.DEFAULT_LENGTH_PENALTY);
+});
+
+test('the window mask\'s limit: engine.js and decode.py have the C value', () => {
+  // (the mask itself is computed in C for JavaScript; tests/forced.test.mjs checks decode.py's twin against it)
+  const limit = Number(cDefine(publicHeader, 'AS_WINDOW_MAX_LENGTH'));
+  assert.equal(DEFINITIONS.WINDOW_MAX_LENGTH, limit);
+  assert.equal(python.twins.WINDOW_MAX_LENGTH, limit);
 });
 
 test('the wasm export list in build.sh is every ASW_EXPORT of wasm_api.c', () => {

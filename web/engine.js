@@ -17,6 +17,7 @@ export const STATUS_CODES = [
   'AS_ERR_BAD_VOCABULARY', 'AS_ERR_BAD_WEIGHTS', 'AS_ERR_OUT_OF_MEMORY', 'AS_ERR_EMPTY_INPUT',
   'AS_ERR_INPUT_TOO_LONG', 'AS_ERR_BAD_OPTION', 'AS_ERR_UNKNOWN_FEATURE', 'AS_ERR_BAD_SEGMENTATION',
   'AS_ERR_BAD_ATTENTION_OVERRIDE', 'AS_ERR_OVERRIDE_STEP', 'AS_ERR_BAD_BEAM_WIDTH', 'AS_ERR_BEAM_TOO_LARGE',
+  'AS_ERR_BAD_SOURCE_TOKEN', 'AS_ERR_BAD_TARGET', 'AS_ERR_BAD_ATTENTION_MASK',
 ];
 export const BEAM_MAX_WIDTH = 8; // AS_BEAM_MAX_WIDTH in src/alignscope.h
 export const MAX_LENGTH_PENALTY = 4; // AS_MAX_LENGTH_PENALTY
@@ -32,6 +33,11 @@ const TOKEN_TEXT_STRIDE = 256; // AS_TOKEN_TEXT_STRIDE in src/alignscope.h
 const SPECIAL_TOKENS = { PAD: 0, UNK: 1, BOS: 2, EOS: 3 }; // as_special_token
 const { UNK, EOS } = SPECIAL_TOKENS;
 const INPUT_TOO_LONG = STATUS_CODES.indexOf('AS_ERR_INPUT_TOO_LONG');
+const BAD_SOURCE_TOKEN = STATUS_CODES.indexOf('AS_ERR_BAD_SOURCE_TOKEN');
+const BAD_TARGET = STATUS_CODES.indexOf('AS_ERR_BAD_TARGET');
+const BAD_ATTENTION_MASK = STATUS_CODES.indexOf('AS_ERR_BAD_ATTENTION_MASK');
+// The longest side as_window_mask takes (AS_WINDOW_MAX_LENGTH in src/alignscope.h).
+const WINDOW_MAX_LENGTH = 4096;
 
 // These tables copy definitions of the C library (status codes and
 // as_attention_kind / as_weight_type / as_arch_flag in src/alignscope.h and
@@ -60,7 +66,7 @@ const HYPOTHESIS = { logProb: 0, score: 1, stepLogProbs: 2 };
 /** The copies above, for tests/definitions.test.mjs (read-only). */
 export const DEFINITIONS = Object.freeze({
   STATUS_CODES, ATTENTION_KINDS, WEIGHT_TYPES, TOKEN_TEXT_STRIDE, INFO, ARCH_FLAGS, TRACE, SPECIAL_TOKENS,
-  HYPOTHESIS, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY,
+  HYPOTHESIS, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY, WINDOW_MAX_LENGTH,
 });
 
 const utf8Decoder = new TextDecoder('utf-8');
@@ -396,6 +402,107 @@ class Engine {
     return { hypotheses, beamWidth: width, lengthPenalty: penalty, elapsedMs };
   }
 
+  /**
+   * Forced decoding (teacher forcing; src/alignscope.h as_force_score): the
+   * log-probability of each token of a given target, each step fed the given
+   * previous token. source: a string (tokenised as translate() does) or
+   * source token ids; target: target token ids (end with 3, </s>, to score
+   * the end too). keep: an optional attention mask, T × S values (row t =
+   * step t over the S source positions; 1/true keeps, 0/false drops; the
+   * softmax runs over the kept ones), or window: D for windowMask(T, S, D);
+   * not both. A model without attention ignores the mask. scoreScale as
+   * translate(). Returns { S, T, sourceIds, targetIds, logProbs (Float32Array
+   * T), logProb (their sum), alpha (Float32Array T × S, null without
+   * attention), keep (the Uint8Array used, or null), scoreScale, elapsedMs }.
+   * A refused call throws AlignscopeError; err.position names the source or
+   * target position or the mask row at fault (-1: none), and the message says it.
+   */
+  forceScore(source, target, { keep = null, window = null, scoreScale = 0 } = {}) {
+    this.#alive();
+    if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
+    const sourceIds = typeof source === 'string' ? Int32Array.from(this.tokenize(source), (t) => t.id) : idArray(source, 'source');
+    const targetIds = idArray(target, 'target');
+    const T = targetIds.length;
+    const S = this.#x.asw_source_positions(sourceIds.length);
+    if (keep != null && window != null) throw new TypeError('alignscope: give keep or window, not both');
+    let mask = null;
+    if (window != null) {
+      // Too long a side for a window: the engine's own check says so below (as_force_score).
+      mask = T >= 1 && S >= 1 && T <= this.#info.maxTargetTokens ? this.windowMask(T, S, window) : null;
+    } else if (keep != null) {
+      if (typeof keep.length !== 'number') throw new TypeError('alignscope: keep must be an array of T × S values (0/1 or booleans)');
+      // (no source or no target: the engine's own refusal of those comes first)
+      if (T >= 1 && S >= 1 && keep.length !== T * S) {
+        const err = new AlignscopeError(BAD_ATTENTION_MASK, `${this.#statusMessage(BAD_ATTENTION_MASK)}: the mask has ` +
+          `${keep.length} values, and T × S = ${T} × ${S} = ${T * S} are needed (one row per target token, one column per source position)`);
+        err.position = -1;
+        throw err;
+      }
+      // 0/1 and booleans as they are; anything else as 2, which C refuses, naming the row.
+      mask = T >= 1 && S >= 1 ? Uint8Array.from(keep, (v) => (v === true || v === 1 ? 1 : v === false || v === 0 ? 0 : 2)) : null;
+    }
+    const scale = scoreScale == null ? 0 : Number(scoreScale);
+    const attends = this.#info.attention !== 'none';
+    const t0 = (globalThis.performance ?? Date).now();
+    const out = this.#withBytes(new Uint8Array(sourceIds.buffer), (srcPtr) => this.#withBytes(new Uint8Array(targetIds.buffer), (tgtPtr) =>
+      this.#withBytes(mask ?? new Uint8Array(0), (keepPtr) => this.#withBytes(new Uint8Array(4 * T), (lpPtr) =>
+        this.#withBytes(new Uint8Array(attends ? 4 * T * S : 0), (alphaPtr) => {
+          const status = this.#x.asw_force_score(srcPtr, sourceIds.length, tgtPtr, T, mask ? keepPtr : 0, scale, lpPtr,
+            attends ? alphaPtr : 0);
+          return status !== 0 ? { status } : {
+            status, logProbs: this.#copyF32(lpPtr, T), alpha: attends ? this.#copyF32(alphaPtr, T * S) : null,
+          };
+        })))));
+    const elapsedMs = (globalThis.performance ?? Date).now() - t0;
+    if (out.status !== 0) this.#forceError(out.status, sourceIds, targetIds, S, mask);
+    return {
+      S, T, sourceIds, targetIds, logProbs: out.logProbs, logProb: out.logProbs.reduce((a, b) => a + b, 0),
+      alpha: out.alpha, keep: mask, scoreScale: scale > 0 ? scale : this.#info.trainedScoreScale, elapsedMs,
+    };
+  }
+
+  /**
+   * The local window mask (src/alignscope.h as_window_mask, the engine's own
+   * code): T × S values, step t keeping the source positions within
+   * halfWidth of p_t = round(t (S - 1) / (T - 1)). Throws AlignscopeError
+   * for T or S outside 1 … 4096 or halfWidth not a whole number ≥ 0.
+   */
+  windowMask(T, S, halfWidth) {
+    this.#alive();
+    const whole = (v) => (Number.isInteger(v) && v >= 0 && v <= 0x7fffffff ? v : -1);
+    const t = whole(T), s = whole(S), d = whole(halfWidth);
+    const n = t > 0 && s > 0 && t <= WINDOW_MAX_LENGTH && s <= WINDOW_MAX_LENGTH ? t * s : 0;
+    return this.#withBytes(new Uint8Array(n), (ptr) => {
+      this.#check(this.#x.asw_window_mask(t, s, d, ptr));
+      return new Uint8Array(this.#memory, ptr, n).slice();
+    });
+  }
+
+  #statusMessage(status) { return this.#string(this.#x.asw_status_message(status)); }
+
+  // A refused forceScore: the engine's message, with the position it names.
+  #forceError(status, sourceIds, targetIds, S, mask) {
+    const at = this.#x.asw_force_error_position();
+    let detail = '';
+    if (status === BAD_SOURCE_TOKEN && at >= 0) {
+      detail = `: source position ${at} has id ${sourceIds[at]}, and the source vocabulary has ids 0 to ${this.#info.srcVocabSize - 1}`;
+    } else if (status === BAD_TARGET && at >= 0) {
+      detail = `: target position ${at} has id ${targetIds[at]}, and the target vocabulary has ids 0 to ${this.#info.tgtVocabSize - 1}`;
+    } else if (status === BAD_TARGET) {
+      detail = `: the target has ${targetIds.length} tokens; this model scores 1 to ${this.#info.maxTargetTokens}`;
+    } else if (status === BAD_ATTENTION_MASK && at >= 0) {
+      const row = mask.subarray(at * S, (at + 1) * S);
+      const odd = row.findIndex((v) => v > 1);
+      detail = odd >= 0 ? `: row ${at} (target position ${at}) holds a value other than 0 and 1 (false/true) at source position ${odd}`
+        : `: row ${at} (target position ${at}) keeps none of the ${S} source positions`;
+    } else if (status === INPUT_TOO_LONG) {
+      detail = `: the source has ${sourceIds.length} tokens; this model accepts at most ${this.#info.maxSourceTokens}`;
+    }
+    const err = new AlignscopeError(status, `${this.#statusMessage(status)}${detail}`);
+    err.position = at;
+    throw err;
+  }
+
   // Packs overrides [{ step, weights }] into wasm memory as asw_translate
   // reads them (meta: (step, length) pairs; weights back to back), runs
   // fn(metaPtr, weightsPtr, count), frees them. What C must judge (length,
@@ -594,6 +701,15 @@ class Engine {
     this.#tgtTokens = [];
     this.#disposed = true;
   }
+}
+
+// Token ids -> Int32Array, for forceScore. An id that is no whole number in
+// int32 range becomes -1, which the engine refuses, naming its position.
+function idArray(ids, what) {
+  if (ids == null || typeof ids === 'string' || typeof ids.length !== 'number') {
+    throw new TypeError(`alignscope: ${what} must be an array of token ids`);
+  }
+  return Int32Array.from(ids, (v) => (Number.isInteger(v) && v >= -0x80000000 && v <= 0x7fffffff ? v : -1));
 }
 
 // byte offset in the UTF-8 form of `text` -> UTF-16 index, for 0..byteLength.

@@ -1,11 +1,13 @@
 """The PyTorch twins of the engine's decoders (src/engine.c), on model.py's own
-decoder_step: greedy decoding with attention overrides (the pinned finger)
-and beam search, each recording what the engine's trace holds.
+decoder_step: greedy decoding with attention overrides (the pinned finger),
+beam search, each recording what the engine's trace holds, and forced
+decoding with an attention mask (as_force_score).
 
   loaded = alsc_to_torch.load("models/en-fr.alsc")
   ids = loaded.source_ids("Open the file")
   greedy_trace(loaded, ids, overrides=[(1, [1, 0, 0])])
   beam_search(loaded, ids, width=4, length_penalty=1.0)
+  forced_score(loaded, ids, [47, 12, 3], keep=window_mask(3, len(ids), 1))
 
 The rules are the engine's (src/alignscope.h): an override's weights are S
 values, finite, >= 0, not all zero, divided by their f32 sum; a beam keeps
@@ -19,6 +21,11 @@ writes the cases tests/twins.test.mjs replays on the engine: per sentence a
 pin (all weight on the least attended token at step 1), a ramp override at
 step 0 (weights 1, 2, ..., S) and a beam of 4; on the first sentence also a
 beam of 3 with the pin and a beam of 8 with length penalty 0.6.
+
+  /usr/bin/python3 models/train/decode.py MODEL.alsc --sentences FILE --forced > cases.json
+
+writes instead the forced-decoding cases tests/forced.test.mjs replays
+(forced_cases: two targets per sentence, each under five masks).
 """
 import argparse
 import json
@@ -33,6 +40,7 @@ from alsc_to_torch import AlscError, load  # noqa: E402
 from model import BOS, EOS  # noqa: E402
 
 BEAM_MAX_WIDTH = 8          # AS_BEAM_MAX_WIDTH (tests/definitions.test.mjs)
+WINDOW_MAX_LENGTH = 4096    # AS_WINDOW_MAX_LENGTH
 MAX_LENGTH_PENALTY = 4.0    # AS_MAX_LENGTH_PENALTY
 DEFAULT_LENGTH_PENALTY = 1.0
 TOP_K = 5                   # candidates recorded per step, as the parity fixtures
@@ -63,6 +71,108 @@ def forced_rows(overrides, source_len, cap, has_attention):
             raise AlscError("the forced attention weights are invalid (two at one step)")
         rows[step] = torch.from_numpy((w / total).astype(np.float32)).unsqueeze(0)
     return rows
+
+
+def window_mask(target_count, source_positions, half_width):
+    """The twin of as_window_mask (src/alignscope.h): (T, S) lists of 0/1, step t
+    keeping |j - p_t| <= half_width, p_t = round(t (S - 1) / (T - 1)) with halves
+    up (p_0 = 0 when T = 1), in exact integers as the C code."""
+    if not (1 <= target_count <= WINDOW_MAX_LENGTH and 1 <= source_positions <= WINDOW_MAX_LENGTH
+            and half_width >= 0):
+        raise AlscError(f"an option is out of range (window: T and S from 1 to {WINDOW_MAX_LENGTH}, half width >= 0)")
+    span = target_count - 1
+    rows = []
+    for t in range(target_count):
+        p = 0 if span == 0 else (2 * t * (source_positions - 1) + span) // (2 * span)
+        rows.append([1 if p - half_width <= j <= p + half_width else 0 for j in range(source_positions)])
+    return rows
+
+
+def check_forced(loaded, ids, target_ids, keep):
+    """What as_force_score refuses, in its order (AlscError naming the position)."""
+    h = loaded.header
+    if not ids:
+        raise AlscError("the input has no words to translate")
+    if len(ids) > loaded.max_source_tokens:
+        raise AlscError("the input has more words than this model accepts")
+    for j, x in enumerate(ids):
+        if not 0 <= x < h["src_vocab_size"]:
+            raise AlscError(f"a source token id is outside the model's source vocabulary (position {j})")
+    if not 1 <= len(target_ids) <= h["max_target_tokens"]:
+        raise AlscError("the forced target is invalid (length)")
+    for t, y in enumerate(target_ids):
+        if not 0 <= y < h["tgt_vocab_size"]:
+            raise AlscError(f"the forced target is invalid (position {t})")
+    if keep is not None and loaded.attention != "none":
+        if len(keep) != len(target_ids) or any(len(row) != len(ids) for row in keep):
+            raise AlscError("the attention mask is invalid (shape)")
+        for t, row in enumerate(keep):
+            if any(v not in (0, 1) for v in row) or not any(row):
+                raise AlscError(f"the attention mask is invalid (row {t})")
+
+
+@torch.no_grad()
+def forced_score(loaded, ids, target_ids, keep=None, score_scale=None):
+    """Forced decoding as as_force_score: log p(y_t | y_<t, x) for each given
+    target token, each step fed the given previous one (<s> first); keep (T, S)
+    of 0/1 or None: step t's softmax over the kept positions only (model.py's
+    own masked_fill with -inf: dropped weights exactly 0, the rest renormalised),
+    ignored without attention. -> {log_probs, alpha} (alpha [] without
+    attention). A model of model.py reads no </s> after the source, so S = len(ids)."""
+    check_forced(loaded, ids, target_ids, keep)
+    model = loaded.model
+    scale = loaded.trained_score_scale if score_scale is None or score_scale <= 0 else score_scale
+    annotations, keys, state, src_mask, summary = encode(loaded, ids)
+    attends = model.config.attention != "none"
+    prev = torch.tensor([BOS])
+    log_probs, alphas = [], []
+    for t, y in enumerate(target_ids):
+        mask = torch.tensor([keep[t]], dtype=torch.bool) if keep is not None and attends else src_mask
+        features, state, alpha, _, _ = model.decoder_step(prev, state, annotations, keys, mask, summary, scale)
+        logits = model.projection(features)
+        log_probs.append(float(torch.log_softmax(logits[0], dim=0)[y]))
+        if alpha is not None:
+            alphas.append([float(a) for a in alpha[0]])
+        prev = torch.tensor([y])
+    return {"log_probs": log_probs, "alpha": alphas}
+
+
+def forced_cases(loaded, sentences):
+    """The cases tests/forced.test.mjs replays: per sentence two targets (the
+    greedy output, and its words reversed before </s>: a target the decoder
+    would not choose, so that teacher forcing matters), each unmasked, in
+    windows of half width 1 and 0 (one position: alpha one-hot), with each
+    step's most attended position (unmasked) dropped, and with a seeded random
+    mask (every row keeping at least one position); on the first sentence also
+    the windowed greedy target at half the trained scale."""
+    rng = np.random.default_rng(32)
+    cases = []
+    for n, text in enumerate(sentences):
+        ids = loaded.source_ids(text)
+        S = len(ids)
+        greedy = greedy_trace(loaded, ids)["target_ids"]
+        body = [y for y in greedy if y != EOS]
+        for name, target in (("greedy", greedy), ("reversed", body[::-1] + [EOS])):
+            T = len(target)
+            plain = forced_score(loaded, ids, target)
+            masks = [("none", None, None), ("window 1", window_mask(T, S, 1), 1), ("window 0", window_mask(T, S, 0), 0)]
+            if plain["alpha"]:
+                top = [int(np.argmax(row)) for row in plain["alpha"]]
+                masks.append(("drop the most attended",
+                              [[0 if j == top[t] and S > 1 else 1 for j in range(S)] for t in range(T)], None))
+            rand = (rng.random((T, S)) < 0.4).astype(int)
+            rand[np.arange(T), rng.integers(0, S, T)] = 1
+            masks.append(("random", rand.tolist(), None))
+            scales = [None] + ([loaded.trained_score_scale / 2] if n == 0 and name == "greedy" else [])
+            for scale in scales:
+                for mask_name, keep, window in masks:
+                    if scale is not None and window != 1:
+                        continue
+                    result = plain if keep is None and scale is None else forced_score(loaded, ids, target, keep, scale)
+                    cases.append({"text": text, "target": name, "mask": mask_name, "window": window,
+                                  "source_ids": list(ids), "target_ids": list(target), "keep": keep,
+                                  "score_scale": 0 if scale is None else scale, **result})
+    return cases
 
 
 def encode(loaded, ids):
@@ -222,6 +332,7 @@ def main():
     ap.add_argument("models", nargs="+", help=".alsc files")
     ap.add_argument("--sentences", required=True, help="one sentence per line")
     ap.add_argument("--limit", type=int, default=0, help="only the first N sentences (0: all)")
+    ap.add_argument("--forced", action="store_true", help="the forced-decoding cases (forced_cases) instead")
     args = ap.parse_args()
     torch.set_num_threads(1)
     with open(args.sentences, encoding="utf-8") as f:
@@ -235,8 +346,8 @@ def main():
         except AlscError as e:
             out.append({"model": path, "error": str(e)})
             continue
-        out.append({"model": path, "weights": loaded.weights, "attention": loaded.attention,
-                    "cases": replay_cases(loaded, sentences)})
+        cases = forced_cases(loaded, sentences) if args.forced else replay_cases(loaded, sentences)
+        out.append({"model": path, "weights": loaded.weights, "attention": loaded.attention, "cases": cases})
     json.dump(out, sys.stdout, separators=(",", ":"))
     sys.stdout.write("\n")
 

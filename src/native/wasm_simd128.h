@@ -75,6 +75,8 @@ static inline v128_t wasm_i16x8_splat(int16_t x) { return AS_V(((as_i16x8){x, x,
 static inline v128_t wasm_i32x4_add(v128_t a, v128_t b) { return AS_V((as_u32x4)a + (as_u32x4)b); }
 static inline v128_t wasm_i32x4_shl(v128_t a, uint32_t n) { return AS_V((as_u32x4)a << (n & 31)); }
 static inline v128_t wasm_v128_or(v128_t a, v128_t b) { return a | b; }
+static inline v128_t wasm_v128_and(v128_t a, v128_t b) { return a & b; }
+static inline v128_t wasm_i32x4_make(int32_t c0, int32_t c1, int32_t c2, int32_t c3) { return (v128_t){c0, c1, c2, c3}; }
 static inline int wasm_v128_any_true(v128_t a) { return (a[0] | a[1] | a[2] | a[3]) != 0; }
 /* i32x4.shuffle with constant lane indices 0..7 over a then b */
 #if defined(__clang__)

@@ -9,7 +9,8 @@
 //   - the page picks the relaxed build and says so; with relaxed SIMD hidden
 //     (WebAssembly.validate answering false for it, in an init script) it
 //     runs SIMD128, with all SIMD hidden the scalar build, each saying which,
-//     with the same translation.
+//     with the same translation;
+//   - forced decoding (engine.forceScore) in every build.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -144,6 +145,52 @@ describe('parity with PyTorch in Chromium, every build', () => {
       console.log(`# ${variant} in Chromium, max |alpha - alpha_torch|: ${JSON.stringify(worst)}`);
     });
   }
+});
+
+// Forced decoding (engine.forceScore) in each build: the greedy output
+// scored unmasked is the width-1 beam's step log-probabilities bit for bit,
+// and under a window of half width 1 the relaxed build's log p and alpha are
+// the SIMD128 build's within the PyTorch tolerances (tests/forced.test.mjs
+// holds the SIMD128 and scalar builds to PyTorch in Node, which cannot run
+// the relaxed build).
+test('forced decoding in Chromium: each build agrees with its beam, relaxed with SIMD128', async () => {
+  const { page, context } = await blankPage();
+  const models = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'subwords']
+    .map((k) => path.join(REPO, 'build', 'test-models', `${k}.alsc`)).filter((f) => fs.existsSync(f));
+  if (fs.existsSync(path.join(REPO, 'models', 'en-fr.alsc'))) models.push(path.join(REPO, 'models', 'en-fr.alsc'));
+  let worst = 0;
+  for (const model of models) {
+    const got = await page.evaluate(async ({ modelUrl, text }) => {
+      const { createEngine } = await import('/engine.js');
+      const bytes = new Uint8Array(await (await fetch(modelUrl)).arrayBuffer());
+      const out = {};
+      for (const variant of ['relaxed', 'simd', 'scalar']) {
+        const engine = await createEngine({ variant });
+        const info = engine.load(bytes);
+        const ids = engine.translate(text).target.map((t) => t.id);
+        const beam = engine.beam(text, { beamWidth: 1 }).hypotheses[0];
+        const plain = engine.forceScore(text, ids);
+        const windowed = engine.forceScore(text, ids, { window: 1 });
+        out[variant] = {
+          weights: info.weightType, same: plain.logProbs.every((x, t) => x === beam.stepLogProbs[t]),
+          logProbs: Array.from(windowed.logProbs), alpha: windowed.alpha ? Array.from(windowed.alpha) : null,
+        };
+        engine.dispose();
+      }
+      return out;
+    }, { modelUrl: served(model), text: SENTENCE });
+    const name = path.basename(model);
+    const int8 = got.simd.weights === 'int8';
+    for (const variant of ['relaxed', 'simd', 'scalar']) assert.ok(got[variant].same, `${name} ${variant}: forceScore vs beam 1`);
+    got.relaxed.logProbs.forEach((x, t) => {
+      const d = Math.abs(x - got.simd.logProbs[t]);
+      worst = Math.max(worst, d);
+      assert.ok(d <= (int8 ? 2e-3 : 1e-4), `${name}: relaxed log p at step ${t} ${x} vs SIMD128 ${got.simd.logProbs[t]}`);
+    });
+    (got.relaxed.alpha ?? []).forEach((a, i) => assert.ok(Math.abs(a - got.simd.alpha[i]) <= (int8 ? 5e-4 : 1e-4), `${name}: relaxed alpha[${i}]`));
+  }
+  await context.close();
+  console.log(`# forced decoding, ${models.length} models: max |log p relaxed - log p simd| = ${worst.toExponential(2)}`);
 });
 
 // Init scripts that hide a feature from the page's feature detection: the

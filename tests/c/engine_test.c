@@ -4,8 +4,10 @@
  *
  * For each model: load it, translate every sentence (the parity sentences of
  * build/test-models/sentences.txt and the built-in ones below) at several
- * score scales, check every trace's rules, then feed it bad text. With the
- * first model it also makes bad files (every truncation of the header, cuts
+ * score scales, check every trace's rules, run beam search, pinned attention
+ * and forced decoding with a mask (their refusals too), then feed it bad
+ * text. With the first model it also makes bad files (every truncation of
+ * the header, cuts
  * into the body, flipped bytes with and without the CRC fixed, another
  * version, other file types) and checks each is refused with the right code,
  * or, for damage the CRC fix makes legal, loads and translates. Built with
@@ -506,6 +508,139 @@ static void beam_and_pin(as_session *session, const as_model *model, const char 
     free_copy(&greedy);
 }
 
+/* ---- forced decoding (as_force_score) ------------------------------------ */
+
+static long forced_scorings;
+
+/* One refused call: the code, the position, and nothing written (log_probs
+ * and alpha keep their NaN fill). */
+static void force_refused(as_session *session, const int32_t *src, int32_t ns, const int32_t *tgt, int32_t nt,
+                          const uint8_t *keep, float scale, as_status want, int32_t want_position, const char *what) {
+    float lp[4], alpha[4];
+    for (int i = 0; i < 4; i++) lp[i] = alpha[i] = 0.0f / 0.0f;
+    int32_t position = -7;
+    /* the outputs are only 4 long: a refusal must come before anything is written */
+    const as_status st = as_force_score(session, src, ns, tgt, nt, keep, scale, lp, alpha, &position);
+    int untouched = 1;
+    for (int i = 0; i < 4; i++) untouched &= lp[i] != lp[i] && alpha[i] != alpha[i];
+    EXPECT(st == want && position == want_position && untouched, "force_score %s: \"%s\" at %d (want \"%s\" at %d)%s",
+           what, as_status_message(st), position, as_status_message(want), want_position, untouched ? "" : ", output written");
+    bad_texts++;
+}
+
+/* The greedy output scored unmasked is the greedy trace (alpha) and the
+ * width-1 beam (step log-probabilities), bit for bit; a mask of all ones is
+ * no mask; a window of half width 0 makes alpha one-hot; a mask that drops
+ * the first position at scale 1e6 stays finite; every refusal of
+ * src/alignscope.h comes with its code and position and writes nothing; a
+ * model without attention ignores the mask. (tests/forced.test.mjs checks
+ * the same through wasm and against PyTorch; this runs under ASan, UBSan and
+ * valgrind.) */
+static void forced(as_session *session, const as_model *model, const char *text) {
+    const size_t len = strlen(text);
+    const as_model_info *in = as_model_get_info(model);
+    const int attends = in->attention_kind != AS_ATTENTION_NONE;
+    const as_trace *tr = NULL;
+    if (as_translate(session, text, len, NULL, &tr) != AS_OK) return;
+    trace_copy greedy;
+    if (!copy_trace(tr, &greedy)) return;
+    const int32_t S = greedy.S, T = greedy.T, ns = S - tr->source_eos;
+    EXPECT(as_model_source_positions(model, ns) == S, "source positions %d for %d tokens", S, ns);
+    EXPECT(as_model_source_positions(model, 0) == 0 && as_model_source_positions(NULL, 3) == 0, "source positions of nothing");
+    int32_t *src = malloc(sizeof(int32_t) * ((size_t)in->max_source_tokens + 1));
+    float *lp = malloc(sizeof(float) * (size_t)T), *lp2 = malloc(sizeof(float) * (size_t)T);
+    float *alpha = malloc(sizeof(float) * (size_t)T * (size_t)S), *step_lp = malloc(sizeof(float) * (size_t)T);
+    uint8_t *keep = malloc((size_t)T * (size_t)S);
+    int32_t *long_target = calloc((size_t)in->max_target_tokens + 1, sizeof(int32_t));
+    if (!src || !lp || !lp2 || !alpha || !step_lp || !keep || !long_target) goto done;
+    int32_t count = 0;
+    EXPECT(as_tokenize(model, text, len, src, NULL, ns, &count) == AS_OK && count == ns, "tokenize for forced");
+
+    const as_hypothesis *hyps = NULL;
+    int32_t n_hyps = 0;
+    as_options opt;
+    as_options_default(&opt);
+    if (as_translate_beam(session, text, len, &opt, &hyps, &n_hyps) != AS_OK || n_hyps != 1) goto done;
+    memcpy(step_lp, hyps[0].step_log_probs, sizeof(float) * (size_t)T);
+
+    int32_t position = -7;
+    as_status st = as_force_score(session, src, ns, greedy.ids, T, NULL, 0.0f, lp, alpha, &position);
+    EXPECT(st == AS_OK && position == -1, "force_score greedy: %s", as_status_message(st));
+    EXPECT(!memcmp(lp, step_lp, sizeof(float) * (size_t)T), "force_score: log p differs from the beam's (bit for bit)");
+    EXPECT(!attends || !memcmp(alpha, greedy.alpha, sizeof(float) * (size_t)T * (size_t)S),
+           "force_score: alpha differs from the greedy trace's (bit for bit)");
+    memset(keep, 1, (size_t)T * (size_t)S);
+    st = as_force_score(session, src, ns, greedy.ids, T, keep, 0.0f, lp2, NULL, NULL);
+    EXPECT(st == AS_OK && !memcmp(lp, lp2, sizeof(float) * (size_t)T), "force_score: an all-ones mask is no mask");
+    EXPECT(as_window_mask(T, S, 0, keep) == AS_OK, "window mask");
+    st = as_force_score(session, src, ns, greedy.ids, T, keep, 0.0f, lp2, alpha, NULL);
+    EXPECT(st == AS_OK, "force_score window 0: %s", as_status_message(st));
+    for (size_t i = 0; attends && st == AS_OK && i < (size_t)T * (size_t)S; i++)
+        EXPECT(alpha[i] == (keep[i] ? 1.0f : 0.0f), "window 0: alpha[%zu] = %g", i, alpha[i]);
+    for (int32_t t = 0; t < T; t++)
+        for (int32_t j = 0; j < S; j++) keep[(size_t)t * S + j] = j > 0 || S == 1;
+    st = as_force_score(session, src, ns, greedy.ids, T, keep, AS_MAX_SCORE_SCALE, lp2, alpha, NULL);
+    EXPECT(st == AS_OK, "force_score at scale 1e6: %s", as_status_message(st));
+    for (int32_t t = 0; st == AS_OK && t < T; t++) {
+        EXPECT(isfinite(lp2[t]) && lp2[t] <= 0.0f, "scale 1e6: log p[%d] = %g", t, lp2[t]);
+        float sum = 0.0f;
+        for (int32_t j = 0; attends && j < S; j++) sum += alpha[(size_t)t * S + j];
+        EXPECT(!attends || (fabsf(sum - 1.0f) < 1e-5f && (S == 1 || alpha[(size_t)t * S] == 0.0f)), "scale 1e6: row %d", t);
+    }
+    forced_scorings += 5;
+
+    /* refusals, in the order the header lists them */
+    const int32_t *tgt = greedy.ids;
+    EXPECT(as_force_score(NULL, src, ns, tgt, T, NULL, 0.0f, lp, NULL, NULL) == AS_ERR_NULL_ARGUMENT, "NULL session");
+    EXPECT(as_force_score(session, src, ns, tgt, T, NULL, 0.0f, NULL, NULL, NULL) == AS_ERR_NULL_ARGUMENT, "NULL log_probs");
+    force_refused(session, NULL, ns, tgt, 1, NULL, 0.0f, AS_ERR_NULL_ARGUMENT, -1, "NULL source ids");
+    force_refused(session, src, ns, NULL, 1, NULL, 0.0f, AS_ERR_NULL_ARGUMENT, -1, "NULL target ids");
+    force_refused(session, src, ns, tgt, 1, NULL, 0.0f / 0.0f, AS_ERR_BAD_OPTION, -1, "scale NaN");
+    force_refused(session, src, ns, tgt, 1, NULL, 2e6f, AS_ERR_BAD_OPTION, -1, "scale 2e6");
+    force_refused(session, src, 0, tgt, 1, NULL, 0.0f, AS_ERR_EMPTY_INPUT, -1, "no source");
+    for (uint32_t j = 0; j <= in->max_source_tokens; j++) src[j] = src[0];
+    force_refused(session, src, (int32_t)in->max_source_tokens + 1, tgt, 1, NULL, 0.0f, AS_ERR_INPUT_TOO_LONG, -1,
+                  "max_source_tokens + 1");
+    EXPECT(as_session_source_count(session) == (int32_t)in->max_source_tokens + 1, "source count when too long");
+    const int32_t bad_src[3] = {src[0], (int32_t)in->src_vocab_size, -1};
+    force_refused(session, bad_src, 3, tgt, 1, NULL, 0.0f, AS_ERR_BAD_SOURCE_TOKEN, 1, "source id = vocabulary size");
+    const int32_t bad_tgt[3] = {tgt[0], tgt[0], -1};
+    force_refused(session, src, 1, bad_tgt, 3, NULL, 0.0f, AS_ERR_BAD_TARGET, 2, "target id -1");
+    const int32_t big_tgt[1] = {(int32_t)in->tgt_vocab_size};
+    force_refused(session, src, 1, big_tgt, 1, NULL, 0.0f, AS_ERR_BAD_TARGET, 0, "target id = vocabulary size");
+    force_refused(session, src, 1, tgt, 0, NULL, 0.0f, AS_ERR_BAD_TARGET, -1, "no target");
+    force_refused(session, src, 1, long_target, (int32_t)in->max_target_tokens + 1, NULL, 0.0f, AS_ERR_BAD_TARGET, -1,
+                  "max_target_tokens + 1");
+    const int32_t s1 = as_model_source_positions(model, 1); /* one source token: rows of s1 */
+    uint8_t mask[3 * 2] = {1, 1, 1, 1, 1, 1};
+    const int32_t three[3] = {tgt[0], tgt[0], tgt[0]};
+    memset(mask + 1 * s1, 0, (size_t)s1); /* row 1 keeps nothing */
+    if (attends) {
+        force_refused(session, src, 1, three, 3, mask, 0.0f, AS_ERR_BAD_ATTENTION_MASK, 1, "an empty mask row");
+        memset(mask, 1, sizeof mask);
+        mask[2 * s1] = 2;
+        force_refused(session, src, 1, three, 3, mask, 0.0f, AS_ERR_BAD_ATTENTION_MASK, 2, "a mask value of 2");
+    } else { /* ignored, not even read: scored as without it, and no alpha written */
+        float a[6] = {-1, -1, -1, -1, -1, -1}, l1[3], l2[3];
+        st = as_force_score(session, src, 1, three, 3, mask, 0.0f, l1, a, NULL);
+        EXPECT(st == AS_OK && as_force_score(session, src, 1, three, 3, NULL, 0.0f, l2, NULL, NULL) == AS_OK &&
+               !memcmp(l1, l2, sizeof l1) && a[0] == -1 && a[5] == -1, "kind none: the mask is ignored");
+        forced_scorings += 2;
+    }
+    /* window mask arguments */
+    EXPECT(as_window_mask(1, 1, 0, NULL) == AS_ERR_NULL_ARGUMENT, "window NULL");
+    EXPECT(as_window_mask(0, 1, 0, keep) == AS_ERR_BAD_OPTION && as_window_mask(1, 0, 0, keep) == AS_ERR_BAD_OPTION &&
+           as_window_mask(1, 1, -1, keep) == AS_ERR_BAD_OPTION && as_window_mask(AS_WINDOW_MAX_LENGTH + 1, 1, 0, keep) == AS_ERR_BAD_OPTION,
+           "window arguments out of range");
+    /* and the session still translates as before */
+    st = as_translate(session, text, len, NULL, &tr);
+    EXPECT(st == AS_OK && tr->target_len == T && !memcmp(tr->target_ids, greedy.ids, sizeof(int32_t) * (size_t)T),
+           "after forced decoding the same translation");
+done:
+    free(src), free(lp), free(lp2), free(alpha), free(step_lp), free(keep), free(long_target);
+    free_copy(&greedy);
+}
+
 int main(int argc, char **argv) {
     const char *sentences_path = NULL;
     for (int i = 1; i < argc; i++) {
@@ -557,6 +692,7 @@ int main(int argc, char **argv) {
             }
             bad_text(session, model);
             beam_and_pin(session, model, builtin_sentences[0]);
+            forced(session, model, builtin_sentences[1]);
             printf("%s: %s attention, %ld translations ok, bad text refused or translated\n", argv[i],
                    (const char *[]){"none", "additive", "dot", "general", "scaled_dot"}[as_model_get_info(model)->attention_kind],
                    translations - before);
@@ -575,8 +711,9 @@ int main(int argc, char **argv) {
         models++;
     }
     free(sentences);
-    printf("engine_test: %d models, %ld translations, %ld beam hypotheses, %ld pinned traces, %ld bad files, "
-           "%ld bad texts, %d failures\n", models, translations, beams, pins, bad_files, bad_texts, failures);
+    printf("engine_test: %d models, %ld translations, %ld beam hypotheses, %ld pinned traces, %ld forced scorings, "
+           "%ld bad files, %ld bad texts, %d failures\n", models, translations, beams, pins, forced_scorings, bad_files,
+           bad_texts, failures);
     printf(failures || models == 0 ? "RESULT FAIL\n" : "RESULT PASS\n");
     return failures || models == 0 ? 1 : 0;
 }

@@ -88,6 +88,7 @@ typedef struct {
     as_f32_additive_scores_fn additive_scores;
     as_f32_dot_scores_fn dot_scores;
     as_f32_softmax_fn softmax;
+    as_f32_softmax_masked_fn softmax_masked;
     as_f32_context_fn context;
     as_f32_tanh_fn tanh_;
     as_f32_gru_update_fn gru_update;
@@ -102,13 +103,13 @@ typedef struct {
 
 static const variant variants[] = {
     {"scalar", as_f32_matvec__scalar, as_f32_additive_scores__scalar, as_f32_dot_scores__scalar,
-     as_f32_softmax__scalar, as_f32_context__scalar, as_f32_tanh__scalar, as_f32_gru_update__scalar,
+     as_f32_softmax__scalar, as_f32_softmax_masked__scalar, as_f32_context__scalar, as_f32_tanh__scalar, as_f32_gru_update__scalar,
      as_f32_exp__scalar, as_f32_matvec_p24__scalar,
      as_f32_top_k__scalar, as_f32_sum_exp__scalar, as_i8_matvec_q32__scalar,
      as_f32_matvec_p24_batch__scalar, as_i8_matvec_q32_batch__scalar},
 #if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
     {"wasmsimd", as_f32_matvec__wasmsimd_r4, as_f32_additive_scores__wasmsimd, as_f32_dot_scores__wasmsimd,
-     as_f32_softmax__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
+     as_f32_softmax__wasmsimd, as_f32_softmax_masked__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
      as_f32_exp__wasmsimd, as_f32_matvec_p24__wasmsimd,
      as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd, as_i8_matvec_q32__wasmsimd,
      as_f32_matvec_p24_batch__wasmsimd, as_i8_matvec_q32_batch__wasmsimd},
@@ -562,6 +563,95 @@ static void test_softmax(const variant *v) {
     finish(&r);
 }
 
+/* The masked softmax against a double-precision softmax over the kept
+ * entries: dropped entries exactly +0, the kept ones within 2e-6
+ * (relative, as the plain softmax), the kept sum 1; in place the same bits;
+ * an all-ones mask the plain softmax's bits. */
+static void check_softmax_masked(report *r, const variant *v, const float *x, const uint8_t *keep, size_t n,
+                                 float scale) {
+    float *y = out_buffer(n);
+    v->softmax_masked(n, x, keep, scale, y);
+    note_canary(r, y, n);
+    double m = -INFINITY, sum = 0, ysum = 0;
+    for (size_t i = 0; i < n; i++) if (keep[i] && (double)scale * x[i] > m) m = (double)scale * x[i];
+    for (size_t i = 0; i < n; i++) if (keep[i]) sum += exp((double)scale * x[i] - m);
+    for (size_t i = 0; i < n; i++) {
+        if (!keep[i]) {
+            note(r, y[i] == 0.0f && !signbit(y[i]) ? 0.0 : 1.0);
+            continue;
+        }
+        const double ref = exp((double)scale * x[i] - m) / sum;
+        note(r, fabs(y[i] - ref) / (ref > 1e-6 ? ref : 1e-6));
+        ysum += y[i];
+    }
+    note(r, fabs(ysum - 1.0));
+    float *z = out_buffer(n);
+    memcpy(z, x, n * sizeof(float));
+    v->softmax_masked(n, z, keep, scale, z);
+    note_canary(r, z, n);
+    for (size_t i = 0; i < n; i++) note(r, memcmp(&z[i], &y[i], 4) == 0 ? 0.0 : 1.0);
+    free(y);
+    free(z);
+}
+
+static void test_softmax_masked(const variant *v) {
+    report r = {"softmax_masked", v->name, 0, 2e-6, 0, 0};
+    for (size_t li = 0; li < N_LENGTHS; li++) {
+        const size_t n = lengths[li];
+        float *x = malloc(n * sizeof(float)), *y = out_buffer(n), *z = out_buffer(n);
+        uint8_t *keep = malloc(n);
+        /* random masks of three densities, each with at least one kept entry */
+        static const float densities[] = {0.1f, 0.5f, 0.9f};
+        for (size_t di = 0; di < 3; di++) {
+            fill(x, n, -5, 5);
+            for (size_t i = 0; i < n; i++) keep[i] = uniform(0, 1) < densities[di];
+            keep[(size_t)uniform(0, (float)n) % n] = 1;
+            check_softmax_masked(&r, v, x, keep, n, di == 1 ? 0.0625f : 1.0f);
+        }
+        /* one kept entry: exactly 1 there, wherever it is */
+        fill(x, n, -80, 80);
+        for (size_t at = 0; at < n; at += (n > 9 ? n / 7 : 1)) {
+            memset(keep, 0, n);
+            keep[at] = 1;
+            v->softmax_masked(n, x, keep, 1.0f, y);
+            note_canary(&r, y, n);
+            for (size_t i = 0; i < n; i++) note(&r, y[i] == (i == at ? 1.0f : 0.0f) ? 0.0 : 1.0);
+        }
+        /* the maximum dropped, the kept scores 1e4 below it: zeroing the
+         * full softmax's weights would leave 0 / 0 here */
+        for (size_t i = 0; i < n; i++) {
+            x[i] = i == n / 2 ? 1e4f : uniform(-3, 3);
+            keep[i] = i != n / 2 || n == 1;
+        }
+        check_softmax_masked(&r, v, x, keep, n, 1.0f);
+        /* dropped entries that are inf, NaN or huge change nothing */
+        for (size_t i = 0; i < n; i++) {
+            keep[i] = i % 3 != 1 || n == 1;
+            x[i] = keep[i] ? uniform(-5, 5) : (i % 2 ? INFINITY : NAN);
+        }
+        check_softmax_masked(&r, v, x, keep, n, 4.0f);
+        /* scale * x overflows f32 on the kept entries too: still finite */
+        for (size_t i = 0; i < n; i++) {
+            x[i] = (i % 3) ? -1e35f : 1e35f;
+            keep[i] = i % 2 == 0;
+        }
+        check_softmax_masked(&r, v, x, keep, n, 1e6f);
+        /* every entry kept: the plain softmax's bits */
+        fill(x, n, -20, 20);
+        memset(keep, 1, n);
+        v->softmax_masked(n, x, keep, 0.5f, y);
+        v->softmax(n, x, 0.5f, z);
+        for (size_t i = 0; i < n; i++) note(&r, memcmp(&y[i], &z[i], 4) == 0 ? 0.0 : 1.0);
+        /* nothing kept (a contract breach the engine never makes): zeros */
+        memset(keep, 0, n);
+        v->softmax_masked(n, x, keep, 1.0f, y);
+        note_canary(&r, y, n);
+        for (size_t i = 0; i < n; i++) note(&r, y[i] == 0.0f ? 0.0 : 1.0);
+        free(x); free(y); free(z); free(keep);
+    }
+    finish(&r);
+}
+
 static void test_context(const variant *v) {
     report r = {"context", v->name, 0, 2e-6, 0, 0};
     for (size_t si = 0; si < N_LENGTHS; si++) {
@@ -687,6 +777,29 @@ static void test_twins(void) {
     }
     finish(&m);
     finish(&e);
+
+    /* the masked softmax: the twins' sums run in different orders (as the
+     * plain softmax's), so they agree to a few ulps, and on the dropped
+     * entries (+0) exactly */
+    report sm = {"twin:softmax_masked", "simd-scal", 0, 2e-6, 0, 0};
+    for (size_t li = 0; li < N_LENGTHS; li++) {
+        const size_t n = lengths[li];
+        float *x = malloc(n * sizeof(float)), *y1 = out_buffer(n), *y2 = out_buffer(n);
+        uint8_t *keep = malloc(n);
+        for (int round = 0; round < 4; round++) {
+            fill(x, n, -8, 8);
+            for (size_t i = 0; i < n; i++) keep[i] = uniform(0, 1) < 0.25f * (float)(round + 1);
+            keep[(size_t)uniform(0, (float)n) % n] = 1;
+            a->softmax_masked(n, x, keep, 1.5f, y1);
+            b->softmax_masked(n, x, keep, 1.5f, y2);
+            note_canary(&sm, y2, n);
+            for (size_t i = 0; i < n; i++)
+                note(&sm, keep[i] ? fabs((double)y1[i] - y2[i]) / (y1[i] > 1e-6f ? y1[i] : 1e-6f)
+                                  : (memcmp(&y1[i], &y2[i], 4) == 0 ? 0.0 : 1.0));
+        }
+        free(x); free(y1); free(y2); free(keep);
+    }
+    finish(&sm);
 
     /* p24: the same summation order in both twins, so exactly equal */
     report p = {"twin:matvec_p24", "simd-scal", 0, 0.0, 0, 0};
@@ -904,6 +1017,7 @@ int main(int argc, char **argv) {
         test_sum_exp(&variants[i]);
         test_additive(&variants[i]);
         test_softmax(&variants[i]);
+        test_softmax_masked(&variants[i]);
         test_context(&variants[i]);
         test_tanh(&variants[i]);
         test_exp(&variants[i]);

@@ -59,8 +59,8 @@ static inline int fuzz_fix_crc(uint8_t *p, size_t n) {
  * `strict | FUZZ_BEAM_HYPOTHESIS`: a beam search's hypothesis, whose token at
  * a step need not be that step's best candidate (the beam keeps others). */
 #define FUZZ_BEAM_HYPOTHESIS 2
-static void fuzz_check_trace(const as_model *model, const as_trace *tr, size_t length,
-                             const as_options *opt, int strict) {
+static inline void fuzz_check_trace(const as_model *model, const as_trace *tr, size_t length,
+                                    const as_options *opt, int strict) {
     const as_model_info *in = as_model_get_info(model);
     const int32_t S = tr->source_len, T = tr->target_len, K = tr->top_k;
     const int beam = (strict & FUZZ_BEAM_HYPOTHESIS) != 0;

@@ -1,13 +1,9 @@
 /* fuzz_tokenize.c - libFuzzer harness for the tokeniser (src/tokenizer.c) and
  * the whole translation path (src/engine.c) on arbitrary text.
  *
- * Models are loaded once: ALIGNSCOPE_FUZZ_MODELS, a colon-separated list of
- * .alsc files, or else the seed models in FUZZ_MODEL_DIR (set at build time
- * to build/fuzz/models): the five test models, the int8 one, the tutorial one
- * (its own tokeniser) and the subword one (FORMAT.md 5.2), each with its own
- * vocabularies and merges on a network 2 wide (tests/fuzz/shrink_models.py),
- * so every tokeniser is fuzzed as the test models have it while a
- * translation costs little. Input layout:
+ * Models are loaded once (fuzz_models.h: the seed models, each with its own
+ * vocabularies and merges on a network 2 wide), so every tokeniser is fuzzed
+ * as the test models have it while a translation costs little. Input layout:
  *   byte 0: which model (low 3 bits) and max_target_tokens (high bits)
  *   byte 1: score scale (low 4 bits, a table with extreme values) and top_k
  *   rest:   the text, UTF-8 or not, NULs allowed
@@ -20,69 +16,12 @@
  */
 #include <stdint.h>
 
-#include "fuzz_common.h"
-#include "../../src/read_file.h"
-
-#ifndef FUZZ_MODEL_DIR
-#define FUZZ_MODEL_DIR "build/fuzz/models"
-#endif
-#define MAX_MODELS 8
-
-static as_model *models[MAX_MODELS];
-static as_session *sessions[MAX_MODELS];
-static int model_count;
-
-
-static void add_model(const char *path) {
-    size_t len;
-    uint8_t *bytes = read_file(path, &len);
-    if (!bytes) {
-        fprintf(stderr, "fuzz_tokenize: cannot read %s (run ./build.sh fuzz-build)\n", path);
-        exit(2);
-    }
-    as_status st = as_model_load(bytes, len, &models[model_count]);
-    free(bytes);
-    if (st == AS_OK) st = as_session_create(models[model_count], &sessions[model_count]);
-    if (st != AS_OK) {
-        fprintf(stderr, "fuzz_tokenize: %s: %s\n", path, as_status_message(st));
-        exit(2);
-    }
-    model_count++;
-}
-
-static void free_models(void) {
-    for (int i = 0; i < model_count; i++) {
-        as_session_free(sessions[i]);
-        as_model_free(models[i]);
-    }
-}
+#include "fuzz_models.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
-    const char *list = getenv("ALIGNSCOPE_FUZZ_MODELS");
-    if (list && *list) {
-        char path[4096];
-        for (const char *p = list; *p && model_count < MAX_MODELS;) {
-            size_t n = strcspn(p, ":");
-            if (n > 0 && n < sizeof path) {
-                memcpy(path, p, n);
-                path[n] = '\0';
-                add_model(path);
-            }
-            p += n + (p[n] == ':');
-        }
-    } else {
-        static const char *const kinds[] = {"additive", "dot", "general", "scaled_dot", "none", "additive-int8",
-                                            "tutorial", "subwords"};
-        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s.alsc", FUZZ_MODEL_DIR, kinds[i]);
-            add_model(path);
-        }
-    }
-    atexit(free_models); /* so LeakSanitizer sees only real leaks */
-    fprintf(stderr, "fuzz_tokenize: %d models loaded\n", model_count);
+    fuzz_load_models("fuzz_tokenize");
     return 0;
 }
 
@@ -138,9 +77,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!text) return 0;
     if (len) memcpy(text, data + skip, len);
 
-    const int which = (c0 & 7) % model_count;
-    const as_model *model = models[which];
-    as_session *session = sessions[which];
+    const int which = (c0 & 7) % fuzz_model_count;
+    const as_model *model = fuzz_models[which];
+    as_session *session = fuzz_sessions[which];
     const as_model_info *in = as_model_get_info(model);
     int32_t count;
     check_tokenize(model, text, len, &count);

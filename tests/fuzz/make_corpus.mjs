@@ -5,9 +5,10 @@
 // Writes OUT_DIR/model_load/ (every small seed model of build/fuzz/models,
 // with truncated, header-mutated and body-mutated copies, the CRC fixed; an
 // f32 re-encoding of the f16 ones; files that are not models; the head of
-// models/en-fr.alsc when present) and OUT_DIR/tokenize/ (two option bytes,
+// models/en-fr.alsc when present), OUT_DIR/tokenize/ (two option bytes,
 // see tests/fuzz/fuzz_tokenize.c, then text: the test sentences, Unicode of
-// every class, invalid UTF-8, too-long input), plus OUT_DIR/tokenize.dict
+// every class, invalid UTF-8, too-long input), OUT_DIR/force_score/ (option
+// bytes, ids and masks, see tests/fuzz/fuzz_force_score.c), plus OUT_DIR/tokenize.dict
 // (the source vocabulary, for libFuzzer's -dict). Nothing here is committed:
 // ./build.sh fuzz regenerates it under build/fuzz/corpus.
 import { createHash } from 'node:crypto';
@@ -45,7 +46,7 @@ function halfToFloat(h) {
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
-const files = { model_load: new Map(), tokenize: new Map() };
+const files = { model_load: new Map(), tokenize: new Map(), force_score: new Map() };
 const add = (kind, name, bytes) => files[kind].set(name, Uint8Array.from(bytes));
 
 // ---- model_load -----------------------------------------------------------
@@ -130,6 +131,22 @@ for (const t of [...TEXTS.map(enc), ...RAW.map((r) => Uint8Array.from(r))]) {
   // option bytes: model (and max_target_tokens), then scale and top_k
   add('tokenize', `t${n}`, [n % 5, (n * 37) & 0xff, ...t]);
   n++;
+}
+
+// ---- force_score ------------------------------------------------------------
+// Option bytes (tests/fuzz/fuzz_force_score.c: model and mask, scale and
+// alpha, source count, target count), then ids as 2 bytes each (id + 2:
+// the harness reads them modulo vocabulary + 4, minus 2), then the mask.
+const id16 = (id) => [(id + 2) & 0xff, (id + 2) >> 8];
+for (let model = 0; model < 8; model++) {
+  for (let mode = 0; mode < 4; mode++) {
+    const ns = 2 + ((model + mode) % 5), nt = 1 + ((model * 3 + mode) % 6);
+    const ids = (n, from) => Array.from({ length: n }, (_, i) => id16(from + i)).flat();
+    const mask = mode === 2 ? new Array(Math.ceil((nt * (ns + 1)) / 8)).fill(0xb5)
+      : mode === 3 ? Array.from({ length: nt * (ns + 1) }, (_, i) => (i % 3 ? 1 : 0)) : [];
+    add('force_score', `f${model}-${mode}`, [model | (mode << 3) | ((model % 4) << 5), (model + mode) & 0x1f, ns, nt,
+      ...ids(ns, 4), ...ids(nt, 4 + model), ...mask]);
+  }
 }
 
 // ---- write ------------------------------------------------------------------
