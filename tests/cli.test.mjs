@@ -17,6 +17,7 @@ import { test } from 'node:test';
 
 import { ROOT, TEST_MODELS, requireBuilt, runNative } from './support/alsc.mjs';
 import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../web/engine.js';
+import { mulberry32 } from '../web/lib/random.js';
 
 requireBuilt();
 const MODEL = join(TEST_MODELS, 'additive.alsc');
@@ -96,17 +97,8 @@ test('values in range are used exactly as given', () => {
 
 // ---- the property test ------------------------------------------------------------
 
-/** mulberry32: a small seeded generator, so every run throws the same values. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// mulberry32 (web/lib/random.js, the page's one seeded generator): every run throws the same values.
+const rng = mulberry32;
 
 const HOSTILE = ['', ' ', ' 1', '1 ', '\t2', '0x10', '0X1A', '0b1', '1e999', '-1e999', '1e-50', '1e-40', 'nan', 'NaN', 'inf',
   '-inf', 'Infinity', '-0', '+0', '+1', '-1', '1e', '1e+', 'e5', '.', '.5', '5.', '1,5', '1_000', '1..2', '1e5.5', '１', '٣',

@@ -17,7 +17,7 @@ import { diverging, rgb } from '../lib/colormap.js';
 import { fmt } from '../lib/math.js';
 import { fixedSummary } from '../lib/catalog.js';
 import { displayPiece, CONTINUES_MARK } from '../lib/words.js';
-import { stepView, stepOfRow, rowTexts } from '../lib/steps.js';
+import { stepView, stepOfRow, stepMovedBy, rowTexts } from '../lib/steps.js';
 import { beamChangeAt } from '../lib/beam.js';
 import { t as tr, num } from '../i18n/index.js';
 import { paintWeight } from '../views/weight.js';
@@ -93,8 +93,11 @@ export function mount(store, { headingId, frame = null }) {
   function goStep(t) {
     if (!trace) return;
     const next = Math.max(0, Math.min(trace.T - 1, t));
-    if (next !== step) onStep(next);
+    if (next !== storeStep()) onStep(next);
   }
+  // The store's step, not the drawn one: keys pressed faster than the frames
+  // that draw them (Home, then ArrowRight at once) each move from the last.
+  const storeStep = () => store.get().step ?? 0;
   const goRow = (r) => { if (matrix) goStep(stepOfRow(matrix, r)); };
   const nextStep = () => (view && view.next >= 0 ? view.next : -1);
   function setPlaying(on) {
@@ -123,7 +126,7 @@ export function mount(store, { headingId, frame = null }) {
     if (e.target === scrub) return;
     const onButton = e.target instanceof HTMLButtonElement;
     const keys = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
-    if (e.key in keys) { setPlaying(false); goRow(view.row + keys[e.key]); e.preventDefault(); }
+    if (e.key in keys) { setPlaying(false); if (matrix) goStep(stepMovedBy(matrix, storeStep(), keys[e.key])); e.preventDefault(); }
     else if (e.key === 'Home') { setPlaying(false); goStep(0); e.preventDefault(); }
     else if (e.key === 'End') { setPlaying(false); goStep(view.lastStep); e.preventDefault(); }
     else if ((e.key === ' ' || e.key === 'Spacebar') && !onButton) { setPlaying(!timer); e.preventDefault(); }
