@@ -36,10 +36,9 @@ export class EngineClient {
     this.lastRoundTripMs = NaN;
     this.roundTrips = [];
     this.loadId = 0;
-    this.tokenWaiters = new Map(); // id -> { resolve, reject, loadId }
-    this.beamWaiters = new Map(); // id -> { resolve, reject, loadId }
-    this.decodeWaiters = new Map(); // id -> { resolve, reject, loadId }
-    this.mathWaiters = new Map(); // id -> { resolve, reject }
+    // The requests answered by id beside translate() (tokenize, beam, decode, mathCheck; #ask):
+    // id -> { answer (the reply's type), stage (its error's), loadId (null: no model needed), value(msg), resolve, reject }
+    this.asked = new Map();
   }
 
   /**
@@ -142,12 +141,8 @@ export class EngineClient {
    * model load overtakes it (its answer would be about the old model).
    */
   tokenize(text) {
-    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.tokenWaiters.set(id, { resolve, reject, loadId: this.loadId });
-      this.worker.postMessage({ type: 'tokenize', id, text });
-    });
+    return this.#ask({ type: 'tokenize', text }, 'tokens', 'tokenize',
+      (msg) => Array.from(msg.starts, (start, i) => ({ start, end: msg.ends[i] })));
   }
 
   /**
@@ -157,13 +152,8 @@ export class EngineClient {
    * engine's message (err.code) or when a model load overtakes it.
    */
   beam({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false }) {
-    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.beamWaiters.set(id, { resolve, reject, loadId: this.loadId });
-      this.worker.postMessage({ type: 'beam', id, text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty,
-        overrides: overrides ?? [], cutSource });
-    });
+    return this.#ask({ type: 'beam', text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty, overrides: overrides ?? [], cutSource },
+      'beam-result', 'beam', ({ hypotheses, greedy, beamWidth: width, lengthPenalty: lp, workerMs }) => ({ hypotheses, greedy, beamWidth: width, lengthPenalty: lp, workerMs }));
   }
 
   /**
@@ -174,12 +164,8 @@ export class EngineClient {
    * or, when a model load overtakes it, with err.superseded set.
    */
   decode({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false }) {
-    if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.decodeWaiters.set(id, { resolve, reject, loadId: this.loadId });
-      this.worker.postMessage({ type: 'decode', id, text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty, overrides: overrides ?? [], cutSource });
-    });
+    return this.#ask({ type: 'decode', text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty, overrides: overrides ?? [], cutSource },
+      'decode-result', 'decode', (msg) => ({ trace: msg.trace, workerMs: msg.workerMs }));
   }
 
   /**
@@ -189,11 +175,22 @@ export class EngineClient {
    * so a model load does not overtake it.
    */
   mathCheck({ seed, keys, draws }) {
+    return this.#ask({ type: 'mathcheck', seed, keys, draws }, 'mathcheck-result', 'mathcheck',
+      (msg) => ({ curves: msg.curves, workerMs: msg.workerMs }), { needsModel: false });
+  }
+
+  /**
+   * Send `message` with a new id; resolve with value(reply) when the worker's
+   * `answer` (or an error of `stage`) comes back with that id. A request about
+   * the model (needsModel) that a model load overtook rejects with
+   * err.superseded: its answer is about the old model.
+   */
+  #ask(message, answer, stage, value, { needsModel = true } = {}) {
     if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.mathWaiters.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'mathcheck', id, seed, keys, draws });
+      this.asked.set(id, { answer, stage, loadId: needsModel ? this.loadId : null, value, resolve, reject });
+      this.worker.postMessage({ ...message, id });
     });
   }
 
@@ -241,55 +238,17 @@ export class EngineClient {
   #rejectAll(err) {
     for (const [, w] of this.waiters) { clearTimeout(w.timer); w.reject(err); }
     this.waiters.clear();
-    for (const [, w] of this.tokenWaiters) w.reject(err);
-    this.tokenWaiters.clear();
-    for (const [, w] of this.beamWaiters) w.reject(err);
-    this.beamWaiters.clear();
-    for (const [, w] of this.decodeWaiters) w.reject(err);
-    this.decodeWaiters.clear();
-    for (const [, w] of this.mathWaiters) w.reject(err);
-    this.mathWaiters.clear();
+    for (const [, w] of this.asked) w.reject(err);
+    this.asked.clear();
   }
 
   #onMessage(msg) {
-    if (msg.type === 'mathcheck-result' || (msg.type === 'error' && msg.stage === 'mathcheck')) {
-      const w = this.mathWaiters.get(msg.id);
-      if (!w) return;
-      this.mathWaiters.delete(msg.id);
-      if (msg.type === 'error') w.reject(Object.assign(new Error(msg.message), { code: msg.code ?? null }));
-      else w.resolve({ curves: msg.curves, workerMs: msg.workerMs });
-      return;
-    }
-    if (msg.type === 'decode-result' || (msg.type === 'error' && msg.stage === 'decode')) {
-      const w = this.decodeWaiters.get(msg.id);
-      if (!w) return;
-      this.decodeWaiters.delete(msg.id);
-      if (w.loadId !== this.loadId) w.reject(Object.assign(new Error('superseded by a model load'), { code: null, superseded: true }));
+    const w = this.asked.get(msg.id);
+    if (w && (msg.type === w.answer || (msg.type === 'error' && msg.stage === w.stage))) {
+      this.asked.delete(msg.id);
+      if (w.loadId !== null && w.loadId !== this.loadId) w.reject(Object.assign(new Error('superseded by a model load'), { code: null, superseded: true }));
       else if (msg.type === 'error') w.reject(Object.assign(new Error(msg.message), { code: msg.code ?? null, status: msg.status ?? null }));
-      else w.resolve({ trace: msg.trace, workerMs: msg.workerMs });
-      return;
-    }
-    if (msg.type === 'beam-result' || (msg.type === 'error' && msg.stage === 'beam')) {
-      const w = this.beamWaiters.get(msg.id);
-      if (!w) return;
-      this.beamWaiters.delete(msg.id);
-      if (msg.type === 'error' || w.loadId !== this.loadId) {
-        w.reject(Object.assign(new Error(msg.message ?? 'superseded by a model load'), { code: msg.code ?? null }));
-        return;
-      }
-      const { hypotheses, greedy, beamWidth, lengthPenalty, workerMs } = msg;
-      w.resolve({ hypotheses, greedy, beamWidth, lengthPenalty, workerMs });
-      return;
-    }
-    if (msg.type === 'tokens' || (msg.type === 'error' && msg.stage === 'tokenize')) {
-      const w = this.tokenWaiters.get(msg.id);
-      if (!w) return;
-      this.tokenWaiters.delete(msg.id);
-      if (msg.type === 'error' || w.loadId !== this.loadId) {
-        w.reject(Object.assign(new Error(msg.message ?? 'superseded by a model load'), { code: msg.code ?? null }));
-        return;
-      }
-      w.resolve(Array.from(msg.starts, (start, i) => ({ start, end: msg.ends[i] })));
+      else w.resolve(w.value(msg));
       return;
     }
     // The answer to a load that a newer load replaced: nobody waits for it.

@@ -1,7 +1,7 @@
 // seeded.mjs - a small seeded generator for the property tests (a fixed seed
 // and count: the same cases on every run, so a failure names its case and
 // can be replayed). mulberry32: 32-bit state, good enough to pick cases.
-import { mulberry32 } from '../../web/lib/math.js';
+import { mulberry32 } from '../../web/lib/random.js';
 
 export function seeded(seed) {
   const next = mulberry32(seed);
