@@ -404,6 +404,15 @@ void as_f32_dot_scores__wasmsimd(size_t s, size_t d, const float *keys,
     as_f32_matvec__wasmsimd_r4(s, d, keys, q, NULL, e);
 }
 
+/* y (n) *= 1 / sum: both softmaxes' last pass (the scalar twin's order). */
+static inline void divide_by_sum(size_t n, float sum, float *y) {
+    const float inv = 1.0f / sum;
+    const v128_t vinv = wasm_f32x4_splat(inv);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
+    for (; i < n; i++) y[i] *= inv;
+}
+
 /* y = softmax(scale * x), max-subtracted. y may alias x. */
 void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y) {
     const v128_t vscale = wasm_f32x4_splat(scale);
@@ -432,10 +441,7 @@ void as_f32_softmax__wasmsimd(size_t n, const float *x, float scale, float *y) {
         y[i] = ex;
         sum += ex;
     }
-    const float inv = 1.0f / sum;
-    const v128_t vinv = wasm_f32x4_splat(inv);
-    for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
-    for (; i < n; i++) y[i] *= inv;
+    divide_by_sum(n, sum, y);
 }
 
 /* keep[0..3] (0 or 1 each) -> an all-ones lane where kept, zeros where
@@ -485,10 +491,7 @@ void as_f32_softmax_masked__wasmsimd(size_t n, const float *x, const uint8_t *ke
         y[i] = ex;
         sum += ex;
     }
-    const float inv = 1.0f / sum;
-    const v128_t vinv = wasm_f32x4_splat(inv);
-    for (i = 0; i + 4 <= n; i += 4) wasm_v128_store(y + i, wasm_f32x4_mul(wasm_v128_load(y + i), vinv));
-    for (; i < n; i++) y[i] *= inv;
+    divide_by_sum(n, sum, y);
 }
 
 /* alpha (S), h (S,D) -> c (D). Column blocks of 16 keep 4 accumulators live
