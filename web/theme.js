@@ -109,6 +109,6 @@ export const BEAM_TREE = Object.freeze({ fontPx: 13, headPx: 11, padX: 6, boxH: 
  */
 export const MATH_CHECK = Object.freeze({
   width: 320, height: 196, left: 40, right: 18, top: 24, bottom: 30,
-  fontPx: 11, bandOpacity: 0.2, lineWidth: 2, scaledDash: '6 4', refDash: '2 3', dotR: 3.5,
+  fontPx: 11, bandOpacity: 0.2, lineWidth: 2, refWidth: 1.5, scaledDash: '6 4', refDash: '2 3', dotR: 3.5,
   barW: 10, barGap: 2, barH: 50,
 });

@@ -25,7 +25,7 @@ const KINDS = ['raw', 'scaled'];
 const STROKE = {
   'as-mc-line-raw': { 'stroke-width': G.lineWidth },
   'as-mc-line-scaled': { 'stroke-width': G.lineWidth, 'stroke-dasharray': G.scaledDash },
-  'as-mc-ref': { 'stroke-width': 1.5, 'stroke-dasharray': G.refDash },
+  'as-mc-ref': { 'stroke-width': G.refWidth, 'stroke-dasharray': G.refDash },
 };
 
 /** Each chart's y axis for n keys: [lo, hi], ticks, its reference line (values over d) and the end its name is at. */
