@@ -30,7 +30,7 @@ export const PHASES = ['catalog', 'worker', 'download', 'compile', 'load', 'tran
 const LABELS = {
   catalog: 'catalogue read (models/index.json)',
   worker: 'engine worker running (worker.js + engine.js)',
-  download: 'model downloaded and checked (SHA-256)',
+  download: 'model downloaded and checked (SHA-256, in the worker)',
   compile: 'wasm compiled and instantiated (worker)',
   load: 'model loaded in the engine (worker)',
   translation: 'first translation done (worker)',
