@@ -17,6 +17,7 @@
 import { mountAlignscope } from './ui.js';
 import { parseShareParams } from './state.js';
 import { VIEWS } from './config.js';
+import { hasUiLanguage, loadUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 
 const STYLESHEET = new URL('alignscope.css', import.meta.url);
 // beam="1": greedy decoding (default: a beam of DEFAULT_BEAM_WIDTH), lp: its length penalty; as a link's beam= and lp=.
@@ -42,9 +43,17 @@ export class AlignScopeElement extends HTMLElement {
 
   #app = null;
   #mountedView = null;
+  #askedLanguage = null;
 
   connectedCallback() {
     if (this.#app) return;
+    // The cards are built in the UI language: its strings first, where they are not here yet (i18n/core.js).
+    const lang = pickUiLanguage(this.getAttribute('ui-lang'), browserLanguages());
+    if (!hasUiLanguage(lang) && this.#askedLanguage !== lang) {
+      this.#askedLanguage = lang;
+      loadUiLanguage(lang).catch(() => { /* English, then */ }).then(() => { if (this.isConnected && !this.#app) this.connectedCallback(); });
+      return;
+    }
     const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
     shadow.replaceChildren();
     const link = document.createElement('link');

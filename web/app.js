@@ -2,16 +2,25 @@
 // a theme toggle, and page-wide keys (step, play; presenter mode's P and
 // Escape are controllers/presenter.js's, asked for with pageKeys).
 
+// boot.js first: index.html runs it on its own, ahead of this module's
+// imports; in dist/'s one bundle (web/tools/dist.mjs) this import puts its
+// start of the engine before everything else.
+import './boot.js';
 import { mountAlignscope } from './ui.js';
 import { parseShareString } from './state.js';
 import { registerServiceWorker } from './controllers/offline.js';
-import { t, tParts, uiLanguage, UI_LANGUAGES } from './i18n/index.js';
+import { t, tParts, uiLanguage, UI_LANGUAGES, loadUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 import { startupSettled } from './lib/startup.js';
 import { takePrestart } from './controllers/prestart.js';
 
+const initial = parseShareString(location.hash);
+// The strings of the UI language the widget will show (the link's, else the
+// browser's; prestart.js asked for them already): the cards are built in it.
+await loadUiLanguage(pickUiLanguage(initial.uiLang, browserLanguages())).catch(() => { /* English, then */ });
+
 const app = mountAlignscope(document.getElementById('app'), {
   view: 'full',
-  initial: { ...parseShareString(location.hash), view: 'full' },
+  initial: { ...initial, view: 'full' },
   syncUrl: true,
   // The single-file build's links point at the hosted copy it was built with, or nowhere ('').
   shareBase: globalThis.ALIGNSCOPE_INLINE ? (globalThis.ALIGNSCOPE_INLINE.shareBase ?? '') : location.href.split('#')[0],

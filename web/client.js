@@ -8,6 +8,10 @@
 import { t, num, fixed } from './i18n/core.js';
 import { CONFIG } from './config.js';
 import { STATUS_CODES } from './engine.js';
+import { DownloadError, fetchWithProgress as fetchBytes } from './lib/download.js';
+import { storedElsewhere } from './lib/model-store.js';
+
+export { DownloadError };
 
 /**
  * True when `err` carries the engine's status `name` (e.g.
@@ -39,6 +43,8 @@ export class EngineClient {
     // The requests answered by id beside translate() (tokenize, beam, decode, mathCheck; #ask):
     // id -> { answer (the reply's type), stage (its error's), loadId (null: no model needed), value(msg), resolve, reject }
     this.asked = new Map();
+    this.loadCallbacks = null; // loadUrl()'s { loadId, onProgress, onDownloaded }
+    this.pageSettled = false;  // settle() was called: every worker of this client may cache at once
   }
 
   /**
@@ -61,6 +67,17 @@ export class EngineClient {
       this.onError?.(err, 'worker');
     };
     this.worker.onmessageerror = () => this.#rejectAll(new Error(t('engine.unreadable')));
+    if (this.pageSettled) this.worker.postMessage({ type: 'settled' });
+  }
+
+  /**
+   * The page's first heatmap is on screen (or its start is over): a model
+   * the worker downloaded with storeWhenSettled is written to the cache now.
+   */
+  settle() {
+    if (this.pageSettled) return;
+    this.pageSettled = true;
+    this.worker?.postMessage({ type: 'settled' });
   }
 
   /**
@@ -119,6 +136,30 @@ export class EngineClient {
     this.pending = null;
     this.loadId += 1;
     this.worker.postMessage({ type: 'load', modelId, loadId: this.loadId, bytes: copy }, [copy]);
+    return p.then((m) => { if (m.timing) onTiming?.(m.timing); return m.info; });
+  }
+
+  /**
+   * Load a catalogue model that the worker downloads itself (worker.js: the
+   * model store, its cache and SHA-256 check run there; the bytes never come
+   * to this thread). Resolves with the model info; rejects with a
+   * DownloadError (its words made here, in the UI language), the engine's
+   * error (code, message) for a file it refuses, or, where the engine did
+   * not start, an error with phase 'engine'. A newer load supersedes it, as
+   * with load(), and stops its download. The timeout counts from the bytes'
+   * arrival: a download has its own (lib/download.js: no byte for stallMs).
+   *   onProgress(loaded, total)      the download, as it goes
+   *   onDownloaded({ bytes, from, startedAt, doneAt })   verified (epoch ms)
+   *   onTiming({ startAt, doneAt })  when the engine read the model (epoch ms)
+   *   storeWhenSettled               the cache write waits for settle()
+   */
+  loadUrl(modelId, { url, sha256 = null, cacheName = null, storeWhenSettled = false, onProgress = null, onDownloaded = null, onTiming = null } = {}) {
+    const p = this.#expect('loaded', null);
+    this.inFlight = null;
+    this.pending = null;
+    this.loadId += 1;
+    this.loadCallbacks = { loadId: this.loadId, onProgress, onDownloaded };
+    this.worker.postMessage({ type: 'load', modelId, loadId: this.loadId, url: String(url), sha256, cacheName, storeWhenSettled });
     return p.then((m) => { if (m.timing) onTiming?.(m.timing); return m.info; });
   }
 
@@ -215,16 +256,25 @@ export class EngineClient {
       beamWidth: params.beamWidth, lengthPenalty: params.lengthPenalty, overrides: params.overrides ?? [], cutSource: !!params.cutSource });
   }
 
+  /** A promise for the worker's next `type` message; timeoutMs null: no timer until #arm(). */
   #expect(type, timeoutMs) {
     const old = this.waiters.get(type);
     if (old) { clearTimeout(old.timer); old.reject(new Error('superseded')); }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(type);
-        reject(new Error(t('engine.timeout', { s: num(Math.round(timeoutMs / 1000)) })));
-      }, timeoutMs);
-      this.waiters.set(type, { resolve, reject, timer });
+      this.waiters.set(type, { resolve, reject, timer: 0 });
+      if (timeoutMs != null) this.#arm(type, timeoutMs);
     });
+  }
+
+  #arm(type, timeoutMs) {
+    const w = this.waiters.get(type);
+    if (!w) return;
+    clearTimeout(w.timer);
+    w.timer = setTimeout(() => {
+      if (this.waiters.get(type) !== w) return;
+      this.waiters.delete(type);
+      w.reject(new Error(t('engine.timeout', { s: num(Math.round(timeoutMs / 1000)) })));
+    }, timeoutMs);
   }
 
   #settle(type, value) {
@@ -251,8 +301,25 @@ export class EngineClient {
       else w.resolve(w.value(msg));
       return;
     }
+    if (msg.type === 'stored') {
+      // A model the worker wrote to the cache: this page's listeners (the offline count) hear of it.
+      performance.mark?.('alignscope:model-stored', { startTime: Math.max(0, msg.putAt - performance.timeOrigin), detail: { url: msg.url, cacheName: msg.cacheName } });
+      storedElsewhere({ url: msg.url, cacheName: msg.cacheName, putAt: msg.putAt });
+      return;
+    }
     // The answer to a load that a newer load replaced: nobody waits for it.
-    if ((msg.type === 'loaded' || (msg.type === 'error' && msg.stage === 'load')) && msg.loadId !== this.loadId) return;
+    if (['loaded', 'progress', 'downloaded'].includes(msg.type) || (msg.type === 'error' && msg.stage === 'load')) {
+      if (msg.loadId !== this.loadId) return;
+    }
+    if (msg.type === 'progress' || msg.type === 'downloaded') {
+      const cb = this.loadCallbacks?.loadId === msg.loadId ? this.loadCallbacks : null;
+      if (msg.type === 'progress') cb?.onProgress?.(msg.loaded, msg.total);
+      else {
+        this.#arm('loaded', CONFIG.requestTimeoutMs);
+        cb?.onDownloaded?.({ bytes: msg.bytes, from: msg.from, startedAt: msg.startedAt, doneAt: msg.doneAt });
+      }
+      return;
+    }
     if (msg.type === 'ready' || msg.type === 'loaded') {
       this.#settle(msg.type, msg);
       return;
@@ -280,7 +347,10 @@ export class EngineClient {
     }
     if (msg.type === 'error') {
       const w = this.waiters.get(msg.stage === 'init' ? 'ready' : 'loaded');
-      const err = Object.assign(new Error(msg.message), { code: msg.code, status: msg.status });
+      // A failed download is made again here, so that its words are in the page's UI language.
+      const err = msg.phase === 'download' && msg.kind
+        ? new DownloadError(msg.kind, msg.key, msg.values ?? {}, { loaded: msg.loaded, total: msg.total, status: msg.status })
+        : Object.assign(new Error(msg.message), { code: msg.code, status: msg.status, ...(msg.phase ? { phase: msg.phase } : {}) });
       if (w) {
         this.waiters.delete(msg.stage === 'init' ? 'ready' : 'loaded');
         clearTimeout(w.timer);
@@ -292,18 +362,6 @@ export class EngineClient {
   }
 }
 
-/** An error while downloading: `kind` is 'http', 'network', 'stalled' or 'truncated'. */
-export class DownloadError extends Error {
-  constructor(kind, message, { loaded = 0, total = 0, status = 0 } = {}) {
-    super(message);
-    this.name = 'DownloadError';
-    this.kind = kind;
-    this.loaded = loaded;
-    this.total = total;
-    this.status = status;
-  }
-}
-
 /** "3.2 MB" (decimal megabytes, as download sizes are usually given). */
 export function formatBytes(n) {
   if (!(n >= 0)) return '?';
@@ -311,83 +369,16 @@ export function formatBytes(n) {
   return t('bytes.MB', { n: fixed(n / 1e6, 1) });
 }
 
-/**
- * Fetch with progress: onProgress(loaded, total|0). Resolves with a Uint8Array.
- * Never hangs: the download is aborted when no byte arrives for `stallMs`.
- * A body shorter than its Content-Length (a connection closed early) is an
- * error here, before the bytes reach the engine. Errors are DownloadErrors.
- * `cache` is fetch()'s cache mode ('reload' skips the HTTP cache).
- */
-export async function fetchWithProgress(url, onProgress, { signal, stallMs = CONFIG.downloadStallMs, cache = 'default' } = {}) {
-  const ctrl = new AbortController();
-  const onOuterAbort = () => ctrl.abort(signal.reason);
-  signal?.addEventListener('abort', onOuterAbort, { once: true });
-  let stalled = false;
-  let timer = null;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => { stalled = true; ctrl.abort(); }, stallMs);
-  };
-  let loaded = 0;
-  let total = 0;
-  const stallError = () => new DownloadError('stalled',
-    total ? t('download.stalledAfter', { s: num(Math.round(stallMs / 1000)), loaded: formatBytes(loaded), total: formatBytes(total) }) : t('download.stalled', { s: num(Math.round(stallMs / 1000)) }), { loaded, total });
-  try {
-    arm();
-    let res;
-    try {
-      res = await fetch(url, { signal: ctrl.signal, cache });
-    } catch (err) {
-      if (stalled) throw stallError();
-      throw new DownloadError('network', t('download.network', { why: err.message }));
-    }
-    if (!res.ok) throw new DownloadError('http', t('download.http', { status: `${res.status} ${res.statusText || 'error'}`, path: new URL(url, globalThis.location?.href).pathname }), { status: res.status });
-    // With a content encoding (gzip), Content-Length counts compressed bytes.
-    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
-    total = encoded ? 0 : Number(res.headers.get('content-length')) || 0;
-    onProgress?.(0, total);
-    // With a known length the chunks go straight into the result as they come
-    // (no second pass to join them); a body longer than it said is kept whole.
-    let out = total ? new Uint8Array(total) : null;
-    const chunks = [];
-    const keep = (chunk) => {
-      if (out && loaded + chunk.length <= out.length) out.set(chunk, loaded);
-      else {
-        if (out) { chunks.push(out.subarray(0, loaded)); out = null; }
-        chunks.push(chunk);
-      }
-      loaded += chunk.length;
-    };
-    if (!res.body || !res.body.getReader) {
-      keep(new Uint8Array(await res.arrayBuffer()));
-    } else {
-      const reader = res.body.getReader();
-      for (;;) {
-        let step;
-        try {
-          step = await reader.read();
-        } catch (err) {
-          if (stalled) throw stallError();
-          throw new DownloadError('network', total ? t('download.brokeOf', { loaded: formatBytes(loaded), total: formatBytes(total), why: err.message }) : t('download.broke', { loaded: formatBytes(loaded), why: err.message }), { loaded, total });
-        }
-        if (step.done) break;
-        arm();
-        keep(step.value);
-        onProgress?.(loaded, total);
-      }
-    }
-    if (total && loaded !== total) {
-      throw new DownloadError('truncated', t('download.truncated', { loaded: num(loaded), n: total }), { loaded, total });
-    }
-    if (out) return out;
-    const joined = new Uint8Array(loaded);
-    let off = 0;
-    for (const c of chunks) { joined.set(c, off); off += c.length; }
-    return joined;
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onOuterAbort);
-  }
+// A DownloadError's message in the UI language (lib/download.js): its values
+// are raw (bytes, seconds), made into words here.
+DownloadError.words = (key, v) => {
+  if (key === 'download.truncated') return t(key, { loaded: num(v.loaded), n: v.total });
+  return t(key, { ...v, ...(v.s != null ? { s: num(v.s) } : {}), ...(v.loaded != null ? { loaded: formatBytes(v.loaded) } : {}), ...(v.total != null ? { total: formatBytes(v.total) } : {}) });
+};
+
+/** lib/download.js's fetchWithProgress, with the page's stall time (config.js). */
+export function fetchWithProgress(url, onProgress, { stallMs = CONFIG.downloadStallMs, ...opts } = {}) {
+  return fetchBytes(url, onProgress, { stallMs, ...opts });
 }
 
 /** base64 → Uint8Array (for the single-file build's inlined bytes). */

@@ -9,8 +9,11 @@ import { parseShareString } from './state.js';
 import { CONFIG } from './config.js';
 import { postContentHeight } from './lib/embed-protocol.js';
 import { registerServiceWorker } from './controllers/offline.js';
+import { loadUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
 
 const initial = parseShareString(location.hash);
+// The cards are built in the UI language (its strings loaded first: i18n/core.js).
+await loadUiLanguage(pickUiLanguage(initial.uiLang, browserLanguages())).catch(() => { /* English, then */ });
 const app = mountAlignscope(document.getElementById('app'), {
   view: initial.view ?? 'heatmap',
   initial,

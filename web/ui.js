@@ -28,7 +28,7 @@ import { createQuiz } from './controllers/quiz.js';
 import { createMathCheck } from './controllers/mathcheck.js';
 import { createRender } from './controllers/render.js';
 import { createLinks } from './controllers/links.js';
-import { setUiLanguage, pickUiLanguage, browserLanguages } from './i18n/index.js';
+import { setUiLanguage, pickUiLanguage, browserLanguages, hasUiLanguage, loadUiLanguage } from './i18n/index.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
 import * as heatmapCard from './cards/heatmap.js';
@@ -142,7 +142,25 @@ export function mountAlignscope(root, opts = {}) {
     add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
     if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
-  const applyUiLanguage = (st) => { wrapper.lang = setUiLanguage(pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages())); };
+  // The UI language: the one the state (or opts, or the browser) wants, once
+  // its strings are here (i18n/core.js loads each when it is first shown);
+  // English until then, and the cards built again when they come.
+  const wantedLanguage = (st) => pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages());
+  const applyUiLanguage = (st) => { const code = wantedLanguage(st); wrapper.lang = setUiLanguage(hasUiLanguage(code) ? code : 'en'); };
+  const relanguage = () => {
+    const before = wrapper.lang;
+    applyUiLanguage(store.get());
+    if (wrapper.lang === before) return false;
+    buildCards(); // every card built again, with the whole state
+    wrapper.dispatchEvent(new CustomEvent('as-ui-language', { detail: wrapper.lang }));
+    return true;
+  };
+  let languageSeq = 0;
+  let destroyed = false;
+  const followUiLanguage = (st) => {
+    const seq = ++languageSeq;
+    loadUiLanguage(wantedLanguage(st)).catch(() => { /* English stays */ }).then(() => { if (seq === languageSeq && !destroyed) relanguage(); });
+  };
   applyUiLanguage(store.get());
   // The engine starts before the cards are built (its messages are in the UI
   // language, set just above): the catalogue request and the worker's modules
@@ -155,16 +173,14 @@ export function mountAlignscope(root, opts = {}) {
   first = false;
   wrapper.append(grid);
   root.append(wrapper);
+  // Mounted before its language's strings came (app.js, embed.js and alignscope.js wait for them; other callers may not).
+  if (wantedLanguage(store.get()) !== wrapper.lang) followUiLanguage(store.get());
 
   store.subscribe((st, changed) => {
     if (changed.has('uiLang')) {
-      const before = wrapper.lang;
-      applyUiLanguage(st);
-      if (wrapper.lang !== before) {
-        buildCards(); // every card built again, with the whole state
-        wrapper.dispatchEvent(new CustomEvent('as-ui-language', { detail: wrapper.lang }));
-        return;
-      }
+      languageSeq += 1; // a language asked for before this one is not applied when it comes
+      if (!hasUiLanguage(wantedLanguage(st))) followUiLanguage(st);
+      else if (relanguage()) return;
     }
     render.changed(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
@@ -195,6 +211,7 @@ export function mountAlignscope(root, opts = {}) {
       requestAnimationFrame(render.repaint);
     },
     destroy() {
+      destroyed = true;
       render.destroy();
       for (const c of [translation, models, share, presenter, compare, pin, training, beam, quiz, mathcheck, offline]) c?.destroy();
       wrapper.remove();

@@ -6,9 +6,20 @@
 //     wasmUrls: dist/'s content-hashed file names, from the catalogue)
 //   ← { type: 'ready', variant, timing: { startedAt, initAt, compiledAt, streamed } }
 //   → { type: 'load', modelId, loadId, bytes: ArrayBuffer }
+//   → { type: 'load', modelId, loadId, url, sha256?, cacheName?, storeWhenSettled? }
+//     (a catalogue model: this worker downloads it itself, through
+//     lib/model-store.js: the Cache API and a Web Lock shared with every
+//     thread of the origin, checked against sha256; storeWhenSettled: the
+//     cache write waits for 'settled'. A newer load stops an older download.)
+//   ← { type: 'progress', loadId, loaded, total }      (at most one per PROGRESS_MS, and the last)
+//   ← { type: 'downloaded', loadId, bytes, from: 'cache'|'network', startedAt, doneAt }
 //   ← { type: 'loaded', modelId, loadId, info, timing: { startAt, doneAt } }
-//     (a refused file: { type: 'error', stage: 'load', loadId, code, message },
-//     and the engine keeps the model it had)
+//     (a refused file: { type: 'error', stage: 'load', phase: 'check', loadId, code, message },
+//     and the engine keeps the model it had; a failed download: phase 'download',
+//     with the DownloadError's kind, key, values, status, loaded, total
+//     (lib/download.js: the page makes its words); an engine that did not start: phase 'engine')
+//   → { type: 'settled' }   the page's first heatmap is on screen: downloads may be cached now
+//   ← { type: 'stored', url, cacheName, putAt }   a downloaded model was written to the cache
 //   → { type: 'translate', id, text, scoreScale, topK, beamWidth?, lengthPenalty?, overrides?, cutSource? }
 //   ← { type: 'result', id, trace, workerMs, doneAt }
 //     (overrides: [{ step, weights }], engine.translate's pinned attention;
@@ -38,6 +49,7 @@
 
 import { bestVariant, createEngine } from './engine.js';
 import { mathCurves } from './lib/mathcheck.js';
+import { getModel, onStored } from './lib/model-store.js';
 
 const epochNow = () => performance.timeOrigin + performance.now();
 // When this module started running (its imports fetched and evaluated).
@@ -45,9 +57,42 @@ const startedAt = epochNow();
 
 let engine = null;
 let enginePromise = null;
+// The newest load, and the download it runs (a newer load stops it).
+let latestLoadId = 0;
+let downloading = null;
+// Resolved by the page's 'settled': a model downloaded for the first heatmap
+// is written to the cache only once that heatmap is on screen.
+let settle;
+const settled = new Promise((resolve) => { settle = resolve; });
+const PROGRESS_MS = 50;
+onStored((info) => postMessage({ type: 'stored', ...info }));
 
-function fail(stage, err, id, loadId) {
-  postMessage({ type: 'error', id, loadId, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err) });
+function fail(stage, err, id, loadId, extra = {}) {
+  const download = err?.name === 'DownloadError'
+    ? { kind: err.kind, key: err.key, values: err.values, loaded: err.loaded, total: err.total } : {};
+  postMessage({ type: 'error', id, loadId, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err), ...download, ...extra });
+}
+
+/** A catalogue model's bytes, downloaded (or read from the cache) here; its progress to the page. */
+async function download(msg) {
+  downloading?.abort();
+  const ctrl = new AbortController();
+  downloading = ctrl;
+  let last = -Infinity;
+  const onProgress = (loaded, total) => {
+    const now = performance.now();
+    if (now - last < PROGRESS_MS && loaded !== total) return;
+    last = now;
+    postMessage({ type: 'progress', loadId: msg.loadId, loaded, total });
+  };
+  try {
+    const r = await getModel({ url: msg.url, sha256: msg.sha256 ?? null, cacheName: msg.cacheName ?? null, signal: ctrl.signal,
+      storeWhen: msg.storeWhenSettled ? settled : null, onProgress });
+    postMessage({ type: 'downloaded', loadId: msg.loadId, bytes: r.bytes.length, from: r.from, startedAt: performance.timeOrigin + r.startedAt, doneAt: epochNow() });
+    return r.bytes;
+  } finally {
+    if (downloading === ctrl) downloading = null;
+  }
 }
 
 function copyTrace(tr) {
@@ -77,10 +122,35 @@ self.onmessage = async (event) => {
       enginePromise = createEngine(opts);
       engine = await enginePromise;
       postMessage({ type: 'ready', variant, timing: { startedAt, initAt, compiledAt: epochNow(), streamed: engine.streamed } });
+    } else if (msg.type === 'settled') {
+      settle();
     } else if (msg.type === 'load') {
-      if (!engine) engine = await enginePromise;
+      latestLoadId = msg.loadId;
+      if (!msg.url) downloading?.abort();
+      let bytes;
+      try {
+        bytes = msg.url ? await download(msg) : new Uint8Array(msg.bytes);
+      } catch (err) {
+        fail('load', err, msg.id, msg.loadId, { phase: 'download' });
+        return;
+      }
+      // (The download ran while the wasm compiled: the engine is awaited only now.)
+      try {
+        if (!engine) engine = await (enginePromise ?? Promise.reject(new Error('the engine was not started')));
+      } catch (err) {
+        fail('load', err, msg.id, msg.loadId, { phase: 'engine' });
+        return;
+      }
+      // A newer load came meanwhile: this one's bytes are cached, not loaded over it.
+      if (msg.loadId !== latestLoadId) return;
       const startAt = epochNow();
-      const info = engine.load(new Uint8Array(msg.bytes));
+      let info;
+      try {
+        info = engine.load(bytes);
+      } catch (err) {
+        fail('load', err, msg.id, msg.loadId, { phase: 'check' });
+        return;
+      }
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();

@@ -34,10 +34,11 @@
 // model, side by side (beam_greedy.mjs), the kernel micro-benchmarks (kernels_bench.mjs), greedy-token
 // agreement of every backend with the simd build, and in Chromium the
 // re-decode time of one slider event (20-word sentence, encoder reused),
-// navigation -> first heatmap on the real page, and the page's render
-// budget (render_budget.mjs: slider input -> paint on a 30-word sentence,
-// desktop and 4x CPU throttling, the longest task while dragging,
-// keystroke -> paint).
+// navigation -> first heatmap on the real page (web/ and dist/, bundled),
+// the offline second visit of dist/, and the page's render budget
+// (render_budget.mjs: slider input -> paint on a 30-word sentence, desktop,
+// 4x CPU throttling, every card open and a phone, the longest task while
+// dragging, keystroke -> paint, and which card's work took longest in one frame).
 // Writes tests/bench/results.json (or --out) and tests/bench/results.md.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -51,7 +52,9 @@ import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../web/engine.js';
 import { engineRound, engineTokens, ortGreedy, ortRound, ortTokens } from './rounds.js';
 import { decoderStepMacs, encoderWeights, median, pairedRatios, summarise } from './stats.mjs';
-import { renderBudget, budgetLines, budgetTargets } from './render_budget.mjs';
+import { renderBudget, budgetLines, budgetTargets, longestCards } from './render_budget.mjs';
+import { offlineVisit, offlineLines, offlineTargets } from './offline_visit.mjs';
+import { buildDist } from '../../web/tools/dist.mjs';
 import { browserStepBench, browserStepLines, browserStepTargets } from './browser_steps.mjs';
 import { growthBench, growthLines, growthTargets } from './growth.mjs';
 import { startupBench, startupLines, startupTargets } from './startup.mjs';
@@ -202,6 +205,26 @@ async function browserBench() {
     } catch (e) {
       result.startup = { error: String(e.message ?? e).split('\n')[0] };
     }
+    // (2') the same on dist/, the page as deployed (bundled: web/tools/dist.mjs),
+    // and its second visit with the network off (tests/bench/offline_visit.mjs).
+    let dist = null;
+    try {
+      dist = buildDist({ out: join(ART, 'dist'), quiet: true }).out;
+    } catch (e) {
+      result.startupDist = { error: String(e.message ?? e).split('\n')[0] };
+    }
+    if (dist) {
+      try {
+        result.startupDist = await startupBench(browser, { quick: QUICK, root: dist, served: 'dist/ (bundled)' });
+      } catch (e) {
+        result.startupDist = { error: String(e.message ?? e).split('\n')[0] };
+      }
+      try {
+        result.offlineVisit = await offlineVisit({ runs: QUICK ? 2 : 7, dist, browser });
+      } catch (e) {
+        result.offlineVisit = { error: String(e.message ?? e).split('\n')[0] };
+      }
+    }
     // (2a) the weight products of both builds against their instructions' peaks, in Chromium.
     try {
       result.relaxedKernels = await relaxedKernelBench(browser, { quick: QUICK });
@@ -217,9 +240,11 @@ async function browserBench() {
   } finally {
     await browser.close();
   }
-  // (3) the page's render budget, in a browser of its own.
+  // (3) the page's render budget, in a browser of its own: desktop, 4× throttling,
+  // every card open, a phone; and which card's work took longest in one frame.
   try {
-    result.renderBudget = await renderBudget();
+    result.renderBudget = await renderBudget(QUICK ? { drags: 1, moves: 16, keys: 6 } : {});
+    for (const c of longestCards(result.renderBudget)) log(`longest card paint, ${c.profile}: ${c.card} (${c.ms.toFixed(1)} ms in one frame)`);
   } catch (e) {
     result.renderBudget = { error: String(e.message ?? e).split('\n')[0] };
   }
@@ -441,6 +466,8 @@ function targets(r) {
   if (bg && !bg.error) t.push({ name: `beam (width ${bg.width}) vs greedy, time per sentence, ${bg.model}, Node (geomean)`, value: bg.ratioGeomean, goal: 2, met: bg.ratioGeomean < 2, unit: '×', lowerIsBetter: true });
   if (r.browser?.steps) t.push(...browserStepTargets(r.browser.steps));
   if (r.browser?.startup && !r.browser.startup.error) t.push(...startupTargets(r.browser.startup));
+  if (r.browser?.startupDist && !r.browser.startupDist.error) t.push(...startupTargets(r.browser.startupDist));
+  if (r.browser?.offlineVisit && !r.browser.offlineVisit.error) t.push(...offlineTargets(r.browser.offlineVisit));
   if (r.browser?.relaxedKernels) t.push(...relaxedKernelTargets(r.browser.relaxedKernels));
   if (r.browser?.growth && !r.browser.growth.error) t.push(...growthTargets(r.browser.growth));
   // Context only in Node: its V8 (11.3) runs the register-only dot chains
@@ -539,6 +566,8 @@ function markdown(r) {
     if (b.steps) lines.push(...browserStepLines(b.steps, r.sentences));
     if (b.sliderRedecode) lines.push(`One slider event (re-decode, encoder reused), ${b.sliderRedecode.words}-word sentence (${b.sliderRedecode.steps} steps): median ${f(b.sliderRedecode.medianMs)} ms, min ${f(b.sliderRedecode.minMs)} ms, p90 ${f(b.sliderRedecode.p90Ms)} ms (engine.js on the main thread, ${b.sliderRedecode.variant ?? 'simd'} build${b.sliderRedecode.model ? `, ${b.sliderRedecode.model}` : ''}, ${b.chromium}).`, '');
     if (b.startup) lines.push(...(b.startup.error ? [`Start-up: unavailable (${b.startup.error}).`] : startupLines(b.startup)), '');
+    if (b.startupDist) lines.push(...(b.startupDist.error ? [`Start-up of dist/: unavailable (${b.startupDist.error}).`] : startupLines(b.startupDist)), '');
+    if (b.offlineVisit) lines.push(...(b.offlineVisit.error ? [`Offline second visit: unavailable (${b.offlineVisit.error}).`] : offlineLines(b.offlineVisit)), '');
     if (b.relaxedKernels) lines.push(...(b.relaxedKernels.error ? [`Kernels in Chromium: unavailable (${b.relaxedKernels.error}).`] : relaxedKernelLines(b.relaxedKernels)), '');
     if (b.growth) lines.push(...(b.growth.error ? [`How cost grows with length: unavailable (${b.growth.error}).`] : growthLines(b.growth)), '');
     if (b.renderBudget) lines.push(...(b.renderBudget.error ? [`Render budget: unavailable (${b.renderBudget.error}).`] : budgetLines(b.renderBudget)), '');

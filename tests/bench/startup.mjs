@@ -7,16 +7,18 @@
 // a fresh browser context (empty HTTP cache, no service worker, no Cache
 // API entries), 1280×800, web/ served by web/tools/serve.mjs on localhost.
 //
-//   node tests/bench/startup.mjs [--quick] [--runs N] [--root DIR] [--json FILE]
+//   node tests/bench/startup.mjs [--quick] [--runs N] [--root DIR | --dist] [--json FILE]
 //   (--quick: 2 runs, the test suite's check; --root: another copy of web/,
-//   e.g. an older build to compare with, which must make the same marks)
+//   e.g. an older build to compare with, which must make the same marks;
+//   --dist: dist/ as ./build.sh dist makes it, bundled, built in a temporary
+//   folder: ./build.sh bench measures both)
 //
 // Reported per phase: when it ended, in ms from navigation (median and min
 // over the runs), and its own duration where the page knows it (the mark's
 // detail.ms: the download from the request to the checked bytes, the wasm's
 // fetch + compile + instantiation, the engine reading the model, the worker's
 // decode). Timings are reported, never asserted: run it on an idle machine.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +32,7 @@ export const PHASES = ['catalog', 'worker', 'download', 'compile', 'load', 'tran
 const LABELS = {
   catalog: 'catalogue read (models/index.json)',
   worker: 'engine worker running (worker.js + engine.js)',
-  download: 'model downloaded and checked (SHA-256)',
+  download: 'model downloaded and checked (SHA-256, in the worker)',
   compile: 'wasm compiled and instantiated (worker)',
   load: 'model loaded in the engine (worker)',
   translation: 'first translation done (worker)',
@@ -65,14 +67,19 @@ async function oneRun(browser, url) {
 
 /**
  * Runs the measurement in `browser` (a launched playwright-core Chromium).
- * Returns { chromium, runs, viewport, build, streamed, model: { id, file, bytes }, phases: { [phase]:
+ * served: what `root` is, in words ('web/', 'dist/ (bundled)').
+ * Returns { chromium, runs, viewport, served, build, streamed, model: { id, file, bytes }, phases: { [phase]:
  * { medianMs, minMs, durationMedianMs, count } }, firstHeatmap: { medianMs, minMs, samples }, domContentLoadedMedianMs, samples }.
  */
-export async function startupBench(browser, { quick = false, runs = quick ? 2 : 5, root = join(ROOT, 'web') } = {}) {
+export async function startupBench(browser, { quick = false, runs = quick ? 2 : 5, root = join(ROOT, 'web'), served = 'web/' } = {}) {
   const { startServer } = await import('../../web/tools/serve.mjs');
   const { assemble } = await import('../../web/tools/assemble.mjs');
-  if (!existsSync(join(root, 'gen', 'alignscope-simd.wasm'))) throw new Error(`${join(root, 'gen')}: no wasm (run ./build.sh wasm)`);
-  const catalog = assemble({ quiet: true });
+  // (dist/ names its wasm by content hash: gen/alignscope-simd.<hash>.wasm.)
+  if (!readdirSync(join(root, 'gen')).some((f) => /^alignscope-simd(\.[0-9a-f]{16})?\.wasm$/.test(f))) throw new Error(`${join(root, 'gen')}: no wasm (run ./build.sh wasm)`);
+  // The served copy's own catalogue (dist/ names its models by content hash), after web/'s is assembled.
+  const assembled = assemble({ quiet: true });
+  const own = join(root, 'models', 'index.json');
+  const catalog = existsSync(own) ? JSON.parse(readFileSync(own, 'utf8')) : assembled;
   const def = catalog.models.find((m) => m.id === catalog.default) ?? catalog.models[0];
   const modelFile = join(root, 'models', def.file);
   const server = await startServer({ root, port: 0 });
@@ -99,7 +106,7 @@ export async function startupBench(browser, { quick = false, runs = quick ? 2 : 
   const compile = samples.map((s) => s.marks.find((m) => m.phase === 'compile')?.detail).filter(Boolean);
   const download = samples.map((s) => s.marks.find((m) => m.phase === 'download')?.detail).filter(Boolean);
   return {
-    chromium: browser.version(), runs, viewport: '1280×800', goalMs: GOAL_MS,
+    chromium: browser.version(), runs, viewport: '1280×800', goalMs: GOAL_MS, served,
     // The build the page says it ran (the timing line's data-build), and what the worker reported compiling.
     build: samples[0]?.build ?? null, builds: [...new Set(samples.map((s) => s.build))],
     compiledBuilds: [...new Set(compile.map((d) => d.variant))], streamed: compile.length ? compile.every((d) => d.streamed) : null,
@@ -116,7 +123,7 @@ export async function startupBench(browser, { quick = false, runs = quick ? 2 : 
 export function startupLines(r) {
   const f = (x) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : '–');
   const lines = [
-    `Start-up (tests/bench/startup.mjs): the page served from web/ on localhost, ${r.runs} cold loads (a fresh browser context each: empty HTTP cache, no service worker), ${r.viewport}, Chromium ${r.chromium}; default model ${r.model.file} (${r.model.bytes?.toLocaleString('en') ?? '?'} bytes), ${r.build ?? '?'} build${r.streamed ? ', wasm compiled while it streams (WebAssembly.instantiateStreaming)' : r.streamed === false ? ', wasm compiled from its downloaded bytes' : ''}.`,
+    `Start-up (tests/bench/startup.mjs): the page served from ${r.served ?? 'web/'} on localhost, ${r.runs} cold loads (a fresh browser context each: empty HTTP cache, no service worker), ${r.viewport}, Chromium ${r.chromium}; default model ${r.model.file} (${r.model.bytes?.toLocaleString('en') ?? '?'} bytes), ${r.build ?? '?'} build${r.streamed ? ', wasm compiled while it streams (WebAssembly.instantiateStreaming)' : r.streamed === false ? ', wasm compiled from its downloaded bytes' : ''}.`,
     'Each phase as the page marks it (web/lib/startup.js): when it ended, in ms from navigation, and its own duration where the page measures it. The phases overlap: the model downloads while the worker compiles the wasm.', '',
     '| phase | ends at (median) | min | own duration (median) |', '|---|---|---|---|',
   ];
@@ -131,7 +138,8 @@ export function startupLines(r) {
 /** Target rows for results.md (bench.mjs): navigation → first heatmap, median of the runs. */
 export function startupTargets(r) {
   const v = r.phases?.paint?.medianMs;
-  return [{ name: `navigation → first heatmap, default model, cold cache, localhost (median of ${r.runs})`, value: v, goal: r.goalMs ?? GOAL_MS,
+  const where = r.served && r.served !== 'web/' ? `, ${r.served}` : '';
+  return [{ name: `navigation → first heatmap, default model, cold cache, localhost${where} (median of ${r.runs})`, value: v, goal: r.goalMs ?? GOAL_MS,
     met: Number.isFinite(v) ? v <= (r.goalMs ?? GOAL_MS) : null, unit: 'ms', lowerIsBetter: true, orEqual: true }];
 }
 
@@ -142,10 +150,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
   let r;
+  let tmp = null;
   try {
-    r = await startupBench(browser, { quick, ...(opt('--runs') ? { runs: Number(opt('--runs')) } : {}), ...(opt('--root') ? { root: resolve(opt('--root')) } : {}) });
+    let where = opt('--root') ? { root: resolve(opt('--root')), served: opt('--root') } : {};
+    if (args.includes('--dist')) {
+      const [{ mkdtempSync }, { tmpdir }, { buildDist }] = await Promise.all([import('node:fs'), import('node:os'), import('../../web/tools/dist.mjs')]);
+      tmp = mkdtempSync(join(tmpdir(), 'alignscope-startup-dist-'));
+      where = { root: buildDist({ out: join(tmp, 'dist'), quiet: true }).out, served: 'dist/ (bundled)' };
+    }
+    r = await startupBench(browser, { quick, ...(opt('--runs') ? { runs: Number(opt('--runs')) } : {}), ...where });
   } finally {
     await browser.close();
+    if (tmp) (await import('node:fs')).rmSync(tmp, { recursive: true, force: true });
   }
   const file = opt('--json');
   if (file) { mkdirSync(dirname(resolve(file)), { recursive: true }); writeFileSync(file, `${JSON.stringify(r, null, 1)}\n`); }

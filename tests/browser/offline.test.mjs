@@ -4,7 +4,8 @@
 // entries and a model whose hash does not match; switching back to a model
 // downloads nothing; "Make all models available offline" with its progress
 // and a quota error in words; the manifest makes the page installable; the
-// standalone file's "Copy link".
+// standalone file's "Copy link"; dist/'s scripts are bundles (two requests
+// by the first heatmap, the languages precached as chunks of their own).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -79,6 +80,65 @@ describe('dist/ names the wasm and the models by content hash', () => {
     assert.match(model.headers.get('cache-control'), /immutable/);
     const page = await fetch(`${server.url}index.html`, { method: 'HEAD' });
     assert.equal(page.headers.get('cache-control'), 'no-cache');
+  });
+});
+
+describe('dist/ is bundled: no module waterfall', () => {
+  /** A cold visit with no service worker: → { page, context, scripts: the .js paths the server was asked for by the first heatmap }. */
+  async function coldScripts(hash) {
+    const context = await browser.newContext({ serviceWorkers: 'block', locale: 'en-US' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    server.hits.clear();
+    await page.goto(`${server.url}index.html${hash}`);
+    await page.waitForFunction(() => performance.getEntriesByName('alignscope:first-heatmap').length > 0, null, { timeout: 90_000 });
+    // Counted once the heatmap is there: what came before it, and anything since (nothing more should).
+    const scripts = [...server.hits.keys()].filter((p) => p.endsWith('.js')).sort();
+    return { page, context, scripts, errors };
+  }
+
+  test('the page asks for two scripts by its first heatmap, its bundle and the worker’s; a French page one more, its language', async () => {
+    for (const [hash, want] of [['#s=Open+the+file', [/^\/app\.js$/, /^\/worker\.js$/]], ['#uilang=fr&s=Open+the+file', [/^\/app\.js$/, /^\/chunks\/fr\.[A-Za-z0-9]+\.js$/, /^\/worker\.js$/]]]) {
+      const { page, context, scripts, errors } = await coldScripts(hash);
+      try {
+        assert.equal(scripts.length, want.length, `${hash}: ${scripts.join(', ')}`);
+        want.forEach((re, i) => assert.match(scripts[i], re, hash));
+        for (const p of scripts) assert.equal(server.hits.get(p), 1, `${p} once`);
+        await readyIn(page); // and it works
+        assert.deepEqual(errors, [], hash);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('dist/ holds the bundles, minified, and none of web/’s modules; the service worker precaches exactly its files', () => {
+    for (const dir of ['cards', 'controllers', 'views', 'lib', 'i18n']) assert.ok(!fs.existsSync(path.join(dist, dir)), `no ${dir}/`);
+    for (const f of ['app.js', 'worker.js', 'embed.js', 'alignscope.js', 'engine.js']) {
+      const text = fs.readFileSync(path.join(dist, f), 'utf8');
+      assert.ok(!/^import\s.*from\s*['"]\.\.?\//m.test(text) && !/\bfrom"\.\.?\/(?!chunks\/)/.test(text), `${f} imports nothing but its chunks`);
+      assert.ok(text.split('\n').length < 40, `${f} is minified (${text.split('\n').length} lines)`);
+    }
+    const release = JSON.parse(fs.readFileSync(path.join(dist, 'gen', 'release.js'), 'utf8').replace(/^[\s\S]*?ALIGNSCOPE_RELEASE = /, '').replace(/;\s*$/, ''));
+    const shell = new Set(release.shell.map((f) => f.url));
+    for (const f of shell) assert.ok(fs.existsSync(path.join(dist, f)), `precached ${f} exists`);
+    const scripts = fs.readdirSync(dist, { recursive: true }).map((f) => f.split(path.sep).join('/')).filter((f) => f.endsWith('.js') && f !== 'sw.js' && f !== 'gen/release.js');
+    assert.deepEqual(scripts.filter((f) => !shell.has(f)), [], 'every script is precached');
+    assert.ok(scripts.some((f) => /^chunks\/fr\.[A-Za-z0-9]+\.js$/.test(f)), 'the French strings are a chunk of their own');
+  });
+
+  test('offline, a language the first visit never showed still comes: its chunk was precached', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await firstVisit(context, server.url);
+      await context.setOffline(true);
+      await page.locator('#ui-lang').selectOption('de');
+      await page.waitForFunction(() => document.documentElement.lang === 'de' && document.querySelector('#app .as-root').lang === 'de', null, { timeout: 30_000 });
+      assert.equal(await page.locator('#app .as-input-card').getAttribute('aria-label'), 'Satz und Übersetzung');
+    } finally {
+      await context.close();
+    }
   });
 });
 

@@ -2,7 +2,9 @@
 // every phase it marks (web/lib/startup.js, `alignscope:startup:<phase>`)
 // is there, once, in an order that makes sense; nothing is fetched, posted
 // to the worker or started twice; the wasm is compiled as it streams; the
-// service worker and the model's cache write wait for the first heatmap; a
+// service worker and the model's cache write wait for the first heatmap; the
+// model is downloaded by the engine worker (the page posts its URL, never its
+// bytes); only the UI language shown has its strings fetched; a
 // link's model is the one fetched early; a download that fails before the
 // page's own modules are here still speaks the link's language. No timings
 // are asserted (they belong to tests/bench/startup.mjs).
@@ -13,7 +15,7 @@ import path from 'node:path';
 import { launch, countingServer, openPage, WEB, ARTIFACTS, DESKTOP, PHONE } from './support.mjs';
 import { assemble } from '../../web/tools/assemble.mjs';
 import { STARTUP_PHASES, STARTUP_PREFIX } from '../../web/lib/startup.js';
-import { setUiLanguage, t } from '../../web/i18n/index.js';
+import { setUiLanguage, t } from '../../web/i18n/all.js';
 
 let server;
 let browser;
@@ -37,13 +39,20 @@ after(async () => {
 // the workers it makes, when it registers a service worker and when it writes
 // to the Cache API (performance.now(), on the page's timeline).
 function recordStartup() {
-  const seen = { posted: {}, workers: 0, swRegisteredAt: null, cachePuts: [] };
+  const seen = { posted: {}, loads: [], fetched: [], workers: 0, swRegisteredAt: null, cachePuts: [] };
   window.__startup = seen;
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (msg, ...rest) {
     const type = msg?.type ?? '?';
     seen.posted[type] = (seen.posted[type] ?? 0) + 1;
+    if (type === 'load') seen.loads.push({ url: msg.url ?? null, bytes: msg.bytes?.byteLength ?? null });
     return post.call(this, msg, ...rest);
+  };
+  // What this thread fetches itself (the engine worker's requests are its own).
+  const fetchNative = window.fetch;
+  window.fetch = function (input, ...rest) {
+    seen.fetched.push(String(input?.url ?? input));
+    return fetchNative.call(this, input, ...rest);
   };
   const Native = window.Worker;
   window.Worker = class extends Native { constructor(...a) { super(...a); seen.workers += 1; } };
@@ -129,7 +138,11 @@ test('nothing is done twice at load: one catalogue, one model and one wasm reque
     assert.equal(wasm.length, 1, `one build of the wasm: ${wasm.join(', ')}`);
     assert.equal(hits[wasm[0]], 1, 'fetched once (compiled while it streamed)');
     assert.equal(hits['/worker.js'], 1);
-    for (const lang of ['fr', 'de', 'es']) assert.ok((hits[`/i18n/${lang}.js`] ?? 0) <= 1, lang);
+    // English: no other language's strings are asked for (i18n/core.js loads the one shown).
+    for (const lang of ['fr', 'de', 'es']) assert.equal(hits[`/i18n/${lang}.js`] ?? 0, 0, lang);
+    // The worker downloads the model: the page posts its URL, never its bytes, and fetches no model itself.
+    assert.deepEqual(recorded.loads, [{ url: `${server.url}models/${def.file}`, bytes: null }]);
+    assert.deepEqual(recorded.fetched.filter((u) => u.endsWith('.alsc')), [], 'no model fetched on the page’s thread');
     // Until the first heatmap: one engine worker, started once, loaded once, asked to translate once.
     assert.equal(recorded.workers, 1, 'one worker');
     assert.equal(recorded.posted.init, 1, 'one init');
@@ -145,11 +158,15 @@ test('the service worker’s install and the model’s cache write wait for the 
   const { page, context, errors, marks } = await coldLoad('#s=Open+the+file');
   try {
     const paint = at(marks, 'paint');
-    await page.waitForFunction(() => window.__startup.swRegisteredAt !== null && window.__startup.cachePuts.some((p) => p.url.endsWith('.alsc')), null, { timeout: 30_000 });
+    // The engine worker writes the model (its model store); the page marks when that write began (client.js).
+    const stored = () => performance.getEntriesByName('alignscope:model-stored').map((m) => ({ url: m.detail.url, at: m.startTime }));
+    await page.waitForFunction(() => window.__startup.swRegisteredAt !== null
+      && performance.getEntriesByName('alignscope:model-stored').some((m) => m.detail.url.endsWith('.alsc')), null, { timeout: 30_000 });
     const recorded = await page.evaluate(() => window.__startup);
     assert.ok(recorded.swRegisteredAt >= paint, `service worker registered at ${recorded.swRegisteredAt.toFixed(1)} ms, first heatmap at ${paint.toFixed(1)} ms`);
-    const put = recorded.cachePuts.find((p) => p.url.endsWith(`/models/${def.file}`));
-    assert.ok(put, `the model is cached: ${JSON.stringify(recorded.cachePuts)}`);
+    const puts = [...recorded.cachePuts, ...await page.evaluate(stored)];
+    const put = puts.find((p) => p.url.endsWith(`/models/${def.file}`));
+    assert.ok(put, `the model is cached: ${JSON.stringify(puts)}`);
     assert.ok(put.at >= paint, `cache write at ${put.at.toFixed(1)} ms, first heatmap at ${paint.toFixed(1)} ms`);
     // …and it is the bytes the catalogue names.
     const cached = await page.evaluate(async ([cache, url]) => {
@@ -175,6 +192,23 @@ test('a link’s model is the one fetched early, and the only one; on a phone to
     assert.equal(await page.locator('#app .as-model-card select.as-select').inputValue(), other.id);
     assert.deepEqual(errors, []);
     await page.screenshot({ path: path.join(ARTIFACTS, 'startup-first-heatmap-phone.png') });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a page in French asks for the French strings once, and no other language’s', async () => {
+  const { page, context, errors } = await coldLoad('#uilang=fr&s=Open+the+file', { serviceWorkers: 'block' });
+  try {
+    const hits = Object.fromEntries(server.hits);
+    assert.equal(hits['/i18n/fr.js'], 1);
+    for (const lang of ['de', 'es']) assert.equal(hits[`/i18n/${lang}.js`] ?? 0, 0, lang);
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'fr');
+    setUiLanguage('fr');
+    const label = t('input.cardLabel');
+    setUiLanguage('en');
+    assert.equal(await page.locator('#app .as-input-card').getAttribute('aria-label'), label, 'the cards are in French from the start');
+    assert.deepEqual(errors, []);
   } finally {
     await context.close();
   }

@@ -4,7 +4,7 @@
 // link format; numbers and plurals per locale.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { STRINGS, UI_LANGUAGES, pickUiLanguage, setUiLanguage, t, tParts, num } from '../../web/i18n/index.js';
+import { STRINGS, UI_LANGUAGES, pickUiLanguage, setUiLanguage, t, tParts, num } from '../../web/i18n/all.js';
 import { parseShareString, serializeShareState, defaultShareState } from '../../web/state.js';
 import { fmt, fmtDivisor } from '../../web/lib/math.js';
 

@@ -1,7 +1,8 @@
 // Unit tests for how the page names and picks models (no browser): the
 // picker's words (web/lib/catalog.js), model ids in links against the
 // catalogue and the link of a model file from disk (web/state.js), and the
-// worker client's handling of a load that replaces another (web/client.js).
+// worker client's handling of a load that replaces another, and of a load
+// whose download the worker runs itself (web/client.js loadUrl).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -166,6 +167,43 @@ test('client: a load replaced by a newer one: its late answer is ignored, the ne
   client.stop();
 });
 
+test('client: loadUrl sends the url, not bytes; progress and downloaded reach only the newest load; a failed download comes back as a DownloadError in words', async () => {
+  const { DownloadError } = await import('../../web/client.js');
+  const results = [];
+  const { client, worker } = await startedClient(results);
+  const seen = [];
+  const first = client.loadUrl('en-fr', { url: 'https://example.org/models/en-fr.alsc', sha256: 'ab', cacheName: 'alignscope-1', storeWhenSettled: true,
+    onProgress: (loaded, total) => seen.push(['first', loaded, total]) });
+  const sent = worker.sent.find((m) => m.type === 'load');
+  assert.deepEqual({ ...sent }, { type: 'load', modelId: 'en-fr', loadId: 1, url: 'https://example.org/models/en-fr.alsc', sha256: 'ab', cacheName: 'alignscope-1', storeWhenSettled: true });
+  const second = client.loadUrl('en-de', { url: 'https://example.org/models/en-de.alsc',
+    onProgress: (loaded, total) => seen.push(['second', loaded, total]), onDownloaded: (d) => seen.push(['downloaded', d.bytes, d.from]),
+    onTiming: (tm) => seen.push(['timing', tm.doneAt - tm.startAt]) });
+  assert.equal((await first.catch((e) => e)).message, 'superseded');
+  worker.reply({ type: 'progress', loadId: 1, loaded: 10, total: 100 }); // the superseded load's: nobody hears it
+  worker.reply({ type: 'progress', loadId: 2, loaded: 50, total: 100 });
+  worker.reply({ type: 'downloaded', loadId: 2, bytes: 100, from: 'cache', startedAt: 1, doneAt: 2 });
+  worker.reply({ type: 'loaded', modelId: 'en-de', loadId: 2, info: { attention: 'additive' }, timing: { startAt: 3, doneAt: 5 } });
+  assert.deepEqual(await second, { attention: 'additive' });
+  assert.deepEqual(seen, [['second', 50, 100], ['downloaded', 100, 'cache'], ['timing', 2]]);
+  // A download that failed in the worker: its kind, key and values, in this thread's words.
+  const third = client.loadUrl('en-es', { url: 'https://example.org/models/en-es.alsc' });
+  worker.reply({ type: 'error', stage: 'load', phase: 'download', loadId: 3, kind: 'http', key: 'download.http', values: { status: '404 Not Found', path: '/models/en-es.alsc' }, status: 404, message: 'download.http' });
+  const err = await third.catch((e) => e);
+  assert.ok(err instanceof DownloadError);
+  assert.equal(err.kind, 'http');
+  assert.equal(err.status, 404);
+  assert.equal(err.message, 'the server answered 404 Not Found for /models/en-es.alsc');
+  // settle(): once, and again to a worker made after it.
+  client.settle();
+  client.settle();
+  assert.equal(worker.sent.filter((m) => m.type === 'settled').length, 1);
+  client.stop();
+  client.spawn();
+  assert.deepEqual(FakeWorker.last.sent.map((m) => m.type), ['settled']);
+  client.stop();
+});
+
 test('format-3 architectures in words; what a decoder without attention sees', async () => {
   const { architectureName, fixedSummary } = await import('../../web/lib/catalog.js');
   const all = { unidirectional: true, initFromEncoder: true, attentionBias: true, directOutput: true, sourceEos: true, tutorialTokenizer: true };
@@ -235,7 +273,7 @@ test('the README states the bytes and number of the committed models/*.alsc, and
 
 test('the "Trained on" line is in the UI language, its number in the locale\'s digits (it stayed English in fr/de/es)', async () => {
   const { trainedOnText } = await import('../../web/lib/catalog.js');
-  const { setUiLanguage } = await import('../../web/i18n/index.js');
+  const { setUiLanguage } = await import('../../web/i18n/all.js');
   const index = JSON.parse(fs.readFileSync(new URL('../../models/index.json', import.meta.url), 'utf8'));
   const entry = index.models.find((m) => m.id === index.default);
   assert.ok(Number.isInteger(entry.trainPairs), 'the catalogue gives the number (models/train/catalogue.py)');

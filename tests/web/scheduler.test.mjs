@@ -152,3 +152,29 @@ test('always-on cards update off screen; onFrame follows each frame', () => {
   assert.deepEqual(calls, [['input', 1, 'draft']]);
   assert.equal(frames, 1);
 });
+
+test('with onTime, each measure, update and job of a frame is timed, a job credited to the card whose update queued it', () => {
+  let clock = 0;
+  const times = [];
+  const e = env({ now: () => clock, onTime: (cardKey, kind, key, ms, frame) => times.push([cardKey, kind, key, ms, frame]) });
+  e.s.card('heat', {
+    measure: () => { clock += 1; },
+    update: () => { clock += 2; e.s.add('heatmap-1', () => { clock += 5; }, { last: true }); },
+  });
+  e.s.card('steps', { update: () => { clock += 3; } });
+  e.s.changed({ v: 1 }, new Set(['scale']));
+  e.frame();
+  assert.deepEqual(times, [['heat', 'measure', 'heat', 1, 1], ['heat', 'update', 'heat', 2, 1], ['steps', 'update', 'steps', 3, 1], ['heat', 'job', 'heatmap-1', 5, 1]]);
+  // Queued outside any update later (a zoom button, say): still the card that made it; a new key is its own.
+  times.length = 0;
+  e.s.add('heatmap-1', () => { clock += 7; });
+  e.s.add('count', () => { clock += 1; });
+  e.frame();
+  assert.deepEqual(times, [['heat', 'job', 'heatmap-1', 7, 2], ['count', 'job', 'count', 1, 2]]);
+  // Without onTime nothing is timed (and the log is as it was).
+  const plain = env();
+  plain.s.card('heat', { update: () => {} });
+  plain.s.changed({ v: 1 }, new Set(['scale']));
+  plain.frame();
+  assert.deepEqual(plain.log, [[1, 'update', 'heat']]);
+});

@@ -11,7 +11,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { validateFilm, filmFilePath, filmFor, filmDownload, formatFraction, loadLabel, progressText, pointText, bleuText, FILM_MAX_POINTS } from '../../web/lib/film.js';
 import { assembleFilms } from '../../web/tools/assemble.mjs';
-import { setUiLanguage } from '../../web/i18n/index.js';
+import { setUiLanguage } from '../../web/i18n/all.js';
 
 const HEX = (c) => c.repeat(64);
 const MANIFEST = 'snapshots/en-fr-int8.json';
@@ -240,7 +240,7 @@ test('argmaxColumns: one column when every row looks at the same word, S when th
   assert.deepEqual(argmaxColumns(m([[0.8, 0.1, 0.1], [0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.1, 0.2, 0.7]])), { columns: 3, S: 3 });
   assert.deepEqual(argmaxColumns({ T: 2, S: 3, alpha: null }), { columns: 0, S: 3 });
   setUiLanguage('en');
-  const { t } = await import('../../web/i18n/index.js');
+  const { t } = await import('../../web/i18n/all.js');
   assert.equal(t('training.columns', { n: 1, S: '4' }), 'The rows’ largest weights all fall on one of the 4 source words.');
   assert.equal(t('training.columns', { n: 3, S: '4' }), 'The rows’ largest weights fall on 3 of the 4 source words.');
 });

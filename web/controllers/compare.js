@@ -5,15 +5,15 @@
 // decoded as the main trace was (its beam width and length penalty) —
 // whenever the main model has a new result. What happens goes into the
 // store's `compared`: { [id]: { status, progress, info, trace, error } };
-// the bytes come through lib/model-store.js, so a model that is also (or
-// later) the main one downloads once;
+// its worker downloads the bytes itself through lib/model-store.js, so a
+// model that is also (or later) the main one downloads once;
 // cards/compare.js draws it.
 
 import { comparedIds } from '../lib/compare.js';
 import { scaleFor, linkNoticeAdd } from '../state.js';
 import { CONFIG } from '../config.js';
 import { EngineClient, DownloadError } from '../client.js';
-import { engineStartOptions, fetchCatalogModel } from './models.js';
+import { engineStartOptions, loadCatalogModel } from './models.js';
 import { t } from '../i18n/index.js';
 import { own } from '../lib/own.js';
 
@@ -55,14 +55,15 @@ export function createCompare(store, { workerUrl, workerType, inline, base, seen
       stage = 'download';
       // The single-file copy carries only its own model.
       if (inline?.index && !own(inline.models, id)) throw new Error(t('compare.singleFile'));
-      const bytes = await fetchCatalogModel(entry, {
-        catalog: store.get().catalog, base, inline, signal: slot.abort.signal,
+      const info = await loadCatalogModel(client, entry, {
+        catalog: store.get().catalog, base, inline,
         onProgress: (progress) => patch(id, { progress }),
+        onDownloaded: () => {
+          if (slots.get(id) !== slot) return;
+          stage = 'check';
+          patch(id, { progress: { text: t('compare.checking', { name }), value: null, max: null } });
+        },
       });
-      if (slots.get(id) !== slot) return;
-      stage = 'check';
-      patch(id, { progress: { text: t('compare.checking', { name }), value: null, max: null } });
-      const info = await client.load(id, bytes);
       if (slots.get(id) !== slot) return;
       slot.ready = true;
       client.onResult = (trace) => patch(id, { trace, error: null, status: 'ready' });

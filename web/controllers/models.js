@@ -11,10 +11,9 @@
 import { CONFIG } from '../config.js';
 import { resolveModel, noticePatch } from '../state.js';
 import { fromBase64, formatBytes, DownloadError } from '../client.js';
-import { getModel } from '../lib/model-store.js';
 import { bestVariant } from '../engine.js';
 import { t, num } from '../i18n/core.js';
-import { pageTime, startupSettled } from '../lib/startup.js';
+import { epochNow, pageTime, startupSettled } from '../lib/startup.js';
 import { frameTask } from '../lib/frame.js';
 import { own } from '../lib/own.js';
 
@@ -46,26 +45,30 @@ export function engineStartOptions(inline, catalog = null, base = null) {
 }
 
 /**
- * A catalogue model's bytes: packed in the single-file build, else through
- * the shared model store (one download per page and frame, cached for the
- * next visit, checked against the catalogue's SHA-256; lib/model-store.js).
- * They are the caller's own (it may transfer them to its worker).
+ * Load catalogue model `entry` into `client`'s engine: the single-file
+ * build's packed bytes, else the worker downloads it itself (client.loadUrl:
+ * the model store runs there, one download per origin through its Web Lock
+ * and cache, cached for the next visit, checked against the catalogue's
+ * SHA-256; the bytes never come to this thread). Resolves with the model info.
  * onProgress({ text, value, max }) follows the download, in words;
- * onDone({ from: 'inline'|'cache'|'network', startedAt }) says where the bytes
- * came from and when their download began (performance.now());
- * storeWhen: what the cache write waits for (lib/model-store.js).
+ * onDownloaded({ bytes, from: 'inline'|'cache'|'network', startedAt, doneAt })
+ * when the bytes are verified (epoch ms); onTiming: client.load's;
+ * storeWhenSettled: the cache write waits for client.settle().
  * Used by the main model (below) and by the compared ones (compare.js).
  */
-export async function fetchCatalogModel(entry, { catalog, base, inline, signal, onProgress, onDone = null, storeWhen = null }) {
+export function loadCatalogModel(client, entry, { catalog, base, inline, onProgress, onDownloaded = null, onTiming = null, storeWhenSettled = false }) {
   const packed = own(inline?.models, entry.id);
-  if (packed) { onDone?.({ from: 'inline', startedAt: performance.now() }); return fromBase64(packed); }
+  if (packed) {
+    const bytes = fromBase64(packed);
+    const now = epochNow();
+    onDownloaded?.({ bytes: bytes.length, from: 'inline', startedAt: now, doneAt: now });
+    return client.load(entry.id, bytes, { transfer: true, onTiming });
+  }
   onProgress(downloadProgress(entry));
-  const { bytes, from, startedAt } = await getModel({
-    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, signal, storeWhen,
-    onProgress: (loaded, total) => onProgress(downloadProgress(entry, loaded, total)),
+  return client.loadUrl(entry.id, {
+    url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: catalog?.cache ?? null, storeWhenSettled,
+    onProgress: (loaded, total) => onProgress(downloadProgress(entry, loaded, total)), onDownloaded, onTiming,
   });
-  onDone?.({ from, startedAt });
-  return bytes;
 }
 
 /**
@@ -133,19 +136,17 @@ const activeName = (st) => (st.local ? st.local.name : st.catalog?.models.find((
  */
 export function createModels(store, { client, inline, base, localFiles, startup = null, prestart = null }) {
   let loadSeq = 0;       // a newer load (or file) makes the answer of an older one moot
-  let loadAbort = null;
   const notice = (topic, text) => store.set(noticePatch(store.get(), topic, text));
   // Until the first heatmap is on screen (or the start is over without one),
-  // a downloaded model waits to be written to the cache: see getModel's storeWhen.
+  // a downloaded model waits to be written to the cache (the worker's model
+  // store; client.settle() lets it go on).
   let settle;
   const settled = new Promise((resolve) => { settle = resolve; });
   const stopWatching = store.subscribe((st) => { if (startupSettled(st)) { settle(); startup?.close(); } });
-  settled.then(stopWatching);
+  settled.then(() => { stopWatching(); client.settle(); });
   const progress = (text, value = null, max = null) => store.set({ progress: { text, value, max } });
-  // prestart.js's model (downloading, or loading in the engine, or loaded) until a load takes it over;
-  // then the one being taken over, which a newer load cancels.
+  // prestart.js's model (downloading, or loading in the engine, or loaded) until a load takes it over.
   let earlyModel = null;
-  let adopting = null;
 
   async function boot() {
     store.set({ status: 'starting', error: null, progress: { text: t('load.starting'), value: null, max: null } });
@@ -169,8 +170,8 @@ export function createModels(store, { client, inline, base, localFiles, startup 
       const r = resolveModel(catalog, store.get().model, { rejected: req.rejected, fileModel: req.fileModel, canOpenFiles: localFiles });
       earlyModel = begun && early ? await early.model : null;
       const resolved = { catalog, modelRequest: null, model: r.model, ...noticePatch(store.get(), 'model', r.notice) };
-      // The model downloads while the worker compiles the wasm: load() waits
-      // for the engine only when it has the bytes.
+      // The worker downloads the model while it compiles the wasm, and reads
+      // it once both are done (worker.js).
       const engineReady = started.then((ready) => {
         const tm = ready?.timing;
         if (tm && startup) {
@@ -217,13 +218,11 @@ export function createModels(store, { client, inline, base, localFiles, startup 
     return r.model;
   }
 
-  /** engineReady: the engine's start (boot), awaited after the download;
-   *  if it fails, that failure is thrown to boot (an 'init' error, not a model's).
+  /** engineReady: the engine's start (boot); if it fails, that failure is
+   *  thrown to boot (an 'init' error, not a model's).
    *  patch: state to set with the load's own (boot: the catalogue and the model). */
   async function load({ engineReady = null, patch = null } = {}) {
     const seq = ++loadSeq;
-    loadAbort?.abort();
-    loadAbort = new AbortController();
     const st = { ...store.get(), ...patch };
     const entry = st.catalog.models.find((m) => m.id === st.model);
     const name = entry?.label || st.model;
@@ -231,53 +230,55 @@ export function createModels(store, { client, inline, base, localFiles, startup 
     // comes in many chunks, and each store.set() goes through every card.
     let latest = null;
     const shown = frameTask(() => { if (seq === loadSeq && latest) store.set({ progress: latest }); });
-    let source = null;
+    let stage = 'download';
+    // The bytes are verified (in the worker): what is left is the engine's reading them.
+    const downloaded = () => {
+      if (seq !== loadSeq || stage !== 'download') return;
+      stage = 'check';
+      shown.cancel();
+      progress(t('load.checking'));
+    };
     // prestart.js's model, if it is this one: its download and its load in the
     // engine are under way (or done) and are carried on, not begun again. Any
-    // other load means it is not wanted: it must not be loaded over this one.
+    // other load supersedes it in the worker (client.js: a newer load's id), which
+    // stops its download and never loads it over this one.
     const adopt = earlyModel?.id === entry?.id ? earlyModel : null;
-    if (!adopt) earlyModel?.cancel();
     earlyModel = null;
-    adopting?.cancel();
-    adopting = adopt;
+    let loading;
     if (adopt) {
       adopt.onProgress = (loaded, total) => { latest = downloadProgress(entry, loaded, total); shown.request(); };
+      adopt.onDownloaded = downloaded;
       latest = adopt.last ? downloadProgress(entry, ...adopt.last) : downloadProgress(entry);
       shown.request();
-    }
-    // The download starts before the cards hear of the load (its first steps,
-    // a lock and a look in the cache, wait on other threads meanwhile).
-    const downloading = adopt ? adopt.download.then((r) => r.bytes) : (async () => fetchCatalogModel(entry, {
-      catalog: st.catalog, base, inline, signal: loadAbort.signal,
-      onProgress: (p) => { latest = p; shown.request(); },
-      onDone: (d) => { source = d; }, storeWhen: settled,
-    }))();
-    downloading.catch(() => { /* awaited below */ });
-    store.set({ ...patch, ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
-    let stage = 'download';
-    try {
-      const bytes = await downloading;
-      shown.cancel();
-      if (seq !== loadSeq) return;
-      // (prestart.js marks its own download and load.)
-      if (!adopt) startup?.mark('download', { detail: { model: entry.id, file: entry.file, bytes: bytes.length, from: source?.from ?? null, ms: source ? performance.now() - source.startedAt : null } });
-      if (engineReady) {
-        stage = 'engine';
-        await engineReady;
-        if (seq !== loadSeq) return;
-      }
-      stage = 'check';
-      progress(t('load.checking'));
-      // The bytes are this load's own (lib/model-store.js): moved to the worker, not copied.
-      const info = adopt ? await adopt.loaded : await client.load(entry.id, bytes, {
-        transfer: true,
+      loading = adopt.loaded;
+    } else {
+      // The download starts before the cards hear of the load (its first steps,
+      // a lock and a look in the cache, wait on other threads meanwhile).
+      loading = loadCatalogModel(client, entry, {
+        catalog: st.catalog, base, inline, storeWhenSettled: true,
+        onProgress: (p) => { latest = p; shown.request(); },
+        onDownloaded: (d) => {
+          startup?.mark('download', { at: pageTime(d.doneAt), detail: { model: entry.id, file: entry.file, bytes: d.bytes, from: d.from, ms: d.doneAt - d.startedAt } });
+          downloaded();
+        },
         onTiming: (tm) => startup?.mark('load', { at: pageTime(tm.doneAt), detail: { model: entry.id, ms: tm.doneAt - tm.startAt } }),
       });
+    }
+    loading.catch(() => { /* awaited below */ });
+    store.set({ ...patch, ...noticePatch(noticePatch(st, 'file', null), 'share', null), status: 'loading', info: null, trace: null, error: null, local: null });
+    // (The download, or its start in the worker, may have been quicker than the line above.)
+    if (adopt?.downloadedAt) downloaded();
+    try {
+      const info = await loading;
       if (seq !== loadSeq) return;
       store.set({ info, status: 'ready', progress: null });
     } catch (err) {
       shown.cancel();
-      if (stage === 'engine') throw err;
+      // Neither the download's nor the engine's word on the file: did the engine start at all?
+      if (engineReady && !(err instanceof DownloadError) && !err.code) {
+        const failed = await engineReady.then(() => null, (e) => e);
+        if (failed) throw failed;
+      }
       if (seq !== loadSeq) return;
       store.set({ status: 'failed', error: { stage: 'load', message: loadErrorMessage(name, stage, err) } });
     }
@@ -381,7 +382,6 @@ export function createModels(store, { client, inline, base, localFiles, startup 
     boot, pick, check, openFile, retry, load,
     destroy() {
       settle();
-      loadAbort?.abort();
       if (localFiles) for (const [type, fn] of dragEvents) removeEventListener(type, fn);
     },
   };

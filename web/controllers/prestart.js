@@ -6,25 +6,26 @@
 //   - reads the catalogue (models/index.json, preloaded by index.html),
 //   - starts the engine worker, which fetches the wasm and compiles it as it
 //     streams in,
-//   - downloads the model the link asks for (or the catalogue's default)
-//     through the model store (checked against its SHA-256, cached for the
-//     next visit once the first heatmap is painted),
-//   - and hands the model to the worker, whose engine reads it,
-// all while the rest of the page's code loads and builds the cards. The
-// widget that app.js mounts goes on from there (takePrestart() → ui.js
-// opts.prestart → controllers/models.js): the same worker, the catalogue
-// that came, and the model already loaded, or its download or load under
-// way. Nothing is done twice. If the widget wants another model after all
-// (it resolves the link with the same functions, so only a link changed in
-// between could do that), the prefetched one is not loaded (cancel()) and
-// goes to the cache.
+//   - asks that worker for the model the link names (or the catalogue's
+//     default): the worker downloads it through the model store (checked
+//     against its SHA-256, cached for the next visit once the first heatmap
+//     is painted) while it compiles, and its engine reads it,
+//   - and begins loading the strings of the UI language the page will show,
+// all while the rest of the page's code loads and builds the cards (in dist/
+// the page is one bundle: boot.js's part of it runs first). The widget that
+// app.js mounts goes on from there (takePrestart() → ui.js opts.prestart →
+// controllers/models.js): the same worker, the catalogue that came, and the
+// model already loaded, or its download or load under way. Nothing is done
+// twice. If the widget wants another model after all (it resolves the link
+// with the same functions, so only a link changed in between could do
+// that), its load supersedes this one in the worker, which stops this
+// download and never loads it over the other.
 //
 // Only the page does this (not the embed, the element, or the single-file
 // build, which carries everything inline).
 
 import { EngineClient } from '../client.js';
 import { parseShareString, resolveModel } from '../state.js';
-import { getModel } from '../lib/model-store.js';
 import { startupRecorder, pageTime } from '../lib/startup.js';
 import { setUiLanguage, pickUiLanguage, browserLanguages, loadUiLanguage, num } from '../i18n/core.js';
 import { engineStartOptions, requestCatalog } from './models.js';
@@ -40,9 +41,10 @@ const usable = (cat) => !!cat && Array.isArray(cat.models) && cat.models.length 
  *   { base (href of web/), client (EngineClient, spawned), startup (lib/startup.js recorder),
  *     catalog: requestCatalog()'s { url, response, json },
  *     engine: Promise<{ options, started } | null>   (null: no usable catalogue; the widget says why)
- *     model: Promise<{ id, download: Promise<getModel()'s result>, loaded: Promise<info>,
- *                      last: [loaded, total] | null, onProgress, cancel() } | null> }
- * A rejection of download or loaded is the widget's to report (models.js).
+ *     model: Promise<{ id, loaded: Promise<info>, last: [loaded, total] | null, downloadedAt (epoch ms) | null,
+ *                      onProgress(loaded, total), onDownloaded(d) (the widget's, once it takes it over) } | null> }
+ * A rejection of loaded is the widget's to report (models.js).
+ * base: web/ (boot.js gives its own directory: in dist/'s bundle this module has no URL of its own).
  */
 export function prestart({ base = null, hash = globalThis.location?.hash ?? '' } = {}) {
   if (begun || globalThis.ALIGNSCOPE_INLINE) return begun;
@@ -50,10 +52,10 @@ export function prestart({ base = null, hash = globalThis.location?.hash ?? '' }
   // check: the single-file build's modules are blob: URLs, no base for a URL.)
   base = new URL(base ?? '../', import.meta.url);
   // The UI language the widget will pick (ui.js: the link's uilang, else the
-  // browser's), with its strings: a message made before the widget (a failed
-  // download) is in it too.
+  // browser's): its strings are asked for now (app.js awaits them before it
+  // mounts the widget; a download's error is put in words only there).
   const link = parseShareString(hash);
-  const strings = loadUiLanguage(setUiLanguage(pickUiLanguage(link.uiLang, browserLanguages()))).catch(() => { /* English, then */ });
+  loadUiLanguage(setUiLanguage(pickUiLanguage(link.uiLang, browserLanguages()))).catch(() => { /* English, then */ });
   const startup = startupRecorder();
   const client = new EngineClient({ workerUrl: new URL('worker.js', base), workerType: 'module' });
   try { client.spawn(); } catch { /* the widget's start says why */ }
@@ -66,30 +68,27 @@ export function prestart({ base = null, hash = globalThis.location?.hash ?? '' }
     started.catch(() => { /* the widget awaits it and reports it */ });
     return { options, started };
   }, () => null);
-  const model = Promise.all([catalog.json, engine]).then(([cat, eng]) => (eng ? beginModel(cat, eng.started) : null), () => null);
+  const model = Promise.all([catalog.json, engine]).then(([cat, eng]) => (eng ? beginModel(cat) : null), () => null);
+  // The cache write of the model waits for the first heatmap (lib/model-store.js storeWhen, in the worker).
+  startup.settled.then(() => client.settle());
 
   // The model the widget will show (models.js boot() resolves it the same way):
-  // downloaded, then read by the engine once it has started.
-  function beginModel(cat, started) {
+  // the worker downloads it, checks it and reads it once its engine has started
+  // (client.js loadUrl(): the bytes never come to this thread).
+  function beginModel(cat) {
     const { model: id } = resolveModel(cat, link.model, { rejected: link.rejectedModel, fileModel: link.fileModel, canOpenFiles: true });
     const entry = cat.models.find((m) => m.id === id);
     if (!entry?.file) return null;
-    const m = { id, last: null, onProgress: null, cancelled: false, cancel() { m.cancelled = true; } };
-    m.download = strings.then(() => getModel({
-      url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: cat.cache ?? null, storeWhen: startup.settled,
+    const m = { id, last: null, downloadedAt: null, onProgress: null, onDownloaded: null };
+    m.loaded = client.loadUrl(id, {
+      url: new URL(`models/${entry.file}`, base), sha256: entry.sha256, cacheName: cat.cache ?? null, storeWhenSettled: true,
       onProgress: (loaded, total) => { m.last = [loaded, total]; m.onProgress?.(loaded, total); },
-    }));
-    m.download.then((r) => startup.mark('download', {
-      detail: { model: id, file: entry.file, bytes: r.bytes.length, from: r.from, ms: performance.now() - r.startedAt, early: true },
-    }), () => {});
-    m.loaded = Promise.all([m.download, started]).then(([r]) => {
-      // The widget chose another model meanwhile: this one is not loaded over it.
-      if (m.cancelled) throw Object.assign(new Error('superseded'), { superseded: true });
-      // The bytes are this download's own (lib/model-store.js): moved to the worker, not copied.
-      return client.load(id, r.bytes, {
-        transfer: true,
-        onTiming: (tm) => startup.mark('load', { at: pageTime(tm.doneAt), detail: { model: id, ms: tm.doneAt - tm.startAt, early: true } }),
-      });
+      onDownloaded: (d) => {
+        m.downloadedAt = d.doneAt;
+        startup.mark('download', { at: pageTime(d.doneAt), detail: { model: id, file: entry.file, bytes: d.bytes, from: d.from, ms: d.doneAt - d.startedAt, early: true } });
+        m.onDownloaded?.(d);
+      },
+      onTiming: (tm) => startup.mark('load', { at: pageTime(tm.doneAt), detail: { model: id, ms: tm.doneAt - tm.startAt, early: true } }),
     });
     m.loaded.catch(() => { /* the widget awaits it and reports it */ });
     return m;

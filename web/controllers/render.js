@@ -36,7 +36,13 @@ export function createRender(store, { wrapper, grid }) {
   const areaOf = new Map(); // card element -> area
   // The browser tests' hook: a page that sets ALIGNSCOPE_RENDER_LOG to an array gets every update and job in it.
   const log = Array.isArray(globalThis.ALIGNSCOPE_RENDER_LOG) ? globalThis.ALIGNSCOPE_RENDER_LOG : null;
-  const frame = createScheduler({ log, onFrame });
+  // The render bench's (tests/bench/render_budget.mjs): ALIGNSCOPE_RENDER_TIMING, an array, gets
+  // [card, kind, key, ms, frame, when it ended] for each measure, update and job; ALIGNSCOPE_RENDER_ALL_ON_SCREEN
+  // makes every card follow the store as if it were on screen (its "every card open" profile).
+  const timing = Array.isArray(globalThis.ALIGNSCOPE_RENDER_TIMING) ? globalThis.ALIGNSCOPE_RENDER_TIMING : null;
+  const allOnScreen = globalThis.ALIGNSCOPE_RENDER_ALL_ON_SCREEN === true;
+  const onTime = timing ? (card, kind, key, ms, n) => timing.push([card, kind, key, ms, n, performance.now()]) : null;
+  const frame = createScheduler({ log, onFrame, onTime });
   const io = typeof IntersectionObserver === 'function'
     ? new IntersectionObserver((entries) => { for (const e of entries) { const a = areaOf.get(e.target); if (a) frame.setNear(a, e.isIntersecting); } }, { rootMargin: NEAR })
     : null;
@@ -44,7 +50,7 @@ export function createRender(store, { wrapper, grid }) {
   function register(area, card, always) {
     cards.set(area, card);
     areaOf.set(card.element, area);
-    frame.card(area, { update: (st, changed) => card.update(st, changed), measure: card.measure ? (st) => card.measure(st) : null, always });
+    frame.card(area, { update: (st, changed) => card.update(st, changed), measure: card.measure ? (st) => card.measure(st) : null, always: always || allOnScreen });
     io?.observe(card.element);
     // Its first state at once (it was built for it).
     const st = store.get();

@@ -11,12 +11,15 @@
 // tests/web/i18n.test.mjs proves every language has every key, the same
 // placeholders, and no string left in English.
 //
-// This module carries English only; i18n/index.js (what the page's modules
-// import) adds the other languages. The few modules that controllers/prestart.js
-// needs before the rest of the page has come (client.js, state.js, the model
-// store, models.js) import this one, so that the page's engine can start
-// without waiting for three languages it may not show; prestart.js loads the
-// one it shows (loadUiLanguage) before it makes any message.
+// This module carries English (every other language falls back to it, key by
+// key); the others are loaded when they are shown (loadUiLanguage: a dynamic
+// import, one small module, in dist/ a chunk of its own), so a page in
+// English never downloads French, German or Spanish, and one in French
+// downloads French and no other. i18n/index.js is what the page's modules import (this module);
+// i18n/all.js brings every language at once, for Node (the tests, scripts).
+// A widget asks for its language's strings before it shows words in it
+// (app.js, embed.js, alignscope.js await them; ui.js builds its cards again
+// once a language chosen later has come).
 
 import en from './en.js';
 
@@ -27,11 +30,11 @@ export const UI_LANGUAGES = Object.freeze([
   Object.freeze({ code: 'de', name: 'Deutsch' }),
   Object.freeze({ code: 'es', name: 'Español' }),
 ]);
-/** The strings of each UI language this document has (English always; i18n/index.js adds the rest). */
+/** The strings of each UI language this document has (English always; loadUiLanguage adds the rest). */
 export const STRINGS = { en };
 const CODES = UI_LANGUAGES.map((l) => l.code);
 
-/** Add a language's strings (i18n/index.js, loadUiLanguage). */
+/** Add a language's strings (loadUiLanguage, i18n/all.js). */
 export function addUiLanguage(code, strings) {
   if (!CODES.includes(code)) throw new Error(`i18n: ${code} is not a UI language`);
   STRINGS[code] = strings;
@@ -40,6 +43,9 @@ export function addUiLanguage(code, strings) {
 // Each language's module, for loadUiLanguage (written out: the single-file
 // build finds the modules it must carry by their import specifiers).
 const LOADERS = { fr: () => import('./fr.js'), de: () => import('./de.js'), es: () => import('./es.js') };
+
+/** Whether the strings of UI language `code` are here (English always is). */
+export function hasUiLanguage(code) { return Object.hasOwn(STRINGS, code); }
 
 /** Make sure the strings of UI language `code` are here (a dynamic import where they are not). */
 export async function loadUiLanguage(code) {

@@ -1,7 +1,12 @@
-// model-store.js - model bytes, downloaded once and shared: by every widget
-// in this page (one promise per URL), by every frame and tab of this origin
-// (a Web Lock per URL, then the Cache API), and by later visits (the same
-// versioned cache the service worker serves from offline, web/sw.js).
+// model-store.js - model bytes, downloaded once and shared: by every caller
+// in this thread (one promise per URL), by every worker, frame and tab of
+// this origin (a Web Lock per URL, then the Cache API), and by later visits
+// (the same versioned cache the service worker serves from offline, web/sw.js).
+// It runs where the bytes are used: in the engine worker for the model a
+// widget shows (worker.js, asked by client.js loadUrl()), on the page's
+// thread for "Make all models available offline" and the training film.
+// No UI strings here (the worker carries none): a DownloadError's words are
+// made on the page (lib/download.js).
 //
 //   getModel({ url, sha256, cacheName, onProgress, signal, storeWhen })
 //     → Promise<{ bytes: Uint8Array, from: 'cache'|'network', storing: Promise<{ stored: boolean, storeError }>,
@@ -21,8 +26,7 @@
 // API (a page not served over https or from localhost) or without Web Locks,
 // the corresponding sharing is skipped and the rest still holds.
 
-import { fetchWithProgress, DownloadError } from '../client.js';
-import { t } from '../i18n/core.js';
+import { fetchWithProgress, DownloadError } from './download.js';
 
 const inFlight = new Map(); // url → job: { promise, listeners: Set, waiters, ctrl, handedOut, startedAt }
 
@@ -54,10 +58,20 @@ async function lookUp(cacheName, url) {
 }
 
 const storedListeners = new Set();
-/** fn({ url, cacheName }) after each model this page puts in a cache. Returns the unsubscribe. */
+/**
+ * fn({ url, cacheName, putAt }) after each model this thread puts in a cache
+ * (putAt: when the write began, epoch ms). Returns the unsubscribe.
+ * storedElsewhere(info) tells them of one that another thread stored
+ * (the engine worker, through client.js).
+ */
 export function onStored(fn) {
   storedListeners.add(fn);
   return () => storedListeners.delete(fn);
+}
+
+/** A model stored by another thread of this page (its worker): onStored's listeners hear of it. */
+export function storedElsewhere(info) {
+  for (const fn of storedListeners) fn(info);
 }
 
 /**
@@ -76,8 +90,9 @@ function store(cacheName, url, bytes, when) {
   }
   return Promise.resolve(when).catch(() => {}).then(() => openCache(cacheName)).then(async (cache) => {
     if (!cache) return { stored: false, storeError: null };
+    const putAt = performance.timeOrigin + performance.now();
     await cache.put(url, response);
-    for (const fn of storedListeners) fn({ url, cacheName });
+    for (const fn of storedListeners) fn({ url, cacheName, putAt });
     return { stored: true, storeError: null };
   }).catch((err) => ({ stored: false, storeError: err }));
 }
@@ -88,7 +103,7 @@ async function fetchVerified(url, sha256, progress, signal) {
   // A stale copy on the way (an HTTP cache, a proxy): once more, straight from the server.
   bytes = await fetchWithProgress(url, progress, { signal, cache: 'reload' });
   if (await matches(bytes, sha256)) return bytes;
-  throw new DownloadError('checksum', t('download.checksum'));
+  throw new DownloadError('checksum', 'download.checksum');
 }
 
 async function obtain(url, sha256, cacheName, progress, signal, storeWhen, looked) {

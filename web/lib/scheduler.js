@@ -38,8 +38,12 @@
  *   log: an array that receives [frame, 'update'|'job', key] per run, and
  *        [frame, 'settle'] for a frame that brings every card up to date
  *        (the store was quiet, a print, the first ready) (the browser tests' hook)
+ *   onTime(card, kind, key, ms, frame): what each measure, update and job of a
+ *        frame cost ('measure'|'update'|'job'), credited to the card whose update
+ *        queued it (a job queued outside any update: its own key), timed with
+ *        now() (the bench's hook: tests/bench/render_budget.mjs; none by default)
  */
-export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300, onFrame = null, log = null } = {}) {
+export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300, onFrame = null, log = null, onTime = null, now = () => performance.now() } = {}) {
   raf ??= typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (f) => setTimeout(f, 16);
   caf ??= typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame : clearTimeout;
   setTimer ??= setTimeout;
@@ -56,6 +60,14 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
   let settle = false; // the next frame brings every card up to date (quiet, print)
   let running = false;
   const updates = new Map(); // key -> updates so far
+  // With onTime: the card whose update runs now, and which card queued each job (job key -> card).
+  let updating = null;
+  const owners = new Map();
+  const timed = (card, kind, key, fn) => {
+    if (!onTime) { fn(); return; }
+    const t0 = now();
+    try { fn(); } finally { onTime(card, kind, key, now() - t0, frames); }
+  };
 
   const isActive = (c) => c.always || c.near || c.focused;
   const request = () => { if (!frameId && !running) frameId = raf(frame) || -1; };
@@ -75,10 +87,10 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
       const due = [];
       for (const [key, c] of cards) if (c.pending && (all || isActive(c))) due.push([key, c]);
       // 1. Reads of layout, before this frame writes anything.
-      const reads = [...measures.values()];
+      const reads = [...measures.entries()];
       measures.clear();
-      for (const fn of reads) fn();
-      for (const [, c] of due) c.measure?.(state);
+      for (const [key, fn] of reads) timed(owners.get(key) ?? key, 'measure', key, fn);
+      for (const [key, c] of due) if (c.measure) timed(key, 'measure', key, () => c.measure(state));
       // 2. Each due card once, with every key changed since its last update.
       for (const [key, c] of due) {
         if (!cards.has(key)) continue; // removed by an earlier card's update (a rebuild)
@@ -86,13 +98,14 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
         c.pending = null;
         updates.set(key, (updates.get(key) ?? 0) + 1);
         log?.push([frames, 'update', key]);
-        c.update(state, changed);
+        updating = key;
+        try { timed(key, 'update', key, () => c.update(state, changed)); } finally { updating = null; }
       }
       // 3. The queued work, then the paints. (Work queued by these jobs waits for the next frame.)
       const run = [...jobs.entries(), ...lastJobs.entries()];
       jobs.clear();
       lastJobs.clear();
-      for (const [key, fn] of run) { log?.push([frames, 'job', key]); fn(); }
+      for (const [key, fn] of run) { log?.push([frames, 'job', key]); timed(owners.get(key) ?? key, 'job', key, fn); }
       onFrame?.(state);
     } finally {
       running = false;
@@ -154,8 +167,8 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
       return () => wakers.get(key)?.delete(fn);
     },
     /** A read of layout for the next frame, before its writes (one per key). */
-    measure(key, fn) { measures.set(key, fn); request(); },
-    add(key, fn, { last = false } = {}) { (last ? lastJobs : jobs).set(key, fn); request(); },
+    measure(key, fn) { if (onTime && updating) owners.set(key, updating); measures.set(key, fn); request(); },
+    add(key, fn, { last = false } = {}) { if (onTime && updating) owners.set(key, updating); (last ? lastJobs : jobs).set(key, fn); request(); },
     drop(key) { jobs.delete(key); lastJobs.delete(key); measures.delete(key); },
     /** Run the pending frame now, if one is pending (tests, exports). */
     flush() { if (frameId) { caf(frameId); frame(); } },

@@ -5,7 +5,7 @@
 //
 //   alignscope:startup:catalog      models/index.json read
 //   alignscope:startup:worker       the engine worker's module is running
-//   alignscope:startup:download     the model's bytes are here (and verified)
+//   alignscope:startup:download     the model's bytes are here and verified (in the worker, which downloads them)
 //   alignscope:startup:compile      the wasm is compiled and instantiated (in the worker)
 //   alignscope:startup:load         the engine has read the model (in the worker)
 //   alignscope:startup:translation  the first translation is done (in the worker)

@@ -3,8 +3,18 @@
 //
 //   node web/tools/dist.mjs [--out dist]
 //
-// 1. dist/        a copy of web/ (without tools/) that works on any static
-//                 host: GitHub Pages, a course site, `python3 -m http.server`.
+// 1. dist/        the page for any static host: GitHub Pages, a course
+//                 site, `python3 -m http.server`. Its scripts are bundled and
+//                 minified by esbuild (npm, a dev dependency), one file per
+//                 entry: app.js (the page: boot.js's start of the engine
+//                 first, then every card), worker.js (the engine worker),
+//                 embed.js (the iframe), alignscope.js (the element) and
+//                 engine.js (the engine API); no module is fetched after
+//                 another (no waterfall). Only what is loaded on demand is a
+//                 chunk of its own (chunks/: the UI languages other than
+//                 English, the GIF encoder), named by content. The rest of
+//                 web/ (HTML, CSS, icons, models, wasm, sw.js,
+//                 embed-resize.js) is copied; web/ stays plain modules.
 //                 The wasm and the models are named by content hash
 //                 (NAME.<16 hex>.EXT, listed in models/index.json; the
 //                 training films' files too, listed in their manifests), so a
@@ -31,6 +41,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { assemble } from './assemble.mjs';
 import { hashedName, writeRelease } from './release.mjs';
@@ -53,6 +64,7 @@ function copyTree(src, dst, skip) {
     if (ent.isDirectory()) copyTree(from, to, skip);
     else if (ent.isFile()) fs.copyFileSync(from, to);
   }
+  if (!fs.readdirSync(dst).length) fs.rmdirSync(dst); // (a folder of modules only: bundled instead)
 }
 
 /** Every module reachable from the entries, as { 'views/heatmap.js': source }. */
@@ -149,6 +161,51 @@ import(blobUrl('app.js')).catch((err) => {
 });
 `.trim();
 
+// What dist/ bundles: each entry with everything it imports, in one file
+// (its own build: two entries sharing ui.js would otherwise share a chunk,
+// one request more for each). splitting: what an entry imports dynamically
+// (a UI language, the GIF encoder) becomes a chunk, loaded when needed.
+const BUNDLES = [
+  { entry: 'app.js', splitting: true },
+  { entry: 'embed.js', splitting: true },
+  { entry: 'alignscope.js', splitting: true },
+  { entry: 'worker.js', splitting: false },
+  { entry: 'engine.js', splitting: false },
+];
+// The scripts dist/ keeps as they are: the service worker (a classic script,
+// with the release file it imports) and the classic script for a page around an iframe.
+const UNBUNDLED = new Set(['sw.js', 'embed-resize.js', 'gen/release.js']);
+
+/** esbuild, from node_modules (a dev dependency; ./build.sh dist installs it). */
+function esbuild() {
+  try {
+    return createRequire(import.meta.url)('esbuild');
+  } catch (err) {
+    throw new Error(`dist: esbuild is missing (${err.code ?? err.message}): run ./build.sh deps, or npm ci`);
+  }
+}
+
+/**
+ * web/'s entries bundled and minified into `out` (BUNDLES). Returns the
+ * files written, relative to out. node: imports (engine.js reads its wasm
+ * from disk in Node) stay imports, never taken in a browser.
+ */
+export function bundle(out) {
+  const { buildSync } = esbuild();
+  const written = new Set();
+  for (const { entry, splitting } of BUNDLES) {
+    const r = buildSync({
+      entryPoints: [path.join(WEB, entry)], absWorkingDir: WEB, outdir: out, outbase: WEB,
+      bundle: true, splitting, format: 'esm', minify: true, target: 'es2022', charset: 'utf8',
+      entryNames: '[dir]/[name]', chunkNames: 'chunks/[name].[hash]', external: ['node:*'],
+      legalComments: 'eof', metafile: true, logLevel: 'silent',
+    });
+    for (const w of r.warnings) console.warn(`dist: ${entry}: ${w.text}`);
+    for (const f of Object.keys(r.metafile.outputs)) written.add(path.relative(out, path.resolve(WEB, f)).split(path.sep).join('/'));
+  }
+  return [...written].sort();
+}
+
 /** Rename dist's wasm and models to content-hashed names; the catalogue lists them. */
 function hashNames(out) {
   const indexPath = path.join(out, 'models', 'index.json');
@@ -202,10 +259,23 @@ export function buildDist({ out = path.join(REPO, 'dist'), quiet = false, shareB
     if (!fs.existsSync(path.join(WEB, f))) throw new Error(`dist: web/${f} is missing (run ./build.sh wasm)`);
   }
   fs.rmSync(out, { recursive: true, force: true });
-  copyTree(WEB, out, (from, ent) => (ent.isDirectory() && from === path.join(WEB, 'tools')) || ent.name.startsWith('.'));
+  // Everything but the tools and the modules (bundled below, with what they import).
+  const isModule = (from, ent) => ent.name.endsWith('.js') && !UNBUNDLED.has(path.relative(WEB, from).split(path.sep).join('/'));
+  copyTree(WEB, out, (from, ent) => (ent.isDirectory() && from === path.join(WEB, 'tools')) || ent.name.startsWith('.') || (ent.isFile() && isModule(from, ent)));
+  const bundled = bundle(out);
+  // The page's one bundle begins the engine itself (app.js imports boot.js first): no
+  // modulepreload list and no separate boot.js there.
+  const indexPath = path.join(out, 'index.html');
+  const page = fs.readFileSync(indexPath, 'utf8');
+  const startBlock = /<!-- Start-up[\s\S]*?<script type="module" async src="boot.js"><\/script>\n/;
+  if (!startBlock.test(page)) throw new Error('dist: index.html no longer matches its start-up block');
+  fs.writeFileSync(indexPath, page.replace(startBlock, () => [
+    '<!-- Start-up: the catalogue is asked for at once; app.js is the page in one bundle',
+    '     (web/tools/dist.mjs), which starts the engine worker first (controllers/prestart.js). -->',
+    '<link rel="preload" href="models/index.json" as="fetch" crossorigin>', ''].join('\n')));
   hashNames(out);
   const release = writeRelease(out);
-  log(`dist: ${path.relative(REPO, out)}/ (static site, release ${release.version})`);
+  log(`dist: ${path.relative(REPO, out)}/ (static site, release ${release.version}; ${bundled.length} scripts bundled: ${bundled.join(', ')})`);
 
   // ---- single file ----
   const modules = collectModules(ENTRY_MODULES);
