@@ -7,7 +7,7 @@
 //   state.js, runtime-state.js  the store: shareable keys (a link's), runtime keys, derived values
 //   controllers/*.js            translation, models, share (state ⇄ link), links (a link's values
 //                               checked), presenter, compare, pin, training, beam, quiz, mathcheck, offline,
-//                               render (the cards follow the store: lib/scheduler.js)
+//                               render (the cards follow the store: lib/scheduler.js), uilang (the UI language)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 // Cards update from the store's changes in an animation frame, at most once a frame, while on screen.
 
@@ -28,7 +28,7 @@ import { createQuiz } from './controllers/quiz.js';
 import { createMathCheck } from './controllers/mathcheck.js';
 import { createRender } from './controllers/render.js';
 import { createLinks } from './controllers/links.js';
-import { setUiLanguage, pickUiLanguage, browserLanguages, hasUiLanguage, loadUiLanguage } from './i18n/index.js';
+import { createUiLanguage } from './controllers/uilang.js';
 import * as inputCard from './cards/input.js';
 import * as modelCard from './cards/model.js';
 import * as heatmapCard from './cards/heatmap.js';
@@ -108,7 +108,7 @@ export function mountAlignscope(root, opts = {}) {
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
-    const id = uid;
+  const id = uid;
   const ids = { input: id('sentence'), hint: id('hint'), notice: id('notice'), model: id('model'), modelInfo: id('modelinfo'), fileHint: id('filehint'), tableCap: id('tablecap'), shareWhy: id('sharewhy'), link: id('link') };
   const frame = render.frame;
   // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
@@ -142,26 +142,8 @@ export function mountAlignscope(root, opts = {}) {
     add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
     if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
-  // The UI language: the one the state (or opts, or the browser) wants, once
-  // its strings are here (i18n/core.js loads each when it is first shown);
-  // English until then, and the cards built again when they come.
-  const wantedLanguage = (st) => pickUiLanguage(st.uiLang ?? opts.uiLang, browserLanguages());
-  const applyUiLanguage = (st) => { const code = wantedLanguage(st); wrapper.lang = setUiLanguage(hasUiLanguage(code) ? code : 'en'); };
-  const relanguage = () => {
-    const before = wrapper.lang;
-    applyUiLanguage(store.get());
-    if (wrapper.lang === before) return false;
-    buildCards(); // every card built again, with the whole state
-    wrapper.dispatchEvent(new CustomEvent('as-ui-language', { detail: wrapper.lang }));
-    return true;
-  };
-  let languageSeq = 0;
-  let destroyed = false;
-  const followUiLanguage = (st) => {
-    const seq = ++languageSeq;
-    loadUiLanguage(wantedLanguage(st)).catch(() => { /* English stays */ }).then(() => { if (seq === languageSeq && !destroyed) relanguage(); });
-  };
-  applyUiLanguage(store.get());
+  const uiLanguage = createUiLanguage(store, { wrapper, fallback: opts.uiLang, rebuild: () => buildCards() });
+  uiLanguage.apply();
   // The engine starts before the cards are built (its messages are in the UI
   // language, set just above): the catalogue request and the worker's modules
   // are on their way while this thread makes the DOM; what boot() does next
@@ -174,14 +156,10 @@ export function mountAlignscope(root, opts = {}) {
   wrapper.append(grid);
   root.append(wrapper);
   // Mounted before its language's strings came (app.js, embed.js and alignscope.js wait for them; other callers may not).
-  if (wantedLanguage(store.get()) !== wrapper.lang) followUiLanguage(store.get());
+  uiLanguage.started();
 
   store.subscribe((st, changed) => {
-    if (changed.has('uiLang')) {
-      languageSeq += 1; // a language asked for before this one is not applied when it comes
-      if (!hasUiLanguage(wantedLanguage(st))) followUiLanguage(st);
-      else if (relanguage()) return;
-    }
+    if (uiLanguage.changed(st, changed)) return; // every card built again, with the whole state
     render.changed(st, changed);
     if (changed.has('presenter')) wrapper.dataset.presenter = String(!!st.presenter);
     // While a quiz runs, alignscope.css hides every card that could give its answers away.
@@ -211,9 +189,8 @@ export function mountAlignscope(root, opts = {}) {
       requestAnimationFrame(render.repaint);
     },
     destroy() {
-      destroyed = true;
       render.destroy();
-      for (const c of [translation, models, share, presenter, compare, pin, training, beam, quiz, mathcheck, offline]) c?.destroy();
+      for (const c of [translation, models, share, presenter, compare, pin, training, beam, quiz, mathcheck, offline, uiLanguage]) c?.destroy();
       wrapper.remove();
     },
   };

@@ -105,6 +105,27 @@ test('the score-scale control and a 12-word sentence\'s whole map in the viewpor
   }
 });
 
+test('a phone, 360 × 640: the map of each short example (8 words at most) ends above the fold on opening, unscrolled', async () => {
+  const vp = { width: 360, height: 640 };
+  const first = await open(vp, TWELVE);
+  // The model's own examples (the catalogue's, as the input card lists them), not sentences picked for this test.
+  const short = (await first.page.$$eval('#app .as-example', (els) => els.map((e) => e.textContent.trim())))
+    .filter((text) => text.split(/\s+/).length <= 8);
+  await first.context.close();
+  assert.ok(short.length >= 3, `the default model has short examples to try (${short.length})`);
+  for (const sentence of short.slice(0, 5)) {
+    const { page, context, errors } = await open(vp, sentence);
+    const canvas = await rect(page, CANVAS);
+    const scrollY = await page.evaluate(() => window.scrollY);
+    const scrolls = await page.locator('#app .as-heat-card .as-heatmap-scroll').evaluate((s) => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1);
+    await page.screenshot({ path: path.join(DIR, `phone-short-${short.indexOf(sentence)}.png`) });
+    assert.equal(scrollY, 0, 'the page opened at its top');
+    assert.ok(inView(canvas, vp) && !scrolls, `"${sentence}": the whole map on the first screen (${JSON.stringify(canvas)}, scrolls: ${scrolls})`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
 test('presenter mode: a 15-word sentence\'s translation, whole map, slider and step controls on one screen; leaving full screen leaves it', async () => {
   for (const vp of [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }]) {
     const at = `presenter ${vp.width}×${vp.height}`;

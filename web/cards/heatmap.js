@@ -229,13 +229,16 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
         // Presenter mode: the whole map on one screen with the sentence, the slider above it and the
         // step controls beside it; its type follows the screen's height (24 px at 1080, 16 at 720),
         // and its cells shrink as far as CONFIG.cellMinPresenter to fit (values while they fit).
+        const phone = (window.innerWidth || 1024) <= CONFIG.phoneMaxPx;
         const presenterLabel = Math.max(CONFIG.labelPx, Math.min(CONFIG.labelPxPresenter, Math.round((window.innerHeight || 1080) / 45)));
         heatmap.setOptions({
           colour: st.colour, zoom: st.zoom,
           labelPx: st.presenter ? presenterLabel : CONFIG.labelPx,
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
           // A phone: a 12-word sentence's map fits the width with smaller cells (a tap reads a cell, zoom prints the values).
-          cellMin: st.presenter ? CONFIG.cellMinPresenter : (window.innerWidth || 1024) <= CONFIG.phoneMaxPx ? CONFIG.cellMinPhone : CONFIG.cellMin,
+          cellMin: st.presenter ? CONFIG.cellMinPresenter : phone ? CONFIG.cellMinPhone : CONFIG.cellMin,
+          // A phone: a short sentence's map (8 words) ends above the fold on opening, with smaller cells still.
+          screenMin: phone ? CONFIG.firstScreenCellMinPhone : CONFIG.firstScreenCellMin,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
           boxPx: st.presenter ? 0 : (boxPx ?? 0),
           fitFirstScreen: true,

@@ -13,13 +13,14 @@ import { layoutHeatmap, firstScreenFloor } from './heatmap-layout.js';
  * on opening, with the score-scale control in the card's header beside it
  * (a 12-word sentence at 1366 × 900), down to the floor heatmap-layout.js
  * firstScreenFloor sets (fitWhole, presenter mode: as far as cellMin); a
- * longer map keeps its cells and scrolls. `room`: the window's height less the scroll box's top in the
+ * longer map keeps its cells and scrolls (screenMin: the floor's least, a
+ * phone's smaller). `room`: the window's height less the scroll box's top in the
  * document (not the scroll position, so the cells do not change as the page
  * scrolls) less the margin to leave under the map (the view's marginPx, default
  * CONFIG.firstScreenMarginPx).
  * → { availHeight, cellMin }: the height to fit the cells to and the smallest cell (px).
  */
-export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cellMax, cellMin: floor, fitWhole = false }) {
+export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cellMax, cellMin: floor, fitWhole = false, screenMin = CONFIG.firstScreenCellMin }) {
   const boxOnly = { availHeight: boxFit, cellMin: floor };
   if (!(room > 0)) return boxOnly;
   const fitOpts = { labelPx, cellMax };
@@ -29,7 +30,7 @@ export function firstScreenFit(vm, measure, avail, boxFit, room, { labelPx, cell
   const ratios = fitWhole ? [undefined] : [CONFIG.firstScreenShrinkMin, CONFIG.firstScreenShrinkLast];
   for (const ratio of ratios) {
     // Cells too small to shrink: the floor must not exceed the width's fit.
-    const cellMin = firstScreenFloor(floor, whole.fitted, fitWhole, ratio);
+    const cellMin = firstScreenFloor(floor, whole.fitted, fitWhole, ratio, screenMin);
     if (cellMin === null) return boxOnly;
     // The slanted labels' height is estimated before the cell is known: fit, then take off what the estimate missed.
     let availHeight = room;

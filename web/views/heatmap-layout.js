@@ -88,8 +88,10 @@ export function hitTest(L, x, y) {
  * (CONFIG.firstScreenShrinkMin, then CONFIG.firstScreenShrinkLast where that
  * cannot end above the fold): a long sentence keeps legible cells and scrolls. `whole`
  * (presenter mode: one screen, nothing cut off): down to cellMin itself.
+ * `screenMin`: the first screen's own floor (CONFIG.firstScreenCellMinPhone
+ * on a phone, whose cells print no values at any size the width allows).
  */
-export function firstScreenFloor(cellMin, fitted, whole = false, ratio = CONFIG.firstScreenShrinkMin) {
-  const floor = whole ? cellMin : Math.max(cellMin, CONFIG.firstScreenCellMin, Math.ceil(fitted * ratio));
+export function firstScreenFloor(cellMin, fitted, whole = false, ratio = CONFIG.firstScreenShrinkMin, screenMin = CONFIG.firstScreenCellMin) {
+  const floor = whole ? cellMin : Math.max(cellMin, screenMin, Math.ceil(fitted * ratio));
   return fitted > floor ? floor : null;
 }

@@ -225,7 +225,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       setReadout(s.hover || s.active);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), screenMin: the first-screen fit's smallest cell (default CONFIG.firstScreenCellMin), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole, screenMin, marginPx }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== s.opts[k]);
       if (!changed.length) return;
