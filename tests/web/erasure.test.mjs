@@ -8,7 +8,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  erasureMask, deletedSource, erasureMap, sumRows, ranks, spearman, compareRows, worstDisagreements, dropScale, groupPairs,
+  erasureMask, deletedSource, erasureMap, sumRows, ranks, spearman, compareRows, worstDisagreements, dropScale, groupPairs, MIN_NEEDED_NATS,
 } from '../../web/lib/erasure.js';
 import { erasureRequest } from '../../web/controllers/erasure.js';
 import { erasureFigures } from '../../web/cards/erasure.js';
@@ -116,6 +116,11 @@ test('compareRows: argmaxes, agreement, ρ per row and their mean; without atten
   const nan = compareRows(Float32Array.from([0.9, 0.1]), Float32Array.from([NaN, 0.4]), 1, 2);
   assert.deepEqual([nan.rows[0].attended, nan.rows[0].needed, nan.rows[0].agree], [0, 1, false]);
   assert.ok(Number.isNaN(nan.rows[0].gap), 'no gap to a column without a drop');
+  // A row whose drops all stay under MIN_NEEDED_NATS needed no word: neither agreement nor disagreement.
+  const flat = compareRows(Float32Array.from([0.9, 0.1, 0.2, 0.8]), Float32Array.from([0.001, 0.04, 0.5, 0.2]), 2, 2);
+  assert.deepEqual(flat.rows.map((r) => [r.needed, r.agree]), [[-1, null], [0, false]]);
+  assert.equal(flat.compared, 1);
+  assert.ok(MIN_NEEDED_NATS > 0.04 && MIN_NEEDED_NATS <= 0.2, 'precondition: the threshold lies between the two rows’ largest drops');
 });
 
 test('dropScale: the largest |drop| of the finite cells, at least the floor', () => {

@@ -26,7 +26,12 @@ import { t, num } from '../i18n/index.js';
 
 // Both maps: the comparison's cells (two fit side by side), absolute colour (α is compared as it is).
 const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
-const signed = (x, d = 2) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt(Math.abs(x), d)}` : '—');
+// +0.42, −1.30, 0.00 (no sign on what rounds to zero), — for a cell that cannot be removed.
+const signed = (x, d = 2) => {
+  if (!Number.isFinite(x)) return '—';
+  const zero = Math.abs(x) < 0.5 * 10 ** -d;
+  return `${zero ? '' : x > 0 ? '+' : '−'}${fmt(Math.abs(x), d)}`;
+};
 
 /**
  * The card's figures for the store's state, or why there are none:
@@ -174,7 +179,7 @@ export function mount(store, { headingId, frame = null, actions }) {
 
   function renderAgreement({ attention, erasure, cmp }) {
     replaceChildren(agreeBody, cmp.rows.map((row, r) => {
-      const mark = row.agree === null ? { text: '—', label: t('erasure.agreeNone') }
+      const mark = row.agree === null ? { text: '—', label: t(attention.alpha ? 'erasure.agreeNothing' : 'erasure.agreeNone') }
         : row.agree ? { text: '✓', label: t('erasure.agreeYes') } : { text: '✗', label: t('erasure.agreeNo') };
       return h('tr', { dataset: { agree: String(row.agree) } },
         h('th', { scope: 'row' }, erasure.rowLabels[r]),

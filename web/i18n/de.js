@@ -742,6 +742,7 @@ export default Object.freeze({
   'erasure.colAgree': 'Dasselbe Wort?',
   'erasure.agreeYes': 'stimmt überein',
   'erasure.agreeNo': 'weicht ab',
+  'erasure.agreeNothing': 'kein Wort gebraucht',
   'erasure.agreeNone': 'keine Aufmerksamkeit',
   'erasure.numbersSummary': 'Die Löschkarte in Zahlen',
   'erasure.numbersCaption': 'Abfall von log p (Nats) jedes Zielworts von „{translation}“, wenn ein Quellwort von „{source}“ entfernt wird; letzte Spalte: Spearmans ρ der Zeile mit der Aufmerksamkeit.',

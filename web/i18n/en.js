@@ -741,6 +741,7 @@ export default Object.freeze({
   'erasure.colAgree': 'Same word?',
   'erasure.agreeYes': 'agree',
   'erasure.agreeNo': 'differ',
+  'erasure.agreeNothing': 'no word needed',
   'erasure.agreeNone': 'no attention',
   'erasure.numbersSummary': 'The erasure map as numbers',
   'erasure.numbersCaption': 'Drop in log p (nats) of each target word of “{translation}” when a source word of “{source}” is removed; last column: the row’s Spearman ρ with attention.',

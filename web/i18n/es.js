@@ -741,6 +741,7 @@ export default Object.freeze({
   'erasure.colAgree': '¿La misma palabra?',
   'erasure.agreeYes': 'coinciden',
   'erasure.agreeNo': 'difieren',
+  'erasure.agreeNothing': 'ninguna palabra necesaria',
   'erasure.agreeNone': 'sin atención',
   'erasure.numbersSummary': 'El mapa de borrado en números',
   'erasure.numbersCaption': 'Caída de log p (nats) de cada palabra de destino de «{translation}» al quitar una palabra de origen de «{source}»; última columna: la ρ de Spearman de la fila con la atención.',

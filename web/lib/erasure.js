@@ -134,11 +134,16 @@ function argmax(row) {
   return best;
 }
 
+// A row whose largest drop is below this (nats; a factor of 1.05 in p) needed no word in particular:
+// its argmax is noise, so it is neither an agreement nor a disagreement.
+export const MIN_NEEDED_NATS = 0.05;
+
 /**
  * Attention against erasure, row by row (R rows × G columns, the same at both):
  *   alpha   Float32Array(R × G) or null (no attention)
  *   drop    Float32Array(R × G)
- * -> { rows: [{ attended (argmax α, -1 without attention), needed (argmax drop, -1: none erasable),
+ * -> { rows: [{ attended (argmax α, -1 without attention), needed (argmax drop; -1: none erasable,
+ *               or no drop reaches minNeeded),
  *               agree (null without attention), rho (Spearman of the row, NaN if undefined),
  *               gap (drop[needed] − drop[attended], nats: what looking elsewhere missed) }],
  *      meanRho (the mean of the rows' finite ρ: the overall agreement), rhoRows (how many),
@@ -147,16 +152,17 @@ function argmax(row) {
  * row's α sums to 1 whatever the token, while its drops grow with how hard the
  * token was, so pooling cells would rank rows against each other.
  */
-export function compareRows(alpha, drop, R, G) {
+export function compareRows(alpha, drop, R, G, { minNeeded = MIN_NEEDED_NATS } = {}) {
   const rows = [];
   let sum = 0, rhoRows = 0, agreeCount = 0, compared = 0;
   for (let r = 0; r < R; r++) {
     const e = drop.subarray(r * G, (r + 1) * G);
     const a = alpha ? alpha.subarray(r * G, (r + 1) * G) : null;
-    const needed = argmax(e);
+    const top = argmax(e);
+    const needed = top >= 0 && e[top] >= minNeeded ? top : -1;
     const attended = a ? argmax(a) : -1;
     const both = attended >= 0 && needed >= 0;
-    const agree = a ? (both ? attended === needed : null) : null;
+    const agree = both ? attended === needed : null;
     const rho = a ? spearman(a, e) : NaN;
     const gap = both && Number.isFinite(e[attended]) ? e[needed] - e[attended] : NaN;
     if (Number.isFinite(rho)) { sum += rho; rhoRows++; }
