@@ -64,9 +64,9 @@ export function mount(store, { headingId, frame = null, actions }) {
   const worst = h('p', { class: 'as-small as-er-worst' });
   const scaleLow = h('span');
   const scaleHigh = h('span');
-  const legends = h('div', { class: 'as-row as-wrap' },
-    h('div', { class: 'as-legend as-small' }, h('span', null, t('erasure.legendAttention')), h('span', null, '0'),
-      h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, '1')),
+  const attentionLegend = h('div', { class: 'as-legend as-small' }, h('span', null, t('erasure.legendAttention')), h('span', null, '0'),
+      h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, '1'));
+  const legends = h('div', { class: 'as-row as-wrap' }, attentionLegend,
     h('div', { class: 'as-legend as-small' }, h('span', null, t('erasure.legendErasure')), scaleLow,
       h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': divergingGradientCSS() } }), scaleHigh,
       h('span', { class: 'as-muted as-legend-text' }, t('erasure.legendText'))));
@@ -83,10 +83,9 @@ export function mount(store, { headingId, frame = null, actions }) {
   let needed = null;
   const grid = h('div', { class: 'as-er-grid' });
   const agreeBody = h('tbody');
+  const agreeHead = h('thead');
   const agreeTable = h('table', { class: 'as-table as-er-agree' },
-    h('caption', { class: 'as-small as-strong' }, t('erasure.agreeCaption')),
-    h('thead', null, h('tr', null, ['colTarget', 'colAttended', 'colNeeded', 'colAgree'].map((k) => h('th', { scope: 'col' }, t(`erasure.${k}`))))),
-    agreeBody);
+    h('caption', { class: 'as-small as-strong' }, t('erasure.agreeCaption')), agreeHead, agreeBody);
   const numbers = h('table', { class: 'as-table as-er-numbers' });
   const region = (table, label) => h('div', { class: 'as-table-wrap as-er-agree-wrap', tabindex: '0', role: 'region', 'aria-label': label }, table);
   const details = h('details', { class: 'as-er-details' }, h('summary', null, t('erasure.numbersSummary')), region(numbers, t('erasure.numbersSummary')));
@@ -159,7 +158,7 @@ export function mount(store, { headingId, frame = null, actions }) {
         const v = erasure.alpha[r * erasure.S + c];
         if (Number.isFinite(v) && !(v <= erasure.alpha[best.r * erasure.S + best.c])) best = { r, c };
       }
-      sentence.textContent = t('erasure.sentenceNone', { row: erasure.rowLabels[best.r], col: erasure.colLabels[best.c], d: signed(erasure.alpha[best.r * erasure.S + best.c]) });
+      sentence.textContent = t('erasure.sentenceNone', { row: erasure.rowLabels[best.r], col: erasure.colLabels[best.c], d: fmt(erasure.alpha[best.r * erasure.S + best.c], 2) });
       worst.textContent = '';
       return;
     }
@@ -178,13 +177,20 @@ export function mount(store, { headingId, frame = null, actions }) {
   }
 
   function renderAgreement({ attention, erasure, cmp }) {
+    // Without attention: what each target word needed, alone (there is nothing to agree with).
+    const attends = !!attention.alpha;
+    attentionLegend.hidden = !attends;
+    replaceChildren(agreeHead, h('tr', null, (attends ? ['colTarget', 'colAttended', 'colNeeded', 'colAgree'] : ['colTarget', 'colNeeded'])
+      .map((k) => h('th', { scope: 'col' }, t(`erasure.${k}`)))));
     replaceChildren(agreeBody, cmp.rows.map((row, r) => {
-      const mark = row.agree === null ? { text: '—', label: t(attention.alpha ? 'erasure.agreeNothing' : 'erasure.agreeNone') }
+      const needed = h('td', null, row.needed >= 0 ? `${erasure.colLabels[row.needed]} (${signed(erasure.alpha[r * erasure.S + row.needed])})` : '—');
+      if (!attends) return h('tr', { dataset: { agree: 'null' } }, h('th', { scope: 'row' }, erasure.rowLabels[r]), needed);
+      const mark = row.agree === null ? { text: '—', label: t('erasure.agreeNothing') }
         : row.agree ? { text: '✓', label: t('erasure.agreeYes') } : { text: '✗', label: t('erasure.agreeNo') };
       return h('tr', { dataset: { agree: String(row.agree) } },
         h('th', { scope: 'row' }, erasure.rowLabels[r]),
         h('td', null, row.attended >= 0 ? `${attention.colLabels[row.attended]} (α ${fmt(attention.alpha[r * attention.S + row.attended], 2)})` : '—'),
-        h('td', null, row.needed >= 0 ? `${erasure.colLabels[row.needed]} (${signed(erasure.alpha[r * erasure.S + row.needed])})` : '—'),
+        needed,
         h('td', null, h('span', { class: 'as-er-mark' }, h('span', { 'aria-hidden': 'true' }, mark.text), ' ', mark.label)));
     }));
   }

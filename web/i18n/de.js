@@ -743,7 +743,6 @@ export default Object.freeze({
   'erasure.agreeYes': 'stimmt überein',
   'erasure.agreeNo': 'weicht ab',
   'erasure.agreeNothing': 'kein Wort gebraucht',
-  'erasure.agreeNone': 'keine Aufmerksamkeit',
   'erasure.numbersSummary': 'Die Löschkarte in Zahlen',
   'erasure.numbersCaption': 'Abfall von log p (Nats) jedes Zielworts von „{translation}“, wenn ein Quellwort von „{source}“ entfernt wird; letzte Spalte: Spearmans ρ der Zeile mit der Aufmerksamkeit.',
   'erasure.numbersCaptionPieces': 'Abfall von log p (Nats) jedes Zielstücks von „{translation}“, wenn ein Quellstück von „{source}“ entfernt wird; letzte Spalte: Spearmans ρ der Zeile mit der Aufmerksamkeit.',

@@ -742,7 +742,6 @@ export default Object.freeze({
   'erasure.agreeYes': 'agree',
   'erasure.agreeNo': 'differ',
   'erasure.agreeNothing': 'no word needed',
-  'erasure.agreeNone': 'no attention',
   'erasure.numbersSummary': 'The erasure map as numbers',
   'erasure.numbersCaption': 'Drop in log p (nats) of each target word of “{translation}” when a source word of “{source}” is removed; last column: the row’s Spearman ρ with attention.',
   'erasure.numbersCaptionPieces': 'Drop in log p (nats) of each target piece of “{translation}” when a source piece of “{source}” is removed; last column: the row’s Spearman ρ with attention.',

@@ -742,7 +742,6 @@ export default Object.freeze({
   'erasure.agreeYes': 'coinciden',
   'erasure.agreeNo': 'difieren',
   'erasure.agreeNothing': 'ninguna palabra necesaria',
-  'erasure.agreeNone': 'sin atención',
   'erasure.numbersSummary': 'El mapa de borrado en números',
   'erasure.numbersCaption': 'Caída de log p (nats) de cada palabra de destino de «{translation}» al quitar una palabra de origen de «{source}»; última columna: la ρ de Spearman de la fila con la atención.',
   'erasure.numbersCaptionPieces': 'Caída de log p (nats) de cada pieza de destino de «{translation}» al quitar una pieza de origen de «{source}»; última columna: la ρ de Spearman de la fila con la atención.',

@@ -742,7 +742,6 @@ export default Object.freeze({
   'erasure.agreeYes': 'accord',
   'erasure.agreeNo': 'désaccord',
   'erasure.agreeNothing': 'aucun mot nécessaire',
-  'erasure.agreeNone': 'pas d’attention',
   'erasure.numbersSummary': 'La carte d’effacement en chiffres',
   'erasure.numbersCaption': 'Baisse de log p (nats) de chaque mot cible de « {translation} » quand un mot source de « {source} » est retiré ; dernière colonne : le ρ de Spearman de la ligne avec l’attention.',
   'erasure.numbersCaptionPieces': 'Baisse de log p (nats) de chaque morceau cible de « {translation} » quand un morceau source de « {source} » est retiré ; dernière colonne : le ρ de Spearman de la ligne avec l’attention.',
