@@ -40,7 +40,7 @@ export class EngineClient {
     this.lastRoundTripMs = NaN;
     this.roundTrips = [];
     this.loadId = 0;
-    // The requests answered by id beside translate() (tokenize, beam, decode, mathCheck; #ask):
+    // The requests answered by id beside translate() (tokenize, beam, decode, mathCheck, erasure; #ask):
     // id -> { answer (the reply's type), stage (its error's), loadId (null: no model needed), value(msg), resolve, reject }
     this.asked = new Map();
     this.loadCallbacks = null; // loadUrl()'s { loadId, onProgress, onDownloaded }
@@ -218,6 +218,18 @@ export class EngineClient {
   mathCheck({ seed, keys, draws }) {
     return this.#ask({ type: 'mathcheck', seed, keys, draws }, 'mathcheck-result', 'mathcheck',
       (msg) => ({ curves: msg.curves, workerMs: msg.workerMs }), { needsModel: false });
+  }
+
+  /**
+   * The erasure card's map (worker.js 'erasure', lib/erasure.js erasureMap):
+   * the output `targetIds` scored again with each column group of the
+   * source removed. Resolves to { method, base, drop, erasable, T, G,
+   * workerMs, cached }; rejects with the engine's error (err.code) or, when
+   * a model load overtakes it, with err.superseded set.
+   */
+  erasure({ sourceIds, targetIds, scoreScale, groups }) {
+    return this.#ask({ type: 'erasure', sourceIds: Array.from(sourceIds), targetIds: Array.from(targetIds), scoreScale, groups },
+      'erasure-result', 'erasure', ({ method, base, drop, erasable, T, G, workerMs, cached }) => ({ method, base, drop, erasable, T, G, workerMs, cached }));
   }
 
   /**

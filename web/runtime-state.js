@@ -26,6 +26,8 @@ export function runtimeState({ rejectedModel = null, fileModel = null } = {}) {
     compared: {}, compareMatrices: {},
     // the pinned attention (cards/pin.js, controllers/pin.js): the re-decode beside the main one
     pinned: null,
+    // where it looked vs what it needed (controllers/erasure.js, cards/erasure.js): the erasure map of the translation
+    erasure: null,
     // the training film (cards/training.js): closed until the reader opens it; the point on screen
     film: FILM_CLOSED, filmPoint: 0,
     // beam search (controllers/beam.js, cards/beam.js)

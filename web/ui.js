@@ -6,8 +6,8 @@
 //
 //   state.js, runtime-state.js  the store: shareable keys (a link's), runtime keys, derived values
 //   controllers/*.js            translation, models, share (state ⇄ link), links (a link's values
-//                               checked), presenter, compare, pin, training, beam, quiz, mathcheck, offline,
-//                               render (the cards follow the store: lib/scheduler.js), uilang (the UI language)
+//                               checked), presenter, compare, pin, erasure, training, beam, quiz, mathcheck,
+//                               offline, render (the cards follow the store: lib/scheduler.js), uilang (the UI language)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 // Cards update from the store's changes in an animation frame, at most once a frame, while on screen.
 
@@ -22,6 +22,7 @@ import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
 import { createPin } from './controllers/pin.js';
+import { createErasure } from './controllers/erasure.js';
 import { createTraining } from './controllers/training.js';
 import { createBeam } from './controllers/beam.js';
 import { createQuiz } from './controllers/quiz.js';
@@ -38,6 +39,7 @@ import * as theoryCard from './cards/theory.js';
 import * as byhandCard from './cards/byhand.js';
 import * as compareCard from './cards/compare.js';
 import * as pinCard from './cards/pin.js';
+import * as erasureCard from './cards/erasure.js';
 import * as trainingCard from './cards/training.js';
 import * as ribbonsCard from './cards/ribbons.js';
 import * as beamCard from './cards/beam.js';
@@ -99,6 +101,7 @@ export function mountAlignscope(root, opts = {}) {
   const presenter = createPresenter(store, { element: wrapper, keyTarget: opts.pageKeys ? document : wrapper });
   const compare = has.full ? createCompare(store, { workerUrl, workerType, inline, base, seen: seen('compare') }) : null;
   const pin = has.full ? createPin(store, { client, seen: seen('pin') }) : null;
+  const erasure = has.full ? createErasure(store, { client, seen: seen('erasure') }) : null;
   const training = has.full ? createTraining(store, { workerUrl, workerType, inline, base, seen: seen('training') }) : null;
   const beam = has.full ? createBeam(store, { client }) : null;
   const quiz = has.full ? createQuiz(store) : null;
@@ -135,6 +138,7 @@ export function mountAlignscope(root, opts = {}) {
     add('compare', () => compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
     add('beam', () => beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam }), far);
     add('pin', () => pinCard.mount(store, { headingId: id('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
+    add('erasure', () => erasureCard.mount(store, { headingId: id('er'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
     add('training', () => trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } }), far);
     add('quiz', () => quizCard.mount(store, { headingId: id('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
     add('theory', () => theoryCard.mount(store, { headingId: id('th') }), far);
@@ -190,7 +194,7 @@ export function mountAlignscope(root, opts = {}) {
     },
     destroy() {
       render.destroy();
-      for (const c of [translation, models, share, presenter, compare, pin, training, beam, quiz, mathcheck, offline, uiLanguage]) c?.destroy();
+      for (const c of [translation, models, share, presenter, compare, pin, erasure, training, beam, quiz, mathcheck, offline, uiLanguage]) c?.destroy();
       wrapper.remove();
     },
   };

@@ -40,6 +40,14 @@
 //   → { type: 'mathcheck', id, seed, keys, draws }  (the math check card's curves, lib/mathcheck.js,
 //     scored by engine.dotScores: the engine's own dot-product kernel; no model needed)
 //   ← { type: 'mathcheck-result', id, curves, workerMs }
+//   → { type: 'erasure', id, sourceIds, targetIds, scoreScale, groups }
+//   ← { type: 'erasure-result', id, method, base, drop, erasable, T, G, workerMs, cached }
+//     (the erasure card's map, lib/erasure.js erasureMap over engine.forceScore:
+//     sourceIds the tokens the trace read (not its </s>), targetIds the emitted ones,
+//     groups [[first, count], …] the heatmap's columns over the S source positions;
+//     method 'mask' (attention masked) or 'delete' (the no-attention model);
+//     kept per (model, sentence, output, scoreScale, columns): ERASURE_CACHE answers;
+//     a refusal is { type: 'error', stage: 'erasure', id, code, message })
 //   ← { type: 'error', id?, loadId?, stage, code?, message }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
@@ -49,6 +57,7 @@
 
 import { bestVariant, createEngine } from './engine.js';
 import { mathCurves } from './lib/mathcheck.js';
+import { erasureMap } from './lib/erasure.js';
 import { getModel, onStored } from './lib/model-store.js';
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -65,6 +74,10 @@ let downloading = null;
 let settle;
 const settled = new Promise((resolve) => { settle = resolve; });
 const PROGRESS_MS = 50;
+// The erasure maps computed for the model loaded now (a load empties it), newest last:
+// key -> the reply's fields. A few: the page asks again for the sentence and level it shows.
+const ERASURE_CACHE = 8;
+const erasures = new Map();
 onStored((info) => postMessage({ type: 'stored', ...info }));
 
 function fail(stage, err, id, loadId, extra = {}) {
@@ -110,6 +123,32 @@ function copyTrace(tr) {
   return { trace: out, transfer };
 }
 
+/** The erasure map of one request (lib/erasure.js), from the cache when this model computed it already. */
+function erasureFor(msg) {
+  if (!engine?.info) throw new Error('alignscope: no model loaded');
+  const sourceIds = Int32Array.from(msg.sourceIds ?? []);
+  const targetIds = Int32Array.from(msg.targetIds ?? []);
+  const groups = (msg.groups ?? []).map(([first, count]) => ({ first, count }));
+  const key = `${msg.scoreScale}|${sourceIds.join(',')}|${targetIds.join(',')}|${(msg.groups ?? []).join(';')}`;
+  const hit = erasures.get(key);
+  if (hit) {
+    erasures.delete(key);
+    erasures.set(key, hit);
+    return { ...hit, cached: true };
+  }
+  // The encoder's positions: the tokens, and the </s> a model with architecture.sourceEos reads after them
+  // (as_model_source_positions).
+  const info = engine.info;
+  const S = sourceIds.length + (info.architecture?.sourceEos ? 1 : 0);
+  const method = info.attention === 'none' ? 'delete' : 'mask';
+  const score = (src, keep) => engine.forceScore(src, targetIds, { keep, scoreScale: msg.scoreScale }).logProbs;
+  const map = erasureMap({ sourceIds, targetIds, S, groups, method }, score);
+  const value = { method, base: map.base, drop: map.drop, erasable: map.erasable, T: map.T, G: map.G, cached: false };
+  erasures.set(key, value);
+  if (erasures.size > ERASURE_CACHE) erasures.delete(erasures.keys().next().value);
+  return value;
+}
+
 self.onmessage = async (event) => {
   const msg = event.data || {};
   try {
@@ -151,6 +190,7 @@ self.onmessage = async (event) => {
         fail('load', err, msg.id, msg.loadId, { phase: 'check' });
         return;
       }
+      erasures.clear();
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
@@ -185,6 +225,11 @@ self.onmessage = async (event) => {
       const t0 = performance.now();
       const curves = mathCurves({ seed: msg.seed, keys: msg.keys, draws: msg.draws }, (q, keys, count, stride) => engine.dotScores(q, keys, count, stride));
       postMessage({ type: 'mathcheck-result', id: msg.id, curves, workerMs: performance.now() - t0 });
+    } else if (msg.type === 'erasure') {
+      const t0 = performance.now();
+      const reply = erasureFor(msg);
+      postMessage({ type: 'erasure-result', id: msg.id, ...reply, base: reply.base.slice(), drop: reply.drop.slice(), erasable: reply.erasable.slice(),
+        workerMs: performance.now() - t0 });
     } else if (msg.type === 'tokenize') {
       const tokens = engine.tokenize(msg.text);
       const starts = Int32Array.from(tokens, (t) => t.start);

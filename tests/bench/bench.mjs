@@ -31,7 +31,7 @@
 // disturbance during one backend's turn moves one round's ratio only.
 //
 // Also: beam search (the default width) against greedy on the shipped default
-// model, side by side (beam_greedy.mjs), the kernel micro-benchmarks (kernels_bench.mjs), greedy-token
+// model, side by side (beam_greedy.mjs), the erasure card's map for 10 and 30 words (erasure_bench.mjs), the kernel micro-benchmarks (kernels_bench.mjs), greedy-token
 // agreement of every backend with the simd build, and in Chromium the
 // re-decode time of one slider event (20-word sentence, encoder reused),
 // navigation -> first heatmap on the real page (web/ and dist/, bundled),
@@ -60,6 +60,7 @@ import { growthBench, growthLines, growthTargets } from './growth.mjs';
 import { startupBench, startupLines, startupTargets } from './startup.mjs';
 import { relaxedKernelBench, relaxedKernelLines, relaxedKernelTargets } from './kernels_relaxed.mjs';
 import { beamVsGreedy, beamVsGreedyLines } from './beam_greedy.mjs';
+import { erasureBench, erasureLines, erasureTargets } from './erasure_bench.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
@@ -389,6 +390,16 @@ async function main() {
     } catch (e) { beam = { error: String(e.message ?? e).split('\n')[0] }; log(`beam vs greedy: unavailable: ${beam.error}`); }
   }
 
+  // The erasure card's map: 10 and 30 words, the default model and the no-attention one (erasure_bench.mjs).
+  let erasure = null;
+  if (!ONLY || ONLY.has('erasure')) {
+    collectGarbage();
+    try {
+      erasure = await erasureBench({ root: ROOT, reps: QUICK ? 2 : 15 });
+      log(`erasure map: ${erasure.rows.map((r) => `${r.model} ${r.words} words ${r.workerMs.toFixed(1)} ms`).join(', ')}`);
+    } catch (e) { erasure = { error: String(e.message ?? e).split('\n')[0] }; log(`erasure map: unavailable: ${erasure.error}`); }
+  }
+
   let browser = null;
   if (BROWSER) {
     log('chromium');
@@ -400,7 +411,7 @@ async function main() {
     machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, otherCpuBusyBefore, loadavgAfter: os.loadavg() },
     model: modelInfo, sentences, sourceIds,
     backends: Object.fromEntries(live.map((b) => [b.name, b.detail])), unavailable: failed,
-    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, beamVsGreedy: beam, kernels, browser,
+    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, beamVsGreedy: beam, erasure, kernels, browser,
   };
   results.stepFloor = stepFloor(ours.info, stats, kernels);
   results.targets = targets(results);
@@ -464,6 +475,7 @@ function targets(r) {
   add('int8 decoder step vs onnxruntime-web f32, Node', r.ratiosVsOrt['simd-int8']?.step, 5);
   const bg = r.beamVsGreedy;
   if (bg && !bg.error) t.push({ name: `beam (width ${bg.width}) vs greedy, time per sentence, ${bg.model}, Node (geomean)`, value: bg.ratioGeomean, goal: 2, met: bg.ratioGeomean < 2, unit: '×', lowerIsBetter: true });
+  if (r.erasure && !r.erasure.error) t.push(...erasureTargets(r.erasure));
   if (r.browser?.steps) t.push(...browserStepTargets(r.browser.steps));
   if (r.browser?.startup && !r.browser.startup.error) t.push(...startupTargets(r.browser.startup));
   if (r.browser?.startupDist && !r.browser.startupDist.error) t.push(...startupTargets(r.browser.startupDist));
@@ -524,6 +536,7 @@ function markdown(r) {
       `whole sentence ${f(r.int8VsF32.wholeGeomean)}× (geomean); > 1 = int8 faster.`, '');
   }
   if (r.beamVsGreedy) lines.push(...(r.beamVsGreedy.error ? [`Beam vs greedy: unavailable (${r.beamVsGreedy.error}).`, ''] : beamVsGreedyLines(r.beamVsGreedy, f)));
+  if (r.erasure) lines.push(...(r.erasure.error ? [`Erasure map: unavailable (${r.erasure.error}).`, ''] : erasureLines(r.erasure, f)));
   const k = r.kernels;
   if (k) {
   lines.push('### Kernels (V8 in Node, min over repetitions)', '');

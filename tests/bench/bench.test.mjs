@@ -122,3 +122,19 @@ test('browser_steps.mjs --quick: every build and onnxruntime-web in Chromium, pa
   assert.ok(res.relaxedVsSimd.f32.step.median > 0 && res.relaxedVsSimd.int8.step.median > 0);
   assert.match(r.stderr, /\| alignscope wasm relaxed SIMD, int8 weights \|/, 'the Markdown table');
 });
+
+// The erasure card's bench row (erasure_bench.mjs): once, one repetition, on the shipped models
+// (no timing judged): 10 and 30 words on the default model and the no-attention one, a column per source word.
+test('erasure_bench.mjs: the map for 10 and 30 words, in rows the report and the targets take', { skip: existsSync(join(ROOT, 'web/gen/alignscope-simd.wasm')) ? false : 'web/gen not built (./build.sh wasm)', timeout: 170_000 }, async () => {
+  const { erasureBench, erasureLines, erasureTargets, ERASURE_SENTENCES } = await import('./erasure_bench.mjs');
+  assert.deepEqual(ERASURE_SENTENCES.map((s) => s.split(/\s+/).length), [10, 30]);
+  const b = await erasureBench({ root: ROOT, reps: 1 });
+  const catalogue = JSON.parse(readFileSync(join(ROOT, 'models', 'index.json'), 'utf8'));
+  assert.deepEqual(b.rows.map((r) => [r.model, r.words]), [[catalogue.default, 10], [catalogue.default, 30], ['en-fr-none', 10], ['en-fr-none', 30]]);
+  for (const r of b.rows) {
+    assert.ok(r.workerMs > 0 && r.mainMs >= 0 && r.steps >= 1, JSON.stringify(r));
+    assert.ok(r.columns >= r.words - 1, `${r.model}: a column per source word (${r.columns} for ${r.words} words)`);
+  }
+  assert.equal(erasureTargets(b).length, 2 * b.rows.length);
+  assert.ok(erasureLines(b, (x) => x.toFixed(2)).some((l) => l.startsWith(`| ${catalogue.default} (`)));
+});

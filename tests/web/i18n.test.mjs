@@ -30,6 +30,7 @@ const SAME_EVERYWHERE = new Set([
   'math.ref.sd',      // '√d': a formula
   'math.colD',        // 'd': a symbol
   'math.colScaled',   // 'eⱼ ÷ √d': a formula
+  'erasure.sideHead', // 'ρ': Spearman's rank correlation
 ]);
 // Words that are the same in some of the languages, by key: checked to be few.
 // ('Pause' is the French and German word; 'Additive' the French adjective;

@@ -90,7 +90,7 @@ function paintLabels(ctx, vm, L, colors, { hiRow, hiCol, marked }) {
   }
   ctx.font = fonts.value;
   ctx.fillStyle = colors.muted;
-  ctx.fillText(vm.difference ? tr('heat.diffHead') : tr('heat.entropyHead'), gridX + L.gridW + 8, gridY - 10);
+  ctx.fillText(vm.difference ? tr('heat.diffHead') : vm.erasure ? tr('erasure.sideHead') : tr('heat.entropyHead'), gridX + L.gridW + 8, gridY - 10);
 }
 
 function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow, colour }) {
@@ -111,6 +111,20 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
         if (values) {
           ctx.fillStyle = textOnDiverging(a);
           ctx.fillText(`${a > 0.005 ? '+' : a < -0.005 ? '−' : ''}${Math.abs(a).toFixed(2)}`, gridX + j * cell + cell / 2, gridY + t * cell + cell / 2 + 0.5);
+        }
+        continue;
+      }
+      if (vm.erasure) {
+        // An erasure map (cards/erasure.js): the drop in log p, nats, on the diverging scale
+        // to ± vm.erasure.scale; a column that cannot be removed (NaN) in the grid colour.
+        const x = gridX + j * cell, y = gridY + t * cell;
+        const v = Number.isFinite(a) ? Math.max(-1, Math.min(1, a / vm.erasure.scale)) : NaN;
+        ctx.fillStyle = Number.isFinite(v) ? divergingCSS(v) : colors.grid;
+        ctx.fillRect(x, y, cell, cell);
+        if (values) {
+          ctx.fillStyle = Number.isFinite(v) ? textOnDiverging(v) : colors.muted;
+          const text = Number.isFinite(a) ? `${a >= 0.05 ? '+' : a <= -0.05 ? '−' : ''}${Math.abs(a).toFixed(1)}` : '—';
+          ctx.fillText(dec === '.' ? text : text.replace('.', dec), x + cell / 2, y + cell / 2 + 0.5);
         }
         continue;
       }
@@ -135,15 +149,18 @@ function paintCells(ctx, vm, L, colors, { hover, active, marked, focused, hiRow,
 
   // Entropy column.
   ctx.textAlign = 'left';
-  const maxH = vm.difference ? 1 : Math.log2(Math.max(2, S)); // entropy in bits, or total variation (0 … 1)
+  // (entropy in bits, total variation 0 … 1, or an erasure map's row ρ, −1 … 1: its bar shows ρ above 0)
+  const maxH = vm.difference || vm.erasure ? 1 : Math.log2(Math.max(2, S));
   for (let t = 0; t < T; t++) {
     const y = gridY + t * cell;
+    const side = vm.entropies[t];
     ctx.globalAlpha = 0.25;
     ctx.fillStyle = colors.muted;
-    ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * Math.min(1, vm.entropies[t] / maxH), 2);
+    if (side > 0) ctx.fillRect(gridX + L.gridW + 6, y + cell - 4, (L.entW - 10) * Math.min(1, side / maxH), 2);
     ctx.globalAlpha = 1;
     ctx.fillStyle = t === hiRow ? colors.fg : colors.muted;
-    ctx.fillText(vm.entropies[t].toFixed(2).replace('.', decimalMark()), gridX + L.gridW + 8, y + cell / 2);
+    const text = Number.isFinite(side) ? `${side < 0 ? '−' : ''}${Math.abs(side).toFixed(2)}` : '—';
+    ctx.fillText(text.replace('.', decimalMark()), gridX + L.gridW + 8, y + cell / 2);
   }
 
   // Current step: an outline around its row.

@@ -12,6 +12,7 @@ import { colourValue } from '../theme.js';
 export function describe(vm, cur, colour) {
   if (!vm || !cur) return '\u00a0';
   if (vm.difference) return describeDifference(vm, cur);
+  if (vm.erasure) return describeErasure(vm, cur);
   const { t, j } = cur;
   if (cur.kind === 'row' || (t != null && j == null)) {
     const row = Array.from(vm.alpha.subarray(t * vm.S, (t + 1) * vm.S));
@@ -45,8 +46,28 @@ function describeDifference(vm, cur) {
   return tr('heat.diffReadCell', { row: vm.rowLabels[t], col: vm.colLabels[j], d: signed(vm.alpha[t * vm.S + j]), t: num(t + 1), j: num(j + 1) });
 }
 
+// An erasure map (cards/erasure.js): cells are the drop in log p (nats) when the column is removed, the side column the row's ρ.
+const nats = (x) => (Number.isFinite(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt(Math.abs(x), 2)}` : tr('erasure.notErasable'));
+function describeErasure(vm, cur) {
+  const { t, j } = cur;
+  const at = (tt, jj) => vm.alpha[tt * vm.S + jj];
+  const better = (x, y) => Number.isFinite(x) && (!Number.isFinite(y) || x > y);
+  if (cur.kind === 'row' || (t != null && j == null)) {
+    let best = 0;
+    for (let k = 1; k < vm.S; k++) if (better(at(t, k), at(t, best))) best = k;
+    return tr('erasure.readRow', { t: num(t + 1), row: vm.rowLabels[t], col: vm.colLabels[best], d: nats(at(t, best)), rho: Number.isFinite(vm.entropies[t]) ? fmt(vm.entropies[t], 2) : '—' });
+  }
+  if (cur.kind === 'col') {
+    let best = 0;
+    for (let tt = 1; tt < vm.T; tt++) if (better(at(tt, j), at(best, j))) best = tt;
+    return tr('erasure.readCol', { j: num(j + 1), col: vm.colLabels[j], row: vm.rowLabels[best], d: nats(at(best, j)) });
+  }
+  return tr('erasure.readCell', { row: vm.rowLabels[t], col: vm.colLabels[j], d: nats(at(t, j)), t: num(t + 1), j: num(j + 1) });
+}
+
 /** The canvas's accessible name: what the figure is, in one line. */
 export function canvasLabel(vm, colour) {
   if (vm.difference) return tr('heat.diffCanvasLabel', { T: num(vm.T), S: num(vm.S) });
+  if (vm.erasure) return tr('erasure.canvasLabel', { T: num(vm.T), S: num(vm.S), m: fmt(vm.erasure.scale, 2) });
   return tr('heat.canvasLabel', { T: num(vm.T), S: num(vm.S), row: colour === 'row' ? tr('heat.canvasRow') : '' });
 }

@@ -218,10 +218,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       s.vm = next;
       if (scroller.hidden) { scroller.hidden = false; readout.hidden = false; empty.hidden = true; needLayout = true; }
       if (!sameShape) { s.hover = null; s.active = null; }
-      if (!sameLabels) {
-        needLayout = true;
-        describeCanvas();
-      }
+      if (!sameLabels) needLayout = true;
+      // (an erasure map's name says its colour scale's end, which moves with its numbers)
+      if (!sameLabels || next.erasure) describeCanvas();
       setReadout(s.hover || s.active);
       draw(sameLabels);
     },
