@@ -109,7 +109,7 @@ export function mount(store, { headingId, actions }) {
       const shape = h('span', { class: 'as-ws-shape' });
       const measured = h('span', { class: 'as-ws-measured' });
       const confidence = h('span', { class: 'as-ws-confidence' });
-      const labels = h('p', { id: labelsId, class: 'as-small as-ws-labels' }, shape, ' ', measured, ' ', confidence);
+      const labels = h('p', { id: labelsId, class: 'as-small as-ws-labels' }, shape, ' ', measured, h('span', { class: 'as-ws-sep', 'aria-hidden': 'true' }, ' · '), confidence);
       const wrong = h('input', { type: 'checkbox', class: 'as-ws-wrong' });
       const notes = h('input', { type: 'text', id: notesId, class: 'as-input as-ws-notes', maxlength: String(CONFIG.worksheetNoteMaxChars), autocomplete: 'off' });
       // The tick and the notes as text, for the printout (its controls are not printed).
