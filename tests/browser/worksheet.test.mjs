@@ -28,22 +28,23 @@ let env;
 before(async () => { env = await startBrowser(); });
 after(async () => { await env?.close(); });
 
-// What the page's default model (en-fr-int8) makes of each sentence here in Node, as the page decodes.
+// What a model (the page's default, en-fr-int8, unless said) makes of each sentence here in Node, as the page decodes, at a level.
 let reference = null;
-async function translations(texts) {
-  if (!reference) {
-    const engine = await createEngine({ variant: 'simd' });
-    const info = engine.load(fs.readFileSync(path.join(WEB, 'models', 'en-fr-int8.alsc')));
-    reference = { engine, info, cache: new Map() };
+async function translations(texts, { model = 'en-fr-int8', pieces = false } = {}) {
+  reference ??= { engine: await createEngine({ variant: 'simd' }), model: null, info: null, cache: new Map() };
+  if (reference.model !== model) {
+    reference.info = reference.engine.load(fs.readFileSync(path.join(WEB, 'models', `${model}.alsc`)));
+    reference.model = model;
   }
   const { engine, info, cache } = reference;
   return texts.map((text) => {
-    if (!cache.has(text)) {
+    const key = `${model}|${pieces}|${text}`;
+    if (!cache.has(key)) {
       const trace = engine.beam(text, { scoreScale: info.trainedScoreScale > 0 ? info.trainedScoreScale : 1, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses[0];
-      const matrix = figureMatrix(trace, info, false);
-      cache.set(text, { translation: trace.translation, rows: matrix.rowLabels, cols: matrix.colLabels, shape: alignmentShape(matrix).shape, confidence: modelConfidence(trace).geometricMean });
+      const matrix = figureMatrix(trace, info, pieces);
+      cache.set(key, { translation: trace.translation, rows: matrix.rowLabels, cols: matrix.colLabels, shape: alignmentShape(matrix).shape, confidence: modelConfidence(trace).geometricMean });
     }
-    return cache.get(text);
+    return cache.get(key);
   });
 }
 after(() => reference?.engine.dispose());
@@ -83,9 +84,9 @@ const sheetOnPage = (page) => page.$$eval(`${CARD} .as-ws-item`, (items) => item
   };
 }));
 
-async function checkMaps(page, texts, { english = true } = {}) {
+async function checkMaps(page, texts, { english = true, model, pieces } = {}) {
   const shown = await sheetOnPage(page);
-  const ref = await translations(texts);
+  const ref = await translations(texts, { model, pieces });
   assert.deepEqual(shown.map((s) => s.text), texts);
   shown.forEach((s, i) => {
     assert.equal(s.translation, ref[i].translation, `sentence ${i + 1}'s translation`);
@@ -258,6 +259,26 @@ test('worksheet on a phone (360 × 640), dark, in French: nothing wider than the
     assert.deepEqual(wide, { page: 0, card: [] }, 'nothing wider than the phone');
     await page.locator(CARD).screenshot({ path: path.join(ARTIFACTS, 'worksheet-phone.png') });
     await audit(page, 'phone, dark, French');
+    assert.deepEqual(pageErrors(errors), []);
+  } finally { await context.close(); }
+});
+
+test('worksheet at the heatmap’s level: a subword model’s maps are of words, and of pieces with “Show subword pieces”', async () => {
+  const { page, context, errors } = await openPage(env.browser);
+  try {
+    const texts = ['Delete the unsaved files', 'Open the file'];
+    await gotoReady(page, linkOf(texts, { extra: '&m=en-fr' }));
+    await sheetReady(page, 2);
+    const words = await checkMaps(page, texts, { model: 'en-fr' });
+    const pieces = (await translations(texts, { model: 'en-fr', pieces: true }))[0];
+    assert.notDeepEqual(pieces.cols, words[0].cols, 'the sentence has a word of several pieces');
+    // The heatmap's own switch: the sheet follows.
+    await page.evaluate(() => [...document.querySelectorAll('#app .as-heat-card button')].find((b) => b.textContent === 'Show subword pieces').click());
+    await page.waitForFunction((sel) => [...document.querySelectorAll(`${sel} .as-ws-map`)].every((c) => c.dataset.level === 'pieces'), CARD);
+    await page.locator(CARD).scrollIntoViewIfNeeded();
+    await sheetReady(page, 2);
+    await checkMaps(page, texts, { model: 'en-fr', pieces: true });
+    assert.match(await page.textContent(`${CARD} .as-ws-legend-level`), /subword pieces/);
     assert.deepEqual(pageErrors(errors), []);
   } finally { await context.close(); }
 });
