@@ -67,6 +67,12 @@ export const CONFIG = Object.freeze({
   mathDraws: 200,              // each curve is the mean over this many draws…
   mathBand: [0.1, 0.9],        // …with a band from this quantile to that one (the middle 80 %)
 
+  // The alignment worksheet (cards/worksheet.js, lib/worksheet.js): the notes' exercise "plot the alignments"
+  worksheetMax: 5,             // sentences on one sheet (a link with more keeps the first this many, said)
+  worksheetSentenceMaxChars: 200, // a sheet's sentence is cut here (a small map; the model reads ~100 words anyway)
+  worksheetNoteMaxChars: 140,  // one line of notes per sentence (longer ones from a link are cut, said)
+  worksheetDiffuseBits: 1.5,   // a map is "diffuse" when its rows' mean entropy is above this (bits; the legend says it)
+
   // Engine / worker
   engineStartTimeoutMs: 30_000, // a worker that says nothing for this long has failed
   requestTimeoutMs: 30_000,

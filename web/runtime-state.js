@@ -36,6 +36,9 @@ export function runtimeState({ rejectedModel = null, fileModel = null } = {}) {
     quizPlay: null,
     // the math check (controllers/mathcheck.js, cards/mathcheck.js): the curves of the last draws, and the work on newer ones
     mathResult: null, mathBusy: false, mathError: null,
+    // the alignment worksheet (controllers/worksheet.js, cards/worksheet.js): each sheet sentence's
+    // translation by the page's model and decoding, by request key; the key being decoded now
+    sheetResults: {}, sheetBusy: null,
   };
 }
 

@@ -16,6 +16,14 @@
 // once one was chosen (cards/mathcheck.js; parseMathValue below):
 // a number out of range, or a d between powers of two, gives the nearest
 // valid value and a notice.
+// `ws`, `wx` and `wn` the alignment worksheet (cards/worksheet.js,
+// lib/worksheet.js): its sentences, one per line, the numbers of those
+// ticked "translation wrong" ("1,3") and the notes, one line per sentence;
+// written only while the sheet has a sentence. More than
+// CONFIG.worksheetMax sentences, a sentence or a note too long, a tick
+// that names no sentence: the rest is kept, and a notice says what was left
+// out or cut (a sentence the model cannot read is left out once the model
+// has tried it: controllers/worksheet.js).
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
@@ -27,6 +35,7 @@ import { cutText } from './lib/sentences.js';
 import { own } from './lib/own.js';
 import { parsePin, pinToString } from './lib/pin.js';
 import { parseQuizValue, quizValue } from './lib/quiz.js';
+import { parseSheet, sheetParams } from './lib/worksheet.js';
 import { t, num, uiLanguageOf, uiLanguage, UI_LANGUAGES } from './i18n/core.js';
 import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
@@ -38,7 +47,7 @@ const MAX_STEP = 1024;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [] };
 }
 
 /**
@@ -165,6 +174,10 @@ export function parseShareParams(params, { names = null } = {}) {
     out[field] = parsed.value;
     if (parsed.nearest) problems.push({ key, name: nameOf(key), reason: 'nearest', value: clip(text), allowed, shown: parsed.value });
   }
+  // ws, wx, wn: the worksheet (lib/worksheet.js parseSheet says what it keeps).
+  const sheet = parseSheet({ ws: params.get('ws'), wx: params.get('wx'), wn: params.get('wn') });
+  if (sheet.sheet !== undefined) out.sheet = sheet.sheet;
+  for (const p of sheet.problems) problems.push({ ...p, name: nameOf(p.key) });
   if (problems.length) out.problems = problems;
   return out;
 }
@@ -182,6 +195,13 @@ export function linkProblemText(p) {
   if (p.reason === 'sentenceCut') return t('link.sentenceCut', { key, max: num(p.max) });
   if (p.reason === 'compareBad') return t('link.compareBad', { key, ids: p.ids.map((id) => `“${id}”`).join(', ') });
   if (p.reason === 'compareMany') return t('link.compareMany', { key, max: num(p.max) });
+  if (p.reason === 'sheetMany') return t('link.sheetMany', { key, max: num(p.max), n: p.dropped.length, dropped: p.dropped.map((s) => `“${s}”`).join(', ') });
+  if (p.reason === 'sheetBlank') return t('link.sheetBlank', { key, n: p.count });
+  if (p.reason === 'sheetCut') return t('link.sheetCut', { key, i: num(p.index), max: num(p.max) });
+  if (p.reason === 'sheetTicks') return t('link.sheetTicks', { key, values: p.values.map((v) => `“${clip(v)}”`).join(', ') });
+  if (p.reason === 'sheetNoteCut') return t('link.sheetNoteCut', { key, i: num(p.index), max: num(p.max) });
+  if (p.reason === 'sheetNotesExtra') return t('link.sheetNotesExtra', { key, n: p.count });
+  if (p.reason === 'sheetUnread') return t('link.sheetUnread', { key, text: clip(p.text), why: p.why });
   if (p.reason === 'compareUnknown') return t('link.compareUnknown', { ids: p.ids.map((id) => `“${clip(id)}”`).join(', ') });
   const a = p.allowed;
   const allowed = a.kind === 'oneOf' ? t('link.allowed.oneOf', { list: a.list.join(', ') })
@@ -272,6 +292,8 @@ export function serializeShareState(st) {
   if (st.mathD != null) p.set('d', String(st.mathD));
   if (st.mathKeys != null) p.set('keys', String(st.mathKeys));
   if (st.mathSeed != null) p.set('seed', String(st.mathSeed));
+  const sheet = sheetParams(st.sheet);
+  for (const [k, v] of Object.entries(sheet)) if (v != null) p.set(k, v);
   return p.toString();
 }
 

@@ -112,3 +112,17 @@ export const MATH_CHECK = Object.freeze({
   fontPx: 11, bandOpacity: 0.2, lineWidth: 2, refWidth: 1.5, scaledDash: '6 4', refDash: '2 3', dotR: 3.5,
   barW: 10, barGap: 2, barH: 50,
 });
+
+/**
+ * The alignment worksheet (cards/worksheet.js, views/worksheet-export.js),
+ * in CSS px: every small map has cells of `cell` (all maps one size, on the
+ * one colour scale, so they compare; a map wider than its column shrinks
+ * its cells down to cellMin), words at labelPx. The PNG and SVG sheet:
+ * `columns` maps side by side, each column exportColumn wide, gap apart,
+ * text at textPx (headings headPx) on lines linePx apart, a margin of pad,
+ * the PNG at exportScale device pixels per CSS px.
+ */
+export const WORKSHEET = Object.freeze({
+  cell: 22, cellMin: 8, labelPx: 11,
+  columns: 2, exportColumn: 440, gap: 28, textPx: 12, headPx: 13, linePx: 17, pad: 18, exportScale: 2,
+});

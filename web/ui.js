@@ -7,7 +7,7 @@
 //   state.js, runtime-state.js  the store: shareable keys (a link's), runtime keys, derived values
 //   controllers/*.js            translation, models, share (state ⇄ link), links (a link's values
 //                               checked), presenter, compare, pin, erasure, training, beam, quiz, mathcheck,
-//                               offline, render (the cards follow the store: lib/scheduler.js), uilang (the UI language)
+//                               worksheet, offline, render (the cards follow the store: lib/scheduler.js), uilang (the UI language)
 //   cards/*.js                  one module per card: heading, intro, controls, rendering
 // Cards update from the store's changes in an animation frame, at most once a frame, while on screen.
 
@@ -27,6 +27,7 @@ import { createTraining } from './controllers/training.js';
 import { createBeam } from './controllers/beam.js';
 import { createQuiz } from './controllers/quiz.js';
 import { createMathCheck } from './controllers/mathcheck.js';
+import { createWorksheet } from './controllers/worksheet.js';
 import { createRender } from './controllers/render.js';
 import { createLinks } from './controllers/links.js';
 import { createUiLanguage } from './controllers/uilang.js';
@@ -46,6 +47,7 @@ import * as beamCard from './cards/beam.js';
 import * as offlineCard from './cards/offline.js';
 import * as quizCard from './cards/quiz.js';
 import * as mathCard from './cards/mathcheck.js';
+import * as worksheetCard from './cards/worksheet.js';
 import { createOffline } from './controllers/offline.js';
 import { startupRecorder, startupSettled } from './lib/startup.js';
 
@@ -77,8 +79,8 @@ export function mountAlignscope(root, opts = {}) {
   const store = createStore({ ...defaultShareState(), ...initial, ...runtimeState({ rejectedModel, fileModel }) }, { derive: deriveState });
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
-  // Only the full view has the pin, quiz and math check cards: elsewhere a link's values for them are not applied (nor written back).
-  if (!has.full) store.set({ pin: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null });
+  // Only the full view has the pin, quiz, math check and worksheet cards: elsewhere a link's values for them are not applied (nor written back).
+  if (!has.full) store.set({ pin: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [] });
 
   const wrapper = h('div', { class: 'as-root', dataset: { view, presenter: String(!!store.get().presenter), quiz: has.full && store.get().quiz ? 'on' : 'off', ...(opts.theme === 'dark' || opts.theme === 'light' ? { theme: opts.theme } : {}) } });
   const grid = h('div', { class: 'as-grid' });
@@ -106,6 +108,7 @@ export function mountAlignscope(root, opts = {}) {
   const beam = has.full ? createBeam(store, { client }) : null;
   const quiz = has.full ? createQuiz(store) : null;
   const mathcheck = has.full ? createMathCheck(store, { client, seen: seen('mathcheck') }) : null;
+  const worksheet = has.full ? createWorksheet(store, { client, seen: seen('worksheet') }) : null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
   const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
@@ -144,6 +147,7 @@ export function mountAlignscope(root, opts = {}) {
     add('theory', () => theoryCard.mount(store, { headingId: id('th') }), far);
     add('byhand', () => byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }), far);
     add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
+    add('worksheet', () => worksheetCard.mount(store, { headingId: id('ws'), actions: { link: () => share.linkOrWhy(), modelTag } }), far);
     if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
   const uiLanguage = createUiLanguage(store, { wrapper, fallback: opts.uiLang, rebuild: () => buildCards() });
@@ -194,7 +198,7 @@ export function mountAlignscope(root, opts = {}) {
     },
     destroy() {
       render.destroy();
-      for (const c of [translation, models, share, presenter, compare, pin, erasure, training, beam, quiz, mathcheck, offline, uiLanguage]) c?.destroy();
+      for (const c of [translation, models, share, presenter, compare, pin, erasure, training, beam, quiz, mathcheck, worksheet, offline, uiLanguage]) c?.destroy();
       wrapper.remove();
     },
   };

@@ -31,17 +31,19 @@ const SAME_EVERYWHERE = new Set([
   'math.colD',        // 'd': a symbol
   'math.colScaled',   // 'eⱼ ÷ √d': a formula
   'erasure.sideHead', // 'ρ': Spearman's rank correlation
+  'worksheet.pathPair', // '{row} ← {col}': a word pair
 ]);
 // Words that are the same in some of the languages, by key: checked to be few.
 // ('Pause' is the French and German word; 'Additive' the French adjective;
 // 'divisor' the German and Spanish mathematical term; 'token' the Spanish
 // loanword of the field; 'General' the Spanish adjective; 'H bits', the
 // entropy column's head, is French and Spanish too; 'max α(1 − α)' the
-// abbreviation in French and German; 'score' the French word too.)
+// abbreviation in French and German; 'score' the French word too; 'diagonal'
+// the German and Spanish adjective, 'diffuse' the French.)
 const SAME_IN = {
-  de: new Set(['steps.pause', 'byhand.divisor', 'heat.diffHead', 'models.budgetEntry', 'math.short.grad']),
-  fr: new Set(['theory.kind.additive', 'steps.pause', 'heat.entropyHead', 'math.short.grad', 'math.colScore']),
-  es: new Set(['heat.entropyHead', 'input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp', 'models.budgetEntry']),
+  de: new Set(['steps.pause', 'byhand.divisor', 'heat.diffHead', 'models.budgetEntry', 'math.short.grad', 'worksheet.shape.diagonal']),
+  fr: new Set(['theory.kind.additive', 'steps.pause', 'heat.entropyHead', 'math.short.grad', 'math.colScore', 'worksheet.shape.diffuse']),
+  es: new Set(['heat.entropyHead', 'input.tokens', 'theory.kind.general', 'byhand.divisor', 'byhand.scaled', 'byhand.exp', 'models.budgetEntry', 'worksheet.shape.diagonal']),
 };
 const forms = (v) => (typeof v === 'object' ? Object.values(v) : [v]);
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

@@ -10,7 +10,7 @@ import { layoutHeatmap, shortLabel, fontsFor, PAD } from './heatmap-layout.js';
 import { wrapLines } from '../lib/ribbons.js';
 import { paint } from './heatmap.js';
 
-function xmlEscape(s) {
+export function xmlEscape(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }[c]));
 }
 
@@ -67,8 +67,8 @@ function printLayout(vm, measure) {
  */
 export function heatmapSVG(vm, measure, { colors = paletteColors(false), title = '', colour = 'absolute', caption = [] } = {}) {
   const Lp = printLayout(vm, measure);
-  const { fg, muted, bg } = colors;
-  const legendH = 46;
+  const { muted, bg } = colors;
+  const legendH = LEGEND_H;
   const W = Math.max(Lp.width, 260);
   // The caption (sentence, model, scale, step) under the legend, at 12 px (measure is at the labels' size).
   const capLines = caption.flatMap((c) => wrapLines(c, (s) => (measure(s) * 12) / CONFIG.labelPx, W - 2 * PAD));
@@ -77,6 +77,21 @@ export function heatmapSVG(vm, measure, { colors = paletteColors(false), title =
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="13">`);
   out.push(`<title>${xmlEscape(title || tr('heat.svgTitle'))}</title>`);
   out.push(`<rect width="${W}" height="${H}" fill="${bg}"/>`);
+  out.push(...svgHeatmapParts(vm, Lp, colors, colour));
+  out.push(...svgLegend(Lp.gridX, Lp.height + 8, colors, colour));
+  capLines.forEach((line, i) => out.push(`<text x="${PAD}" y="${Lp.height + legendH + (i + 0.8) * CAPTION_LINE}" font-size="12" fill="${muted}">${xmlEscape(line)}</text>`));
+  out.push('</svg>');
+  return out.join('\n');
+}
+
+/**
+ * The heatmap's SVG elements (cells with their values, the words, the
+ * entropy column) for layout Lp, in Lp's coordinates: heatmapSVG's figure,
+ * and each small map of the worksheet's sheet (views/worksheet-export.js).
+ */
+export function svgHeatmapParts(vm, Lp, colors, colour = 'absolute') {
+  const { fg, muted } = colors;
+  const out = [];
   const { cell, gridX, gridY } = Lp;
   const deg = (Lp.theta * 180) / Math.PI;
   for (let t = 0; t < vm.T; t++) {
@@ -93,19 +108,24 @@ export function heatmapSVG(vm, measure, { colors = paletteColors(false), title =
   for (let j = 0; j < vm.S; j++) out.push(`<text transform="translate(${gridX + j * cell + cell / 2} ${gridY - 6}) rotate(${-deg})" fill="${fg}">${xmlEscape(shortLabel(vm.colLabels[j]))}</text>`);
   out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY - 10}" font-size="11" fill="${muted}">${xmlEscape(tr('heat.entropyHead'))}</text>`);
   vm.entropies.forEach((e, t) => out.push(`<text x="${gridX + Lp.gridW + 8}" y="${gridY + t * cell + cell / 2}" font-size="11" dominant-baseline="central" fill="${muted}">${e.toFixed(2).replace('.', decimalMark())}</text>`));
+  return out;
+}
+
+/** The colour legend at (x, y): the bar (200 × 12) and what its ends mean; its gradient's id is `id`. */
+export function svgLegend(x, ly, colors, colour = 'absolute', id = 'as-viridis') {
+  const { muted } = colors;
+  const gridX = x;
+  const out = [];
   // Legend: α from 0 to 1 (or, per row, from 0 to the row's maximum).
-  const ly = Lp.height + 8;
   const stops = legendStops();
   const meaning = colourMeaning(colour);
-  out.push('<defs><linearGradient id="as-viridis">');
+  out.push(`<defs><linearGradient id="${id}">`);
   stops.forEach((c, i) => out.push(`<stop offset="${(100 * i) / (stops.length - 1)}%" stop-color="${c}"/>`));
   out.push('</linearGradient></defs>');
-  out.push(`<rect x="${gridX}" y="${ly}" width="200" height="12" fill="url(#as-viridis)"/>`);
+  out.push(`<rect x="${gridX}" y="${ly}" width="200" height="12" fill="url(#${id})"/>`);
   out.push(`<text x="${gridX}" y="${ly + 28}" font-size="11" fill="${muted}">0</text><text x="${gridX + 100}" y="${ly + 28}" font-size="11" text-anchor="middle" fill="${muted}">α${colour === 'row' ? ' (per row)' : ''}</text><text x="${gridX + 200}" y="${ly + 28}" font-size="11" text-anchor="end" fill="${muted}">${xmlEscape(colour === 'row' ? 'row max' : '1')}</text>`);
   if (colour === 'row') out.push(`<desc>${xmlEscape(meaning.text)}</desc>`);
-  capLines.forEach((line, i) => out.push(`<text x="${PAD}" y="${Lp.height + legendH + (i + 0.8) * CAPTION_LINE}" font-size="12" fill="${muted}">${xmlEscape(line)}</text>`));
-  out.push('</svg>');
-  return out.join('\n');
+  return out;
 }
 
 /**
@@ -138,11 +158,11 @@ export function heatmapPNG(vm, colors, { colour = 'absolute', caption = [] } = {
   return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG export failed'))), 'image/png'));
 }
 
-const LEGEND_H = 46;
-const CAPTION_LINE = 17;
+export const LEGEND_H = 46;
+export const CAPTION_LINE = 17;
 
 /** The colour legend on a canvas: the bar (200 × 12 px at x, y) and what its ends mean. */
-function paintLegend(ctx, x, y, colors, colour) {
+export function paintLegend(ctx, x, y, colors, colour) {
   const g = ctx.createLinearGradient(x, 0, x + 200, 0);
   const stops = legendStops();
   stops.forEach((s, i) => g.addColorStop(i / (stops.length - 1), s));
