@@ -77,6 +77,28 @@ test('the example page: two elements and an iframe, the default model downloaded
   }
 });
 
+// A steps-only embed has no heatmap: its start ends with its first translation. Its worker
+// holds the model's Web Lock until the download is in the cache, and the cache write waits
+// for that end; had it waited for a heatmap, every other widget of the origin would wait
+// on the lock for ever (the example page hung when its steps element won the lock).
+test('a steps-only embed that downloaded the model lets another widget of the origin load it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    const steps = await context.newPage();
+    await steps.goto(`${site.url}embed.html#s=Open+the+file&view=steps`);
+    await steps.locator(READY).waitFor({ timeout: 60_000 });
+    await steps.locator('.as-steps-card').waitFor();
+    const heat = await context.newPage(); // the same origin: the same cache and locks
+    await heat.goto(`${site.url}embed.html#s=Show+the+new+window&view=heatmap`);
+    await heat.locator(READY).waitFor({ timeout: 30_000 });
+    const cached = await heat.evaluate(async (file) => (await caches.keys()).length > 0
+      && !!(await caches.match(new URL(`models/${file}`, location.href).href)), def.file);
+    assert.ok(cached, 'the steps embed’s download was written to the cache');
+  } finally {
+    await context.close();
+  }
+});
+
 /** The iframe's height, its document's height, and whether it can scroll inside. */
 const frameBox = (page) => page.evaluate(() => {
   const f = document.getElementById('as');

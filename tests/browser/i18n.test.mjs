@@ -68,10 +68,10 @@ test('the switcher changes every card’s words, keeps the translation, the step
     await page.waitForFunction(() => location.hash.includes('uilang=es'));
     // Typing not yet translated (the pause before translating) survives a switch, and is translated.
     const before = Number(await page.locator('#app .as-perf').getAttribute('data-count'));
-    await page.locator('#app .as-input').fill('Open the new file');
+    await page.locator('#app textarea.as-input').fill('Open the new file');
     await page.selectOption('#ui-lang', 'fr');
     await page.waitForFunction(() => document.documentElement.lang === 'fr');
-    assert.equal(await page.locator('#app .as-input').inputValue(), 'Open the new file');
+    assert.equal(await page.locator('#app textarea.as-input').inputValue(), 'Open the new file');
     await page.waitForFunction((n) => Number(document.querySelector('#app .as-perf').dataset.count) > n, before);
     await page.waitForFunction(() => location.hash.includes('s=Open+the+new+file'));
     await page.selectOption('#ui-lang', 'es');

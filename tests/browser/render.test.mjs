@@ -41,7 +41,7 @@ function drag(page, { steps, perFrame }) {
       .map((el) => el.dataset.area);
     const off = new Set(offNow());
     const painted = [];
-    const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) painted.push(e.detail?.scoreScale); });
+    const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail?.map === 'main') painted.push(e.detail.scoreScale); });
     po.observe({ entryTypes: ['mark'] });
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     const start = log.length;
@@ -121,7 +121,7 @@ describe('render scheduler', () => {
     // The last paint is the last value's: the next paint (a theme change) shows the same multiplier.
     const again = await page.evaluate(async () => {
       const got = [];
-      const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) got.push(e.detail?.scoreScale); });
+      const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail?.map === 'main') got.push(e.detail.scoreScale); });
       po.observe({ entryTypes: ['mark'] });
       document.querySelector('#app .as-root').dispatchEvent(new Event('as-theme'));
       await new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(res)));

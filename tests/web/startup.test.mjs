@@ -48,6 +48,11 @@ test('a start-up is over with the first heatmap, a failure, or a sentence that h
   assert.equal(startupSettled({ status: 'failed', firstHeatmap: false, error: { stage: 'init' } }), true);
   assert.equal(startupSettled({ status: 'ready', firstHeatmap: false, error: { stage: 'translate' } }), true);
   assert.equal(startupSettled({ status: 'loading', firstHeatmap: false, error: { stage: 'load' } }), false, 'an error while still loading');
+  // The step-through alone has no heatmap: its first translation ends the start (else its
+  // worker's cache write, and the lock other widgets wait on, would wait for ever).
+  assert.equal(startupSettled({ status: 'ready', view: 'steps', firstHeatmap: false, error: null, trace: null }), false, 'steps view, translating');
+  assert.equal(startupSettled({ status: 'ready', view: 'steps', firstHeatmap: false, error: null, trace: { tokens: [] } }), true, 'steps view, translated');
+  assert.equal(startupSettled({ status: 'ready', view: 'heatmap', firstHeatmap: false, error: null, trace: { tokens: [] } }), false, 'a heatmap view waits for its map');
 });
 
 // Static imports only (a dynamic import, such as a language's strings, is not preloaded).

@@ -72,6 +72,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
   // A step is a decoder step (a piece); a row of the word matrix is a word.
   const stepOfRow = (t) => store.get().matrix?.rowGroups[t]?.first ?? t;
   const heatmap = heatmapView.render(heatBox, {
+    name: 'main',
     onPick: (t) => store.set({ step: stepOfRow(t) }),
     onZoom: (z) => store.set({ zoom: clampZoom(z) }),
     // The first heatmap on screen: marked when its canvas is painted, in the animation frame

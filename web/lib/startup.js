@@ -66,10 +66,15 @@ export function startupRecorder() {
 
 /**
  * Whether a widget's start-up is over (store state): its first heatmap is
- * painted, or it cannot be (the start failed, or the sentence has no
- * translation). Work that must not compete with the first heatmap (the
- * service worker's install, the offline count) waits for it.
+ * painted, or it cannot be (the start failed, the sentence has no
+ * translation, or the view is the step-through alone, which has no heatmap:
+ * its first translation ends the start). Work that must not compete with the
+ * first heatmap (the service worker's install, the offline count, the model's
+ * cache write) waits for it. The cache write holds the Web Lock that other
+ * widgets' workers wait on for the same model, so a start that never settled
+ * would keep them waiting for ever (a steps-only embed beside a heatmap did).
  */
 export function startupSettled(st) {
-  return !!st.firstHeatmap || st.status === 'failed' || (st.status === 'ready' && !!st.error);
+  return !!st.firstHeatmap || st.status === 'failed' || (st.status === 'ready' && !!st.error)
+    || (st.view === 'steps' && st.status === 'ready' && !!st.trace);
 }

@@ -39,8 +39,9 @@ let heatmapCount = 0;
  *   onPick: a cell or a row label was clicked, tapped or chosen with Enter;
  *   onPaint: the canvas was just painted with vm (in the animation frame);
  *   frame: the widget's render scheduler (lib/scheduler.js), to paint after the frame's DOM changes
+ *   name: the map's name in its paint marks (alignscope:heatmap-paint), "main" for the page's heatmap
  */
-export function render(container, { onPick, onZoom, onPaint = null, frame: queue = null } = {}) {
+export function render(container, { onPick, onZoom, onPaint = null, frame: queue = null, name = null } = {}) {
   const canvas = h('canvas', { class: 'as-heatmap-canvas', tabindex: '0', role: 'img', dataset: { paints: '0' } });
   const colHead = h('canvas', { class: 'as-heat-sticky as-heat-colhead', 'aria-hidden': 'true', hidden: true });
   // Offscreen layers (not in the document): the words, and the cells.
@@ -150,8 +151,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     canvas.dataset.paints = String(Number(canvas.dataset.paints) + 1);
     // Where the cells are (tests tap them; a screen reader has the table instead).
     Object.assign(canvas.dataset, { cell: String(L.cell), gridX: String(L.gridX), gridY: String(L.gridY) });
-    // For the render-budget bench (tests/bench/render_budget.mjs): which decode this frame shows.
-    performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null } });
+    // For the render-budget bench and the render test: which decode this frame shows, and on which
+    // map (name: 'main' for the page's heatmap; the other cards' maps paint their own decodes).
+    performance.mark?.('alignscope:heatmap-paint', { detail: { scoreScale: vm.trace?.scoreScale ?? null, map: name } });
     onPaint?.(vm);
   };
   // Its own key in the widget's queue: the comparison puts several heatmaps on one queue.
