@@ -1234,7 +1234,11 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.waitForFunction(() => /^α\(/.test(document.querySelector('#app .as-heat-card .as-readout').textContent));
     const text = await readout.textContent();
     assert.ok(text.startsWith(`α(“${m.target[t]}” ← “${m.source[j]}”) = ${m.alpha[t][j].toFixed(3)}`), `the tapped cell, not the first: ${text}`);
-    assert.match(await textOf(page, '#app .as-step-count'), new RegExp(`^step ${t + 1} /`), 'the step view follows the tapped row');
+    // The readout is the map's own, at the tap; the step view and the marked row follow
+    // through the store in the render scheduler's next frame: wait for them, then check.
+    const followed = await page.waitForFunction(({ count, row }) => document.querySelector('#app .as-step-count')?.textContent.startsWith(count)
+      && document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas')?.dataset.markedRow === row, { count: `step ${t + 1} /`, row: String(t) }, { timeout: 10_000 }).then(() => true, () => false);
+    assert.ok(followed, `the step view follows the tapped row: ${await textOf(page, '#app .as-step-count')}`);
     assert.equal(await canvas.getAttribute('data-marked-row'), String(t));
     // A second tap elsewhere: that cell.
     await tapCell(0, 1);
