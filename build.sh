@@ -86,6 +86,13 @@ dep_ok() {
     esac >/dev/null 2>&1
 }
 
+# dpkg_have PACKAGE... : DPKG_HAVE = those of them dpkg has installed.
+# dpkg-query exits 1 when a package was never installed: that is an answer,
+# not an error (under errexit and pipefail it would end the script silently).
+dpkg_have() {
+    DPKG_HAVE=$({ dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null || true; } | sed -n 's/ install ok installed$//p' | tr '\n' ' ')
+}
+
 # deps GROUP... : native wasm torch browser checks npm, or all.
 DEPS_DONE=" "
 deps() {
@@ -110,7 +117,7 @@ deps() {
     command -v node >/dev/null || packages+=(nodejs)
     if ((${#packages[@]})); then
         if command -v dpkg-query >/dev/null 2>&1; then
-            DPKG_HAVE=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null | sed -n 's/ install ok installed$//p' | tr '\n' ' ')
+            dpkg_have "${packages[@]}"
         else
             unset DPKG_HAVE
         fi
@@ -134,6 +141,8 @@ deps() {
         apt-get update || return 1
         DEBIAN_FRONTEND=noninteractive $line || return 1
         local still=()
+        # What dpkg knew before the install is stale now: ask again.
+        command -v dpkg-query >/dev/null 2>&1 && dpkg_have "${missing[@]}"
         for p in "${missing[@]}"; do dep_ok "$p" || still+=("$p"); done
         if ((${#still[@]})); then
             log "installed, yet not found (a program not on the PATH?): ${still[*]}"

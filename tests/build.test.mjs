@@ -68,3 +68,65 @@ test('without ALIGNSCOPE_NO_INSTALL: as another user, the sudo line; as root wit
   if (process.getuid?.() === 0) assert.match(out, /^\[build\] no apt-get here: install the Debian packages emscripten \(or their equivalents\), then run this again$/m, out);
   else assert.ok(out.split('\n').some((l) => l.endsWith(`  sudo ${LINE}`)), out);
 });
+
+// A bare machine as dpkg sees it: a fake dpkg-query that knows none of the
+// packages asked about and exits 1, as the real one does for a package that
+// was never installed; and, as root, a fake apt-get that "installs" by
+// leaving a mark that dpkg-query then reports every package installed.
+// `./build.sh deps` once ended silently with status 1 on the first (errexit
+// took dpkg-query's status) and, after a real install, reported the library
+// packages it had just installed as "installed, yet not found" (it judged
+// them by what dpkg had said before the install).
+function fakeDpkg(dir, mark) {
+  const hidden = new Set(['dpkg-query', 'apt-get', 'apt', 'sudo']);
+  for (const d of (process.env.PATH ?? '').split(':')) {
+    let names;
+    try { names = fs.readdirSync(d); } catch { continue; }
+    for (const name of names) {
+      if (hidden.has(name) || fs.existsSync(path.join(dir, name))) continue;
+      fs.symlinkSync(path.join(d, name), path.join(dir, name));
+    }
+  }
+  fs.writeFileSync(path.join(dir, 'dpkg-query'), `#!/bin/bash
+# dpkg-query -W -f=FORMAT PACKAGE...
+shift 2
+if [[ -e ${mark} ]]; then for p in "$@"; do echo "$p install ok installed"; done; exit 0; fi
+for p in "$@"; do echo "dpkg-query: no packages found matching $p" >&2; done
+exit 1
+`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'apt-get'), `#!/bin/bash
+echo "fake apt-get $*"
+[[ $1 == install ]] && touch ${mark}
+exit 0
+`, { mode: 0o755 });
+}
+
+test('./build.sh deps where dpkg knows none of the packages: names the missing ones and the line, not a silent exit', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alignscope-dpkg-'));
+  try {
+    fakeDpkg(dir, path.join(dir, 'never-made'));
+    const { status, out } = build('deps', { PATH: dir, ALIGNSCOPE_NO_INSTALL: '1' });
+    assert.equal(status, 1, out);
+    // The packages judged by dpkg (libraries, and PyTorch for Debian's python3); programs are judged on the PATH.
+    assert.match(out, /^\[build\] missing for \.\/build\.sh deps: .*\bpython3-torch\b.*$/m, out);
+    for (const p of ['libclang-rt-19-dev-wasm32', 'libopenblas0-pthread', 'libclang-rt-dev']) assert.match(out, new RegExp(`missing for .*\\b${p}\\b`), out);
+    assert.ok(out.split('\n').some((l) => / {2}apt-get install -y --no-install-recommends .*python3-torch/.test(l)), `the line to run:\n${out}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('./build.sh deps as root after apt-get installs the libraries: asks dpkg again and succeeds', { skip: process.getuid?.() !== 0 && 'needs root' }, () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alignscope-dpkg-'));
+  try {
+    const mark = path.join(dir, 'installed');
+    fakeDpkg(dir, mark);
+    const { status, out } = build('deps', { PATH: dir });
+    assert.ok(fs.existsSync(mark), `apt-get install ran:\n${out}`);
+    assert.match(out, /^fake apt-get install -y --no-install-recommends .*python3-torch/m, out);
+    assert.doesNotMatch(out, /installed, yet not found/, out);
+    assert.equal(status, 0, out);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

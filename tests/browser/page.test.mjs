@@ -24,6 +24,7 @@ import { createEngine, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../
 import { sourceWords } from '../../web/lib/words.js';
 import { CONFIG } from '../../web/config.js';
 import { fixCrc } from '../support/alsc.mjs';
+import { painted } from './support.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(REPO, 'web');
@@ -1506,8 +1507,13 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
       await page.locator('#app .as-steps').focus();
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      assert.equal(await page.evaluate(() => window.__chip === document.querySelector('#app .as-chip') && window.__chip.isConnected), true, 'the step view is updated, not rebuilt');
+      // The step view draws in the render scheduler's next frame, which comes
+      // late on a busy machine: wait for that frame, then for the move.
+      await painted(page);
+      await page.waitForFunction((before) => document.querySelector('#app .as-finger-pointer').style.transform !== before, t0, { timeout: 10_000 })
+        .catch(() => {});
       assert.notEqual(await pointer.evaluate((el) => el.style.transform), t0, 'the finger moved');
+      assert.equal(await page.evaluate(() => window.__chip === document.querySelector('#app .as-chip') && window.__chip.isConnected), true, 'the step view is updated, not rebuilt');
       if (reducedMotion === 'reduce') {
         // A burst of 60 slider events: coalesced, and never more than one heatmap paint per drawn result.
         const r = await page.evaluate(async () => {
