@@ -679,8 +679,15 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
       await scroller.evaluate((el) => { el.scrollTop = 250; el.scrollLeft = 150; });
       const scrolls = await scroller.evaluate((el) => ({ down: el.scrollHeight > el.clientHeight + 1, across: el.scrollWidth > el.clientWidth + 1 }));
       assert.ok(scrolls.down || scrolls.across, `${name}: a 30-word map scrolls in its box`);
-      assert.equal(await page.locator('#app .as-heat-colhead').isVisible(), scrolls.down, `${name}: the source words stay on top while the map scrolls down`);
-      assert.equal(await page.locator('#app .as-heat-rowhead').isVisible(), scrolls.across, `${name}: the target words stay on the left while it scrolls across`);
+      // The main map's strips (the erasure card has maps of its own); they
+      // show or hide in the frame after the scroll: wait for that state.
+      const strip = async (selector, shown) => {
+        const locator = page.locator(`#app .as-heat-card ${selector}`);
+        await locator.waitFor({ state: shown ? 'visible' : 'hidden', timeout: 10_000 }).catch(() => {});
+        return locator.isVisible();
+      };
+      assert.equal(await strip('.as-heat-colhead', scrolls.down), scrolls.down, `${name}: the source words stay on top while the map scrolls down`);
+      assert.equal(await strip('.as-heat-rowhead', scrolls.across), scrolls.across, `${name}: the target words stay on the left while it scrolls across`);
       // While more of the map lies to the right, a › at the box's edge says so; scrolled to the end, it goes.
       const more = page.locator('#app .as-heat-card .as-heat-more');
       if (scrolls.across) {
