@@ -51,6 +51,54 @@ def report_budgets(models_dir, entries):
     return {"budgets": budgets} if budgets else {}
 
 
+EXERCISE_KINDS = ("none", "additive", "dot")
+# report.by_length's measure name -> the key the page words it by (web/lib/exercise.js).
+MEASURES = {"cased BLEU (13a tokens)": "cased13a", "lower-cased word BLEU": "lowercaseWords"}
+
+
+def report_by_length(models_dir):
+    """The exercise card's numbers (web/cards/exercise.js): the report's own BLEU
+    by source length on the UI test (report.by_length: the rows of REPORT.md's
+    table and figure) for no attention, additive and dot, each model's overall
+    test BLEU and validation BLEU, and the longest 10% of the UI test as
+    report.py measured it (report/longest-tenth.json). {} when the report
+    lacks two of the three kinds or measures them differently."""
+    import report
+    from bleu import bucket_order
+    models = report.load_models(models_dir)
+    kinds = [k for k in EXERCISE_KINDS if k in models]
+    rows = {k: report.by_length(models[k]["metrics"], "ui_test") for k in kinds}
+    kinds = [k for k in kinds if rows[k][1]]
+    if len(kinds) < 2 or len({rows[k][0] for k in kinds}) != 1 or rows[kinds[0]][0] not in MEASURES:
+        return {}
+    buckets = sorted(set.intersection(*[set(rows[k][1]) for k in kinds]), key=bucket_order)
+    out = {"testSet": "ui_test", "measure": MEASURES[rows[kinds[0]][0]], "models": {}, "buckets": []}
+    for k in kinds:
+        m = models[k]["metrics"]
+        entry = {"id": models[k]["id"], "bleu": report.overall(m, "ui_test")}
+        if (m.get("best") or {}).get("dev_bleu") is not None:  # train.py: lower-cased words on its dev sample
+            entry["devBleu"] = round(m["best"]["dev_bleu"], 2)
+            entry["devSentences"] = (m.get("args") or {}).get("dev_sentences")
+        out["models"][k] = entry
+    for b in buckets:
+        out["buckets"].append({"words": b, "sentences": rows[kinds[0]][1][b]["sentences"],
+                               "bleu": {k: {"bleu": rows[k][1][b]["bleu"], "ci90": rows[k][1][b].get("ci90")} for k in kinds}})
+    path = os.path.join(models_dir, "report", report.LONGEST_JSON)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            longest = json.load(f)
+        measured = longest["models"]
+        # The same files as the buckets' metrics, or the row would mix models.
+        if all(k in measured and measured[k]["id"] == out["models"][k]["id"] for k in kinds):
+            out["longest"] = {"testSet": longest["test_set"], "share": longest["share"], "minWords": longest["min_words"],
+                              "sentences": longest["sentences"], "sentencesInSet": longest["sentences_in_set"],
+                              "measure": MEASURES[longest["measure"]],
+                              "bleu": {k: {"bleu": measured[k]["bleu"], "ci90": measured[k]["ci90"],
+                                           **({"minusNone": measured[k]["minus_none"]} if "minus_none" in measured[k] else {})}
+                                       for k in kinds}}
+    return {"byLength": out}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
@@ -114,7 +162,7 @@ def main():
     if os.path.exists(figure):
         index["report"] = {"figure": "report/bleu-by-length.svg", "text": "REPORT.md",
                            "caption": report_caption(os.path.join(args.models, "REPORT.md")),
-                           **report_budgets(args.models, entries)}
+                           **report_budgets(args.models, entries), **report_by_length(args.models)}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)
         f.write("\n")

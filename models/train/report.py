@@ -29,7 +29,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bleu import bucket_order, corpus_bleu, paired_bootstrap_difference, tokenize_13a  # noqa: E402
+from bleu import (bootstrap_interval, bucket_order, corpus_bleu, paired_bootstrap_difference,  # noqa: E402
+                  sentence_lengths_buckets, tokenize_13a)
 
 KIND_ORDER = ["additive", "general", "dot", "scaled_dot", "none"]
 KIND_LABELS = {"additive": "Bahdanau additive", "general": "Luong general", "dot": "Luong dot",
@@ -282,6 +283,101 @@ def engine_bleu_difference(traces_a, traces_b, references):
 
 
 # ---------------------------------------------------------------------------
+# The longest 10% of the UI test: the notes' exercise ("compare validation BLEU
+# and the quality on the longest 10% of sentences against the no-attention
+# model"), which the page's exercise card shows (cards/exercise.js).
+
+LONGEST_SHARE = 0.10
+LONGEST_JSON = "longest-tenth.json"
+LONGEST_HEADING = "## The longest 10% of the UI test"
+
+
+def longest_threshold(lengths, share=LONGEST_SHARE):
+    """The source length L (words) of the ceil(share * N)-th longest sentence, or
+    None for no sentences: the longest `share` of the set is every sentence of L
+    words or more. Sentences of L words are kept together, so the set holds a
+    little more than `share` when several have L words (its size is reported)."""
+    if not lengths:
+        return None
+    k = max(1, math.ceil(share * len(lengths)))
+    return sorted(lengths, reverse=True)[k - 1]
+
+
+def longest_tenth(engine, models, kinds, data_dir):
+    """Each model file's cased BLEU (13a) on the longest 10% of the UI test's
+    sources (counted in words as train.py buckets them), translated by the
+    engine (greedy, as eval_alsc.py), with its 90% bootstrap interval, and each
+    attention kind's paired difference from the no-attention model on the same
+    sentences. -> the dict written to report/longest-tenth.json, or None without
+    the test set, the engine or the no-attention file."""
+    from eval_alsc import translate
+    from tokenize_text import words
+    pairs = read_test_pairs(data_dir, "ui_test", 10 ** 9)
+    if not pairs or not os.path.exists(engine) or not models.get("none", {}).get("file"):
+        return None
+    sources, references, whole = pairs
+    lengths = [len(words(s)) for s in sources]
+    least = longest_threshold(lengths)
+    picked = [i for i, n in enumerate(lengths) if n >= least]
+    srcs, refs = [sources[i] for i in picked], [tokenize_13a(references[i]) for i in picked]
+    files = {k: models[k]["file"] for k in kinds if models[k]["file"]}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        futures = {k: pool.submit(translate, engine, f, srcs) for k, f in files.items()}
+        outputs = {k: f.result() for k, f in futures.items()}
+    hyps = {k: [tokenize_13a(t) for t in texts] for k, (texts, _) in outputs.items()}
+    out = {"test_set": "ui_test", "sentences_in_set": whole, "share": LONGEST_SHARE, "min_words": least,
+           "sentences": len(picked), "measure": "cased BLEU (13a tokens)",
+           "measured_with": f"{engine}, greedy, the .alsc files", "models": {}}
+    for k in files:
+        low, high = bootstrap_interval(hyps[k], refs)
+        entry = {"id": models[k]["id"], "bleu": round(corpus_bleu(hyps[k], refs), 2),
+                 "ci90": [round(low, 2), round(high, 2)], "refused": outputs[k][1]}
+        if k != "none":
+            difference, (lo, hi) = paired_bootstrap_difference(hyps["none"], hyps[k], refs)
+            entry["minus_none"] = {"bleu": round(difference, 2), "ci90": [round(lo, 2), round(hi, 2)]}
+        out["models"][k] = entry
+    return out
+
+
+def longest_section(result):
+    """REPORT.md's lines for longest_tenth's result."""
+    if not result:
+        return ["", LONGEST_HEADING, "", "Not measured: it needs the UI test set, the native CLI and the no-attention model file."]
+    share = result["sentences"] / result["sentences_in_set"]
+    lines = ["", LONGEST_HEADING, "",
+             f"The notes' exercise: the quality on the longest {result['share']:.0%} of sentences. The UI test's "
+             f"{result['sentences_in_set']:,} sources sorted by length in words: the {math.ceil(result['share'] * result['sentences_in_set']):,}th "
+             f"longest has {result['min_words']} words, so the longest {result['share']:.0%} is every source of "
+             f"{result['min_words']} words or more: {result['sentences']:,} sentences ({share:.1%}; those of "
+             f"{result['min_words']} words kept together). They start inside the "
+             f"{sentence_lengths_buckets([[''] * result['min_words']])[0]} bucket, so no row of the tables above is exactly them: each file translated them again, with the engine "
+             f"(`{result['measured_with']}`). {result['measure'][:1].upper() + result['measure'][1:]}; brackets: 90% bootstrap interval (1,000 resamples); "
+             "the difference from no attention is paired (the same resampled sentences for both).", "",
+             "| model | BLEU on the longest 10% | − no attention (paired) | refused |", "|---|---:|---:|---:|"]
+    for k in KIND_ORDER:
+        e = result["models"].get(k)
+        if not e:
+            continue
+        d = e.get("minus_none")
+        diff = f"{d['bleu']:+.1f} ({d['ci90'][0]:+.1f} to {d['ci90'][1]:+.1f})" if d else "—"
+        lines.append(f"| {KIND_LABELS[k]} | {fmt_ci(e)} | {diff} | {e['refused']} |")
+    return lines
+
+
+def splice_section(report_text, lines):
+    """REPORT.md with the longest-10% section replaced (or put before the alignment section)."""
+    body = "\n".join(lines[1:])
+    start = report_text.find(LONGEST_HEADING)
+    if start >= 0:
+        end = report_text.find("\n## ", start + len(LONGEST_HEADING))
+        return report_text[:start] + body + (report_text[end:] if end >= 0 else "\n")
+    at = report_text.find("\n## How sharp")
+    if at < 0:
+        return report_text.rstrip("\n") + "\n\n" + body + "\n"
+    return report_text[:at] + "\n" + body + "\n" + report_text[at:]
+
+
+# ---------------------------------------------------------------------------
 # Verdicts.
 
 def paper_verdict(models, test_set):
@@ -431,6 +527,8 @@ def main():
     ap.add_argument("--bench", default="build/bench/native_bench")
     ap.add_argument("--max-sentences", type=int, default=2000, help="per test set, evenly spaced: the alignment statistics and the paired BLEU of dot against additive")
     ap.add_argument("--no-timing", metavar="REASON", help="leave the step cost out, saying why (e.g. a training run shares the cores)")
+    ap.add_argument("--longest-only", action="store_true",
+                    help="measure the longest 10%% of the UI test only: write report/longest-tenth.json and that section of REPORT.md, leave the rest")
     args = ap.parse_args()
     report_dir = os.path.join(args.models, "report")
     os.makedirs(report_dir, exist_ok=True)
@@ -438,6 +536,22 @@ def main():
     kinds = [k for k in KIND_ORDER if k in models]
     if len(kinds) < 2:
         raise SystemExit(f"report: fewer than two English -> French kinds in {args.models}; run ./build.sh zoo")
+    longest = longest_tenth(args.engine, models, kinds, args.data)
+    longest_path = os.path.join(report_dir, LONGEST_JSON)
+    if longest:
+        with open(longest_path, "w", encoding="utf-8") as f:
+            json.dump(longest, f, indent=1)
+            f.write("\n")
+    elif os.path.exists(longest_path):
+        os.remove(longest_path)  # a stale file would outlive the models it measured
+    if args.longest_only:
+        path = os.path.join(args.models, "REPORT.md")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(splice_section(text, longest_section(longest)))
+        print(f"report: the longest 10% -> {longest_path} and {path}" if longest else "report: the longest 10% not measured")
+        return
 
     text = ["# Model report: the attention kinds and the no-attention baseline, English → French", "",
             "Written by `models/train/report.py` (run by `./build.sh zoo`). BLEU is corpus BLEU with greedy decoding; "
@@ -515,6 +629,8 @@ def main():
         if lv:
             text += ["", lv]
             verdicts.append(lv)
+
+    text += longest_section(longest)
 
     # Alignments: sharpness and agreement with additive, measured with the engine.
     text += ["", "## How sharp the alignments are, and how often they agree with additive", ""]
