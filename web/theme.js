@@ -126,3 +126,23 @@ export const WORKSHEET = Object.freeze({
   cell: 22, cellMin: 8, labelPx: 11,
   columns: 2, exportColumn: 440, gap: 28, textPx: 12, headPx: 13, linePx: 17, pad: 18, exportScale: 2,
 });
+
+/**
+ * The exercise card's figure (cards/exercise.js): BLEU against source length,
+ * one line per model, in SVG drawn at the card's own width in CSS px (so its
+ * type stays textPx on a phone and a projector alike). Each model has a
+ * colour per theme (Okabe-Ito hues, as models/REPORT.md's figure; darker on
+ * white and lighter on the dark surface, each at least 3:1 against it), a
+ * dash and a marker shape, so the lines are told apart without colour and in
+ * print. height: the plot's height for a width (ratio, between min and max).
+ */
+export const EXERCISE = Object.freeze({
+  kinds: Object.freeze({
+    none: Object.freeze({ light: '#c24e00', dark: '#ff9c6b', dash: '2 3', marker: 'triangle' }),
+    additive: Object.freeze({ light: '#0072b2', dark: '#56b4e9', dash: '', marker: 'circle' }),
+    dot: Object.freeze({ light: '#8a6100', dark: '#e6b040', dash: '7 4', marker: 'square' }),
+  }),
+  left: 40, right: 12, top: 34, bottom: 40, textPx: 12, ratio: 0.5, minHeight: 230, maxHeight: 380,
+  minWidth: 280, maxWidth: 960, lineWidth: 2.2, markerR: 4.5, whiskerWidth: 1.4, longestGap: 0.6,
+  staggerBelow: 52, // px per bucket under which the bucket labels alternate between two rows
+});

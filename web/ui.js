@@ -2,21 +2,15 @@
 // cards, put together into a root node. Used by the page (app.js), the
 // custom element (alignscope.js) and the iframe embed (embed.html); every
 // mount has its own worker, its own state and its own element ids, so
-// several can share a page.
-//
-//   state.js, runtime-state.js  the store: shareable keys (a link's), runtime keys, derived values
-//   controllers/*.js            translation, models, share (state ⇄ link), links (a link's values
-//                               checked), presenter, compare, pin, erasure, training, beam, quiz, mathcheck,
-//                               worksheet, offline, render (the cards follow the store: lib/scheduler.js), uilang (the UI language)
-//   cards/*.js                  one module per card: heading, intro, controls, rendering
-// Cards update from the store's changes in an animation frame, at most once a frame, while on screen.
+// several can share a page. The modules it wires (the store, controllers/,
+// cards/) are listed in README.md, "What each folder holds".
 
 import { h, uid } from './lib/dom.js';
 import { createStore, defaultShareState, noticePatch } from './state.js';
 import { runtimeState, deriveState } from './runtime-state.js';
 import { stepMovedBy } from './lib/steps.js';
 import { EngineClient } from './client.js';
-import { createModels, LOCAL } from './controllers/models.js';
+import { createModels } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
@@ -48,11 +42,11 @@ import * as offlineCard from './cards/offline.js';
 import * as quizCard from './cards/quiz.js';
 import * as mathCard from './cards/mathcheck.js';
 import * as worksheetCard from './cards/worksheet.js';
+import * as exerciseCard from './cards/exercise.js';
 import { createOffline } from './controllers/offline.js';
 import { startupRecorder, startupSettled } from './lib/startup.js';
 
-// In the single-file build modules are blob: URLs, which cannot be a base for
-// relative URLs; everything there comes packed in ALIGNSCOPE_INLINE instead.
+// The single-file build's modules are blob: URLs, no base for relative URLs: it packs everything in ALIGNSCOPE_INLINE.
 const MODULE_BASE = (() => {
   try { return new URL('./', import.meta.url); } catch { return new URL('./', location.href); }
 })();
@@ -111,7 +105,6 @@ export function mountAlignscope(root, opts = {}) {
   const worksheet = has.full ? createWorksheet(store, { client, seen: seen('worksheet') }) : null;
   // Offline: the full view of a served copy ("Make all models available offline").
   const offline = has.full && !inline ? createOffline(store, { base }) : null;
-  const modelTag = () => { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; };
 
   // ---------- cards ----------
   const id = uid;
@@ -128,10 +121,10 @@ export function mountAlignscope(root, opts = {}) {
   const buildCards = () => render.build(() => {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
-    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag } }), { always: true }); // its table: screen readers' step
+    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true, always: true });
-    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag } }), far);
+    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag: models.tag } }), far);
     add('model', modelCard.mount(store, {
       ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
       modelsUrl: (f) => new URL(`models/${f}`, base).href,
@@ -139,6 +132,7 @@ export function mountAlignscope(root, opts = {}) {
     }), { always: true });
     if (!has.full) return;
     add('compare', () => compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
+    add('exercise', () => exerciseCard.mount(store, { headingId: id('ex'), frame }), far);
     add('beam', () => beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam }), far);
     add('pin', () => pinCard.mount(store, { headingId: id('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
     add('erasure', () => erasureCard.mount(store, { headingId: id('er'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
@@ -147,7 +141,7 @@ export function mountAlignscope(root, opts = {}) {
     add('theory', () => theoryCard.mount(store, { headingId: id('th') }), far);
     add('byhand', () => byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }), far);
     add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
-    add('worksheet', () => worksheetCard.mount(store, { headingId: id('ws'), actions: { link: () => share.linkOrWhy(), modelTag } }), far);
+    add('worksheet', () => worksheetCard.mount(store, { headingId: id('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
     if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
   const uiLanguage = createUiLanguage(store, { wrapper, fallback: opts.uiLang, rebuild: () => buildCards() });

@@ -32,6 +32,10 @@ const SAME_EVERYWHERE = new Set([
   'math.colScaled',   // 'eⱼ ÷ √d': a formula
   'erasure.sideHead', // 'ρ': Spearman's rank correlation
   'worksheet.pathPair', // '{row} ← {col}': a word pair
+  'exercise.axisY',   // 'BLEU': the metric's name
+  'exercise.ci',      // '({lo}–{hi})': an interval
+  'exercise.listSep', // ', '
+  'exercise.verdictSep', // '; '
 ]);
 // Words that are the same in some of the languages, by key: checked to be few.
 // ('Pause' is the French and German word; 'Additive' the French adjective;

@@ -380,6 +380,8 @@ export function createModels(store, { client, inline, base, localFiles, startup 
 
   return {
     boot, pick, check, openFile, retry, load,
+    /** The model shown, as the exports and the worksheet name it: its id, or LOCAL + the file's name. */
+    tag() { const st = store.get(); return st.local ? `${LOCAL}${st.local.name}` : st.model; },
     destroy() {
       settle();
       if (localFiles) for (const [type, fn] of dragEvents) removeEventListener(type, fn);
