@@ -154,7 +154,8 @@ export function mount(store, { headingId, frame = null }) {
         const from = xAt(first) + (report.buckets[first].lo < l.minWords ? slot * 0.25 : -slot / 2);
         const y = G.top - 14;
         nodes.push(svg('path', { class: 'as-ex-bracket', d: `M${from} ${y + 5}V${y}H${x0 + slot * n}V${y + 5}`, fill: 'none' }));
-        nodes.push(svg('text', { class: 'as-ex-bracket-label', x: from, y: y - 4, 'text-anchor': 'start' }, t('exercise.bracket', { share: num(Math.round(l.share * 100)), min: num(l.minWords) })));
+        // On a phone its words end at the plot's right edge (French and German run longer than the bracket).
+        nodes.push(svg('text', { class: 'as-ex-bracket-label', x: narrow ? x1 : from, y: y - 4, 'text-anchor': narrow ? 'end' : 'start' }, t('exercise.bracket', { share: num(Math.round(l.share * 100)), min: num(l.minWords) })));
       }
     }
     for (const tick of axis.ticks) {
