@@ -23,7 +23,9 @@ const KEYS = { next: ['n', 'N', 'PageDown'], back: ['b', 'B', 'PageUp'] };
  */
 export function createLesson(store, { grid, keyTarget, linkOf }) {
   let pendingReveal = null; // the card to bring into view once it is built (a far card waits for the first result)
-  let revealAgain = false;  // once more when the step's translation has come (the cards above it change height)
+  // The step's card stays where it was brought while the cards above it change height (the step's
+  // translation reaches them, off-screen ones a moment later), until the reader scrolls, taps or types.
+  let holding = null;
 
   const cardOf = (area) => grid.querySelector(`:scope > [data-area="${area}"]:not(.as-later)`);
   function mark() {
@@ -38,12 +40,21 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
     const el = mark();
     if (!el || !pendingReveal) return;
     pendingReveal = null;
-    const smooth = !matchMedia('(prefers-reduced-motion: reduce)').matches;
-    el.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
+    holding = el;
+    el.scrollIntoView({ block: 'start', behavior: 'auto' });
   }
   // Cards are built later (the far ones) and again (a new UI language): mark and reveal them when they come.
   const observer = new MutationObserver(() => reveal());
   observer.observe(grid, { childList: true });
+  const top = () => parseFloat(getComputedStyle(holding).scrollMarginTop) || 0;
+  const resized = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
+    if (holding?.isConnected && Math.abs(holding.getBoundingClientRect().top - top()) > 2) holding.scrollIntoView({ block: 'start', behavior: 'auto' });
+  }) : null;
+  resized?.observe(grid);
+  const doc = grid.ownerDocument;
+  const release = () => { holding = null; };
+  const RELEASE = ['wheel', 'touchstart', 'pointerdown', 'keydown'];
+  for (const type of RELEASE) doc.addEventListener(type, release, { capture: true, passive: true });
 
   // The step's state, the keys that differ; a new sentence drops the draft and the part, as a link's does (controllers/links.js).
   function applyStep(st) {
@@ -54,7 +65,6 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
       if (!same) next[k] = v;
     }
     if (next.sentence !== undefined) Object.assign(next, { draft: null, part: 0 });
-    revealAgain = next.sentence !== undefined || next.scale !== undefined;
     pendingReveal = true;
     if (Object.keys(next).length) store.set(next);
     reveal();
@@ -62,11 +72,7 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
 
   const unsubscribe = store.subscribe((st, changed) => {
     if (changed.has('lesson') || changed.has('lessonStep')) {
-      if (st.lesson) applyStep(st); else mark();
-    } else if (revealAgain && st.lesson && changed.has('trace') && st.trace) {
-      revealAgain = false;
-      pendingReveal = true;
-      reveal();
+      if (st.lesson) applyStep(st); else { holding = null; mark(); }
     }
   });
 
@@ -126,6 +132,9 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
       if (!steps.length) return null;
       return linkOf(new URLSearchParams({ lesson: lessonParam({ title: null, steps }), ls: '1' }).toString());
     },
-    destroy() { unsubscribe(); observer.disconnect(); keyTarget.removeEventListener('keydown', onKey); },
+    destroy() {
+      unsubscribe(); observer.disconnect(); resized?.disconnect(); keyTarget.removeEventListener('keydown', onKey);
+      for (const type of RELEASE) doc.removeEventListener(type, release, { capture: true });
+    },
   };
 }
