@@ -80,7 +80,7 @@ function readJson(text) {
     i++;
     for (;;) {
       const c = text[i];
-      if (c === undefined || c === '\n') fail('unterminated');
+      if (c === undefined || c === '\n') { i = start; fail('unterminated'); } // where the text began
       if (c === '"') break;
       if (c === '\\') i++;
       else if (c < ' ') fail('control');
@@ -102,13 +102,14 @@ function readJson(text) {
         space();
         if (text[i] !== '"') fail('key');
         const keyLine = line;
+        const keyStart = i;
         const key = string();
         const sub = path ? `${path}.${key}` : key;
         lines.set(sub, keyLine);
         space();
         if (text[i] !== ':') fail('colon');
         i++;
-        if (Object.hasOwn(out, key)) fail('duplicate');
+        if (Object.hasOwn(out, key)) { i = keyStart; fail('duplicate'); }
         Object.defineProperty(out, key, { value: value(sub), enumerable: true, writable: true, configurable: true });
         space();
         if (text[i] === ',') { i++; continue; }
