@@ -185,12 +185,12 @@ export function parseShareParams(params, { names = null } = {}) {
   if (sheet.sheet !== undefined) out.sheet = sheet.sheet;
   for (const p of sheet.problems) problems.push({ ...p, name: nameOf(p.key) });
   // lesson=, ls=: the lesson path. A bad one is the link's only result: nothing else of it applies.
-  const lessonText = params.get('lesson');
+  const lessonText = params.get('lesson') ?? null;
   if (lessonText !== null) {
     const parsed = parseLessonParam(lessonText);
     if (parsed.error) return { problems: [{ key: 'lesson', name: nameOf('lesson'), reason: 'lessonBad', error: parsed.error }] };
     out.lesson = parsed.lesson;
-    const lsText = params.get('ls');
+    const lsText = params.get('ls') ?? null;
     const ls = parseLessonStep(lsText);
     out.lessonStep = ls !== null && ls < parsed.lesson.steps.length ? ls : 0;
     if (lsText !== null && out.lessonStep !== ls) bad('ls', lsText, { kind: 'whole', lo: 1, hi: parsed.lesson.steps.length });
