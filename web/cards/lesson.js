@@ -50,7 +50,7 @@ export function mount(store, { headingId, actions }) {
     ...LESSON_CARDS.map((a) => h('option', { value: a }, t(CARD_HEADING[a]))));
   cardSelect.value = 'heat';
   const titleInput = h('input', { type: 'text', id: ids.title, class: 'as-input as-lesson-title-input', maxlength: '120', autocomplete: 'off' });
-  const textInput = h('textarea', { id: ids.text, class: 'as-input as-lesson-text-input', rows: '3', maxlength: '600' });
+  const textInput = h('textarea', { id: ids.text, class: 'as-lesson-text-input', rows: '3', maxlength: '600' });
   const saveBtn = h('button', { type: 'button', class: 'as-btn as-lesson-save' }, t('lesson.save'));
   const count = h('p', { class: 'as-small as-lesson-count', id: ids.count, 'aria-live': 'polite' });
   const linkField = h('input', { type: 'text', id: ids.link, class: 'as-input as-lesson-link', readonly: true });
