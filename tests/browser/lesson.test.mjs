@@ -180,6 +180,12 @@ test('on a 360 × 640 phone: a link to step 6 opens there, the card above the ba
     await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-phone.png') });
     await page.keyboard.press('n');
     await checkStep(page, LESSON, 7, builtinWords(7));
+    // Step 7's paragraph is the longest: the buttons stay whole on the screen.
+    for (const b of ['back', 'next', 'end']) {
+      const r = await page.$eval(`${BAR} .as-lesson-${b}`, (el) => el.getBoundingClientRect().toJSON());
+      assert.ok(r.top >= 0 && r.bottom <= 640 && r.right <= 360, `${b} on the screen: ${JSON.stringify(r)}`);
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-phone-7.png') });
     await page.locator(CARD).scrollIntoViewIfNeeded();
     await painted(page);
     await audit(page, [BAR, CARD], 'phone');
