@@ -39,6 +39,8 @@ export function runtimeState({ rejectedModel = null, fileModel = null } = {}) {
     // the alignment worksheet (controllers/worksheet.js, cards/worksheet.js): each sheet sentence's
     // translation by the page's model and decoding, by request key; the key being decoded now
     sheetResults: {}, sheetBusy: null,
+    // the lesson path (controllers/lesson.js, cards/lesson.js): why a teacher's file was refused; the steps a teacher saved
+    lessonFileError: null, lessonDraft: [],
   };
 }
 

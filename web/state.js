@@ -24,6 +24,11 @@
 // that names no sentence: the rest is kept, and a notice says what was left
 // out or cut (a sentence the model cannot read is left out once the model
 // has tried it: controllers/worksheet.js).
+// `lesson` and `ls` the lesson path (lib/lesson.js, controllers/lesson.js):
+// `lesson=attention` the built-in path through the notes, or a teacher's
+// path as JSON (one step a line), and `ls` the step shown (1-based). A
+// lesson that does not parse or check leaves the whole link unapplied (the
+// page stays as it was) and a notice names its line and field.
 // Runtime state (trace, info, loading, error) lives here too but is never
 // written to the URL. A model opened from the reader's disk cannot travel in
 // a link: the link says so instead (`m=file:NAME`), and the page that opens
@@ -36,6 +41,7 @@ import { own } from './lib/own.js';
 import { parsePin, pinToString } from './lib/pin.js';
 import { parseQuizValue, quizValue } from './lib/quiz.js';
 import { parseSheet, sheetParams } from './lib/worksheet.js';
+import { parseLessonParam, parseLessonStep, lessonParam } from './lib/lesson.js';
 import { t, num, uiLanguageOf, uiLanguage, UI_LANGUAGES } from './i18n/core.js';
 import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
@@ -47,7 +53,7 @@ const MAX_STEP = 1024;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [] };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [], lesson: null, lessonStep: 0 };
 }
 
 /**
@@ -178,6 +184,17 @@ export function parseShareParams(params, { names = null } = {}) {
   const sheet = parseSheet({ ws: params.get('ws'), wx: params.get('wx'), wn: params.get('wn') });
   if (sheet.sheet !== undefined) out.sheet = sheet.sheet;
   for (const p of sheet.problems) problems.push({ ...p, name: nameOf(p.key) });
+  // lesson=, ls=: the lesson path. A bad one is the link's only result: nothing else of it applies.
+  const lessonText = params.get('lesson') ?? null;
+  if (lessonText !== null) {
+    const parsed = parseLessonParam(lessonText);
+    if (parsed.error) return { problems: [{ key: 'lesson', name: nameOf('lesson'), reason: 'lessonBad', error: parsed.error }] };
+    out.lesson = parsed.lesson;
+    const lsText = params.get('ls') ?? null;
+    const ls = parseLessonStep(lsText);
+    out.lessonStep = ls !== null && ls < parsed.lesson.steps.length ? ls : 0;
+    if (lsText !== null && out.lessonStep !== ls) bad('ls', lsText, { kind: 'whole', lo: 1, hi: parsed.lesson.steps.length });
+  }
   if (problems.length) out.problems = problems;
   return out;
 }
@@ -202,12 +219,31 @@ export function linkProblemText(p) {
   if (p.reason === 'sheetNoteCut') return t('link.sheetNoteCut', { key, i: num(p.index), max: num(p.max) });
   if (p.reason === 'sheetNotesExtra') return t('link.sheetNotesExtra', { key, n: p.count });
   if (p.reason === 'sheetUnread') return t('link.sheetUnread', { key, text: clip(p.text), why: p.why });
+  if (p.reason === 'lessonBad') return lessonProblemText(p.error, 'link');
   if (p.reason === 'compareUnknown') return t('link.compareUnknown', { ids: p.ids.map((id) => `“${clip(id)}”`).join(', ') });
   const a = p.allowed;
   const allowed = a.kind === 'oneOf' ? t('link.allowed.oneOf', { list: a.list.join(', ') })
     : t({ whole: 'link.allowed.whole', power: 'link.allowed.power' }[a.kind] ?? 'link.allowed.number', { lo: exact(a.lo), hi: exact(a.hi) });
   if (p.reason === 'nearest') return t('link.nearest', { key, value: p.value, allowed, shown: String(p.shown) });
   return t('link.badValue', { key, value: p.value, allowed });
+}
+
+/**
+ * What a lesson's fault (lib/lesson.js parseLesson's error) tells the reader:
+ * where (a link or a file), the line, the step and field, and what is wrong.
+ */
+export function lessonProblemText(e, where) {
+  const place = t(e.field ? (e.step ? 'lesson.err.atStepField' : 'lesson.err.atField') : (e.step ? 'lesson.err.atStep' : 'lesson.err.atLine'),
+    { where: t(`lesson.err.${where}`), line: num(e.line), step: num(e.step ?? 0), field: e.field ?? '' });
+  let what;
+  if (e.reason === 'syntax') what = t('lesson.err.syntax', { column: num(e.column), what: t(`lesson.err.syntax.${e.syntax}`) });
+  else if (e.reason === 'type') what = t('lesson.err.type', { expected: t(`lesson.err.expected.${e.expected}`) });
+  else if (e.reason === 'range' && e.expected === 'textMax') what = t('lesson.err.textMax', { max: num(e.max) });
+  else if (e.reason === 'range' && e.expected === 'oneOf') what = t('lesson.err.oneOf', { value: clip(e.value), list: e.list.join(', ') });
+  else if (e.reason === 'range') what = t(e.expected === 'whole' ? 'lesson.err.rangeWhole' : 'lesson.err.rangeNumber', { value: String(e.value), lo: exact(e.lo), hi: exact(e.hi) });
+  else if (e.reason === 'unknownCard' || e.reason === 'unknownLesson') what = t(`lesson.err.${e.reason}`, { value: clip(e.value), list: e.list.join(', ') });
+  else what = t(`lesson.err.${e.reason}`, { max: num(e.max ?? 0), value: clip(e.value ?? '') });
+  return t('lesson.err.sentence', { place, what });
 }
 
 /**
@@ -294,6 +330,7 @@ export function serializeShareState(st) {
   if (st.mathSeed != null) p.set('seed', String(st.mathSeed));
   const sheet = sheetParams(st.sheet);
   for (const [k, v] of Object.entries(sheet)) if (v != null) p.set(k, v);
+  if (st.lesson) { p.set('lesson', lessonParam(st.lesson)); p.set('ls', String((st.lessonStep | 0) + 1)); }
   return p.toString();
 }
 

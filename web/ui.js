@@ -14,14 +14,8 @@ import { createModels } from './controllers/models.js';
 import { createTranslation } from './controllers/translation.js';
 import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
-import { createCompare } from './controllers/compare.js';
-import { createPin } from './controllers/pin.js';
-import { createErasure } from './controllers/erasure.js';
-import { createTraining } from './controllers/training.js';
-import { createBeam } from './controllers/beam.js';
-import { createQuiz } from './controllers/quiz.js';
-import { createMathCheck } from './controllers/mathcheck.js';
-import { createWorksheet } from './controllers/worksheet.js';
+import { createFullControllers } from './controllers/full.js';
+import { BUILTIN_LESSONS } from './lib/lesson.js';
 import { createRender } from './controllers/render.js';
 import { createLinks } from './controllers/links.js';
 import { createUiLanguage } from './controllers/uilang.js';
@@ -43,7 +37,7 @@ import * as quizCard from './cards/quiz.js';
 import * as mathCard from './cards/mathcheck.js';
 import * as worksheetCard from './cards/worksheet.js';
 import * as exerciseCard from './cards/exercise.js';
-import { createOffline } from './controllers/offline.js';
+import * as lessonCard from './cards/lesson.js';
 import { startupRecorder, startupSettled } from './lib/startup.js';
 
 // The single-file build's modules are blob: URLs, no base for relative URLs: it packs everything in ALIGNSCOPE_INLINE.
@@ -74,7 +68,7 @@ export function mountAlignscope(root, opts = {}) {
   const view = store.get().view;
   const has = { heat: view !== 'steps', steps: view !== 'heatmap', full: view === 'full' };
   // Only the full view has the pin, quiz, math check and worksheet cards: elsewhere a link's values for them are not applied (nor written back).
-  if (!has.full) store.set({ pin: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [] });
+  if (!has.full) store.set({ pin: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [], lesson: null, lessonStep: 0 });
 
   const wrapper = h('div', { class: 'as-root', dataset: { view, presenter: String(!!store.get().presenter), quiz: has.full && store.get().quiz ? 'on' : 'off', ...(opts.theme === 'dark' || opts.theme === 'light' ? { theme: opts.theme } : {}) } });
   const grid = h('div', { class: 'as-grid' });
@@ -95,16 +89,8 @@ export function mountAlignscope(root, opts = {}) {
   const links = createLinks(store, { models, full: has.full });
   const share = createShare(store, { syncUrl: !!opts.syncUrl, shareBase, apply: (p) => links.apply(p) });
   const presenter = createPresenter(store, { element: wrapper, keyTarget: opts.pageKeys ? document : wrapper });
-  const compare = has.full ? createCompare(store, { workerUrl, workerType, inline, base, seen: seen('compare') }) : null;
-  const pin = has.full ? createPin(store, { client, seen: seen('pin') }) : null;
-  const erasure = has.full ? createErasure(store, { client, seen: seen('erasure') }) : null;
-  const training = has.full ? createTraining(store, { workerUrl, workerType, inline, base, seen: seen('training') }) : null;
-  const beam = has.full ? createBeam(store, { client }) : null;
-  const quiz = has.full ? createQuiz(store) : null;
-  const mathcheck = has.full ? createMathCheck(store, { client, seen: seen('mathcheck') }) : null;
-  const worksheet = has.full ? createWorksheet(store, { client, seen: seen('worksheet') }) : null;
-  // Offline: the full view of a served copy ("Make all models available offline").
-  const offline = has.full && !inline ? createOffline(store, { base }) : null;
+  const full = has.full ? createFullControllers(store, { client, workerUrl, workerType, inline, base, seen, grid, keyTarget: opts.pageKeys ? document : wrapper, share }) : {};
+  const { pin, training, quiz, offline, lesson } = full;
 
   // ---------- cards ----------
   const id = uid;
@@ -142,6 +128,8 @@ export function mountAlignscope(root, opts = {}) {
     add('byhand', () => byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }), far);
     add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
     add('worksheet', () => worksheetCard.mount(store, { headingId: id('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
+    add('lesson', () => lessonCard.mount(store, { headingId: id('ls'), actions: { ...lesson, startBuiltin: () => lesson.start(BUILTIN_LESSONS.attention, 0) } }), far);
+    add('lessonbar', lessonCard.mountBar(store, { actions: lesson }), { always: true });
     if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
   const uiLanguage = createUiLanguage(store, { wrapper, fallback: opts.uiLang, rebuild: () => buildCards() });
@@ -192,7 +180,7 @@ export function mountAlignscope(root, opts = {}) {
     },
     destroy() {
       render.destroy();
-      for (const c of [translation, models, share, presenter, compare, pin, erasure, training, beam, quiz, mathcheck, worksheet, offline, uiLanguage]) c?.destroy();
+      for (const c of [translation, models, share, presenter, ...Object.values(full), uiLanguage]) c?.destroy();
       wrapper.remove();
     },
   };

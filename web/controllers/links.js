@@ -14,8 +14,8 @@ import { t } from '../i18n/index.js';
 
 // The shareable keys a link may set, beside compare and pin (checked apart).
 const PLAIN = ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp'];
-// …and those of the cards only the full view has (the quiz, the math check, the worksheet).
-const FULL_ONLY = ['quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet'];
+// …and those of the cards only the full view has (the quiz, the math check, the worksheet, the lesson path).
+const FULL_ONLY = ['quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet', 'lesson', 'lessonStep'];
 
 /**
  * @param store

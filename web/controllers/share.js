@@ -5,7 +5,7 @@
 import { serializeShareState, parseShareString, noticePatch } from '../state.js';
 import { t } from '../i18n/index.js';
 
-const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang', 'pin', 'beam', 'beamLp', 'quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet'];
+const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang', 'pin', 'beam', 'beamLp', 'quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet', 'lesson', 'lessonStep'];
 
 /** Why there is no link while a model file from the reader's disk is in use. */
 export const shareWhyText = (st) => t('share.why', { name: st.local.name });
@@ -15,7 +15,7 @@ export const noHostedCopyText = () => t('share.noHosted');
 
 /**
  * @param opts { syncUrl, shareBase ('' = no hosted copy to link to), apply(patch) — how a parsed hash is applied (the widget's setState) }
- * @returns { link(extra?), linkOrWhy(extra?), copy() → Promise<{ link, copied }|null>, destroy() }
+ * @returns { link(extra?), linkOrWhy(extra?), linkTo(hash), copy() → Promise<{ link, copied }|null>, destroy() }
  */
 export function createShare(store, { syncUrl, shareBase, apply }) {
   let urlTimer = null;
@@ -43,6 +43,10 @@ export function createShare(store, { syncUrl, shareBase, apply }) {
       if (st.local) return { why: shareWhyText(st) };
       if (!shareBase) return { why: noHostedCopyText() };
       return { link: link(extra) };
+    },
+    /** A link to the page with this hash alone (a teacher's lesson path), or why there can be none: { link } | { why }. */
+    linkTo(hash) {
+      return shareBase ? { link: `${shareBase.split('#')[0]}#${hash}` } : { why: noHostedCopyText() };
     },
     /** "Copy link": the link into the store (shown in a field) and onto the clipboard, or why not. */
     async copy() {

@@ -1,0 +1,271 @@
+// lesson.test.mjs - the lesson path in Debian's Chromium: the built-in path
+// (`#lesson=attention`) visits its 11 steps in order with N, then back with
+// B: at each, the step's card is marked and in view above the lesson bar,
+// the link (the store's shareable state) has the step's sentence, scale,
+// step and comparison, the translation shown is Node's engine's for that
+// sentence at that scale, and the bar says the step's paragraph; a step
+// saved with "Save this step" gives a link that opens as that step; a bad
+// lesson file and a bad lesson link are said with their line and field,
+// and the page stays as it was; presenter mode shows the step's card; axe
+// finds nothing serious in the card or the bar. Screenshots:
+// tests/artifacts/lesson-{projector,presenter,phone}.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startBrowser, openPage, gotoReady, painted, ARTIFACTS, REPO, WEB } from './support.mjs';
+import { createEngine, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/engine.js';
+import { BUILTIN_LESSONS, lessonStepPatch } from '../../web/lib/lesson.js';
+import en from '../../web/i18n/en.js';
+
+const AXE = fs.readFileSync(path.join(REPO, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const pageErrors = (errors) => errors.filter((e) => !/^Applying inline style violates/.test(e));
+const PROJECTOR = { width: 1920, height: 1080 };
+const SMALL_PHONE = { width: 360, height: 640 };
+const BAR = '#app .as-lesson-bar';
+const CARD = '#app .as-lesson-card';
+const LESSON = BUILTIN_LESSONS.attention;
+let env;
+before(async () => { env = await startBrowser(); });
+after(async () => { await env?.close(); });
+
+// What the default model makes of a sentence at a scale, decoded as the page decodes.
+let engine = null;
+let info = null;
+async function translate(sentence, scale = 1) {
+  if (!engine) {
+    engine = await createEngine({ variant: 'simd' });
+    info = engine.load(fs.readFileSync(path.join(WEB, 'models', 'en-fr-int8.alsc')));
+  }
+  const trained = info.trainedScoreScale > 0 ? info.trainedScoreScale : 1;
+  return engine.beam(sentence, { scoreScale: trained / scale, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses[0].translation;
+}
+after(() => engine?.dispose());
+
+const hashState = (page) => page.evaluate(() => {
+  const p = new URLSearchParams(location.hash.slice(1));
+  return { s: p.get('s'), scale: p.get('scale'), step: p.get('step'), vs: p.get('vs'), pin: p.get('pin'), lesson: p.get('lesson'), ls: p.get('ls') };
+});
+
+/** Wait until step i (1-based) of the bar is shown, the link has its state and its translation is painted; then check it all. */
+async function checkStep(page, lesson, i, words) {
+  const patch = lessonStepPatch(lesson, i - 1);
+  const card = lesson.steps[i - 1].card;
+  await page.waitForSelector(`${BAR}[data-step="${i}"]`);
+  // The link follows the store (controllers/share.js writes it 150 ms after a change).
+  await page.waitForFunction(([ls, s, scale, step, vs]) => {
+    const p = new URLSearchParams(location.hash.slice(1));
+    return p.get('ls') === ls && p.get('s') === s && Number(p.get('scale')) === scale && p.get('step') === step && (p.get('vs') ?? '') === vs;
+  }, [String(i), patch.sentence, patch.scale, String(patch.step), patch.compare.join(',')]);
+  const expected = await translate(patch.sentence, patch.scale);
+  await page.waitForFunction(([text]) => document.querySelector('#app .as-translation')?.textContent === text && document.querySelector('#app .as-root')?.dataset.model === 'en-fr-int8', [expected]);
+  // The card is built (a far one comes after the first result), marked, and scrolled to.
+  await page.waitForSelector(`#app .as-grid > [data-area="${card}"][data-lesson-target]`);
+  await page.waitForFunction(([area]) => {
+    const el = document.querySelector(`#app .as-grid > [data-area="${area}"]`);
+    const bar = document.querySelector('#app .as-lesson-bar').getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    // Its top on screen, above the bar, and still (a smooth scroll has ended).
+    const ok = r.top >= -1 && r.top < bar.top - 40;
+    const same = el.dataset.lastTop === String(Math.round(r.top));
+    el.dataset.lastTop = String(Math.round(r.top));
+    return ok && same;
+  }, [card], { polling: 100 });
+  await painted(page);
+  assert.equal(await page.$$eval('#app .as-grid > [data-lesson-target]', (els) => els.length), 1, `step ${i}: one card marked`);
+  const bar = await page.$eval(BAR, (b) => ({ where: b.querySelector('.as-lesson-where').textContent, kind: b.querySelector('.as-lesson-kind').textContent, title: b.querySelector('.as-lesson-title').textContent, text: b.querySelector('.as-lesson-text').textContent, card: b.dataset.card }));
+  assert.equal(bar.card, card);
+  assert.equal(bar.where, `Step ${i} of ${lesson.steps.length}`);
+  if (words) {
+    assert.equal(bar.title, words.title, `step ${i}'s title`);
+    assert.equal(bar.text, words.text, `step ${i}'s paragraph`);
+    if (words.kind) assert.equal(bar.kind, words.kind);
+  }
+  return { expected, bar };
+}
+
+async function audit(page, selectors, label) {
+  if (!(await page.evaluate(() => typeof globalThis.axe === 'object'))) await page.evaluate(AXE);
+  for (const sel of selectors) {
+    const v = await page.evaluate(async (s) => (await globalThis.axe.run(document.querySelector(s), { resultTypes: ['violations'] }))
+      .violations.map((x) => ({ id: x.id, impact: x.impact, nodes: x.nodes.map((n) => n.target.join(' ')) })), sel);
+    const bad = v.filter((x) => x.impact === 'serious' || x.impact === 'critical');
+    assert.deepEqual(bad, [], `${label} ${sel}: axe found\n${JSON.stringify(v, null, 2)}`);
+  }
+}
+
+const builtinWords = (i) => {
+  const s = LESSON.steps[i - 1];
+  const total = s.kind === 'recap' ? 7 : 4;
+  return { title: en[`${s.key}.title`], text: en[`${s.key}.text`], kind: en[`lesson.kind.${s.kind}`].replace('{n}', s.n).replace('{total}', total) };
+};
+
+test('the built-in lesson on a projector: N visits the 11 steps in order (card in view, state set, paragraph), B goes back; presenter mode shows the step’s card', async () => {
+  const { page, context, errors } = await openPage(env.browser, { viewport: PROJECTOR });
+  try {
+    await gotoReady(page, env.url('index.html#lesson=attention'));
+    // The built-in path's sentences: each translated correctly (the teacher's references, models/testsets/teacher.tsv).
+    const refs = Object.fromEntries(fs.readFileSync(path.join(REPO, 'models', 'testsets', 'teacher.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t').slice(0, 2)));
+    const recapKinds = [];
+    for (let i = 1; i <= LESSON.steps.length; i++) {
+      if (i > 1) await page.keyboard.press('n');
+      const { expected } = await checkStep(page, LESSON, i, builtinWords(i));
+      recapKinds.push(`${LESSON.steps[i - 1].kind} ${LESSON.steps[i - 1].n}`);
+      const s = lessonStepPatch(LESSON, i - 1).sentence;
+      assert.ok(refs[s], `step ${i}: “${s}” is a sentence of the teacher's set`);
+      if (i === 1) await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-projector.png') });
+      // Accepted as correct: the reference itself, or the two checked by hand (formal “votre”, “tout le monde”).
+      const accepted = [refs[s], 'Merci pour votre aide.', 'Bonjour, tout le monde.'];
+      assert.ok(accepted.includes(expected), `step ${i}: “${s}” → “${expected}” is a correct translation`);
+    }
+    assert.deepEqual(recapKinds, ['recap 1', 'recap 2', 'recap 3', 'recap 4', 'recap 5', 'recap 6', 'recap 7', 'pitfall 1', 'pitfall 2', 'pitfall 3', 'pitfall 4']);
+    assert.equal(await page.locator(`${BAR} .as-lesson-next`).isDisabled(), true, 'no next after the last step');
+    // Back with B, and with Page Up (a clicker); Page Down goes on again.
+    await page.keyboard.press('b');
+    await checkStep(page, LESSON, 10, builtinWords(10));
+    await page.keyboard.press('PageUp');
+    await checkStep(page, LESSON, 9, builtinWords(9));
+    await page.keyboard.press('PageDown');
+    await checkStep(page, LESSON, 10, builtinWords(10));
+    // Keys typed into a text field stay there.
+    await page.locator('#app textarea.as-input').first().focus();
+    await page.keyboard.press('n');
+    await page.keyboard.press('Backspace');
+    await painted(page);
+    assert.equal(await page.getAttribute(BAR, 'data-step'), '10', 'N in the sentence field is a letter');
+    await page.locator(`${BAR} .as-lesson-back`).click();
+    await checkStep(page, LESSON, 9, builtinWords(9));
+
+    // The buttons, from the keyboard: Back's focus stays on it.
+    await page.locator(`${BAR} .as-lesson-back`).focus();
+    await page.keyboard.press('Enter');
+    await checkStep(page, LESSON, 8, builtinWords(8));
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('as-lesson-back')), true);
+    // The slider step in presenter mode: its card (hidden in presenter mode otherwise) is shown with the figure.
+    for (let i = 8; i > 6; i--) await page.keyboard.press('b');
+    await checkStep(page, LESSON, 6, builtinWords(6));
+    await page.locator('#app .as-translation').click(); // the focus out of the bar's buttons, for the P key
+    await page.keyboard.press('p');
+    await page.waitForSelector('#app .as-root[data-presenter="true"]');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('#app .as-grid > [data-area="slider"]');
+      return el && getComputedStyle(el).display !== 'none' && el.getBoundingClientRect().height > 0;
+    });
+    await page.evaluate(() => document.querySelector('#app .as-grid > [data-area="slider"]').scrollIntoView({ block: 'center' }));
+    await painted(page);
+    assert.equal(await page.isVisible(BAR), true, 'the bar in presenter mode');
+    const fixedBar = await page.$eval(BAR, (b) => ({ position: getComputedStyle(b).position, bottom: b.getBoundingClientRect().bottom }));
+    assert.deepEqual(fixedBar, { position: 'fixed', bottom: 1080 }, 'the bar at the bottom of the screen in presenter mode');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-presenter.png') });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#app .as-root[data-presenter="false"]');
+    // End: the bar goes, the lesson leaves the link.
+    await page.locator(`${BAR} .as-lesson-end`).click();
+    await page.waitForFunction(() => !new URLSearchParams(location.hash.slice(1)).has('lesson'));
+    assert.equal(await page.isVisible(BAR), false);
+    assert.deepEqual(pageErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('on a 360 × 640 phone: a link to step 6 opens there, the card above the bar; axe finds nothing serious in the bar or the card', async () => {
+  const { page, context, errors } = await openPage(env.browser, { viewport: SMALL_PHONE, isMobile: true });
+  try {
+    await gotoReady(page, env.url('index.html#lesson=attention&ls=6'));
+    await checkStep(page, LESSON, 6, builtinWords(6));
+    const bar = await page.$eval(BAR, (b) => b.getBoundingClientRect().toJSON());
+    assert.ok(bar.height <= 640 * 0.45 + 1, `the bar takes at most 45 % of the screen (${bar.height} px)`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), 'nothing wider than the screen');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-phone.png') });
+    await page.keyboard.press('n');
+    await checkStep(page, LESSON, 7, builtinWords(7));
+    // Step 7's paragraph is the longest: the buttons stay whole on the screen.
+    for (const b of ['back', 'next', 'end']) {
+      const r = await page.$eval(`${BAR} .as-lesson-${b}`, (el) => el.getBoundingClientRect().toJSON());
+      assert.ok(r.top >= 0 && r.bottom <= 640 && r.right <= 360, `${b} on the screen: ${JSON.stringify(r)}`);
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-phone-7.png') });
+    await page.locator(CARD).scrollIntoViewIfNeeded();
+    await painted(page);
+    await audit(page, [BAR, CARD], 'phone');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'lesson-phone-card.png') });
+    assert.deepEqual(pageErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('“Save this step” makes a link that opens as that step: its card, its state, its paragraph', async () => {
+  const { page, context, errors } = await openPage(env.browser);
+  try {
+    await gotoReady(page, env.url('index.html#s=I+lost+my+keys.&scale=0.5&step=2'));
+    await page.locator(CARD).scrollIntoViewIfNeeded();
+    await page.selectOption(`${CARD} .as-lesson-card-select`, 'steps');
+    await page.fill(`${CARD} .as-lesson-title-input`, 'Où regarde « clés » ?');
+    await page.fill(`${CARD} .as-lesson-text-input`, 'Watch the bars: the finger on “keys”.');
+    await page.locator(`${CARD} .as-lesson-save`).click();
+    await page.waitForFunction((sel) => document.querySelector(sel)?.value.includes('lesson='), `${CARD} .as-lesson-link`);
+    assert.equal(await page.textContent(`${CARD} .as-lesson-count`), en['lesson.saved'].one.replace('{n}', '1'));
+    const link = await page.inputValue(`${CARD} .as-lesson-link`);
+    await audit(page, [CARD], 'builder');
+
+    const other = await openPage(env.browser);
+    try {
+      await gotoReady(other.page, link);
+      const lesson = { title: null, steps: [{ card: 'steps', sentence: 'I lost my keys.', scale: 0.5, step: 2, title: 'Où regarde « clés » ?', text: 'Watch the bars: the finger on “keys”.' }] };
+      await checkStep(other.page, lesson, 1, { title: 'Où regarde « clés » ?', text: 'Watch the bars: the finger on “keys”.' });
+      assert.equal(await other.page.locator(`${BAR} .as-lesson-next`).isDisabled(), true, 'a one-step path');
+      assert.deepEqual(pageErrors(other.errors), []);
+    } finally {
+      await other.context.close();
+    }
+    assert.deepEqual(pageErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a bad lesson file and a bad lesson link are said with their line and field, and the page stays as it was', async () => {
+  const { page, context, errors } = await openPage(env.browser);
+  try {
+    await gotoReady(page, env.url('index.html#s=Thank+you+for+your+help.&scale=2&step=1'));
+    await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('s') === 'Thank you for your help.');
+    const snapshot = async () => ({ hash: await hashState(page), translation: await page.textContent('#app .as-translation'), bar: await page.isVisible(BAR), marked: await page.$$eval('#app [data-lesson-target]', (e) => e.length) });
+    const before = await snapshot();
+    const bad = '{\n  "title": "Mine",\n  "steps": [\n    { "card": "heat", "text": "Rows." },\n    { "card": "slider", "scale": 400, "text": "Flat." }\n  ]\n}\n';
+    await page.locator(CARD).scrollIntoViewIfNeeded();
+    await page.setInputFiles(`${CARD} .as-lesson-file`, { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.length > 0, `${CARD} .as-lesson-file-error`);
+    assert.equal(await page.textContent(`${CARD} .as-lesson-file-error`),
+      'The lesson file, line 5 (step 2), field “scale”: 400 is not between 0.0625 and 64. The lesson was not started and nothing on the page changed.');
+    await painted(page);
+    assert.deepEqual(await snapshot(), before, 'the page as it was');
+
+    // A syntax error: the line and column.
+    await page.setInputFiles(`${CARD} .as-lesson-file`, { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from('{\n  "steps": [\n    { "card": "heat" "text": "Rows." }\n  ]\n}\n') });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('line 3'), `${CARD} .as-lesson-file-error`);
+    assert.match(await page.textContent(`${CARD} .as-lesson-file-error`), /^The lesson file, line 3: this is not JSON at column 22: a comma or a closing bracket was expected\./);
+    assert.deepEqual(await snapshot(), before);
+
+    // A pasted link with a lesson whose second step names no card: said under the sentence, nothing applied (not even its s=).
+    const badLink = new URLSearchParams({ s: 'I lost my keys.', lesson: '{"steps":[\n{"card":"heat","text":"a"},\n{"card":"heatmap","text":"b"}\n]}' }).toString();
+    await page.evaluate((h) => { location.hash = h; }, badLink);
+    await page.waitForFunction(() => document.querySelector('#app .as-notice')?.textContent.includes('The lesson in the link'));
+    assert.match(await page.textContent('#app .as-notice'), /The lesson in the link, line 3 \(step 2\), field “card”: “heatmap” is not a card; the cards are input, heat, slider/);
+    await painted(page);
+    const after = await snapshot();
+    assert.equal(after.translation, before.translation);
+    assert.equal(after.bar, false);
+    assert.equal(after.marked, 0);
+    assert.equal(await page.inputValue('#app textarea.as-input'), 'Thank you for your help.');
+    // The good file then starts (its first step).
+    const good = '{ "steps": [ { "card": "heat", "sentence": "I lost my keys.", "step": 1, "text": { "en": "Rows.", "fr": "Lignes." } } ] }';
+    await page.setInputFiles(`${CARD} .as-lesson-file`, { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(good) });
+    await checkStep(page, { steps: [{ card: 'heat', sentence: 'I lost my keys.', step: 1 }] }, 1, { title: '', text: 'Rows.' });
+    assert.equal(await page.textContent(`${CARD} .as-lesson-file-error`), '');
+    assert.deepEqual(pageErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
