@@ -19,16 +19,21 @@ const HIDDEN = new Set(['emcc', 'em++', 'apt-get', 'apt', 'sudo']);
 const LINE = 'apt-get install -y --no-install-recommends emscripten';
 let bin;
 
-before(() => {
-  bin = fs.mkdtempSync(path.join(os.tmpdir(), 'alignscope-path-'));
-  for (const dir of (process.env.PATH ?? '').split(':')) {
+/** Links in DIR to every program on this PATH except the HIDDEN names: this machine without them. */
+function linkPath(dir, hidden) {
+  for (const from of (process.env.PATH ?? '').split(':')) {
     let names;
-    try { names = fs.readdirSync(dir); } catch { continue; }
+    try { names = fs.readdirSync(from); } catch { continue; }
     for (const name of names) {
-      if (HIDDEN.has(name) || fs.existsSync(path.join(bin, name))) continue;
-      fs.symlinkSync(path.join(dir, name), path.join(bin, name));
+      if (hidden.has(name) || fs.existsSync(path.join(dir, name))) continue;
+      fs.symlinkSync(path.join(from, name), path.join(dir, name));
     }
   }
+}
+
+before(() => {
+  bin = fs.mkdtempSync(path.join(os.tmpdir(), 'alignscope-path-'));
+  linkPath(bin, HIDDEN);
   assert.ok(fs.existsSync(path.join(bin, 'bash')) && fs.existsSync(path.join(bin, 'node')), 'bash and node stay on the PATH');
 });
 
@@ -78,15 +83,7 @@ test('without ALIGNSCOPE_NO_INSTALL: as another user, the sudo line; as root wit
 // packages it had just installed as "installed, yet not found" (it judged
 // them by what dpkg had said before the install).
 function fakeDpkg(dir, mark) {
-  const hidden = new Set(['dpkg-query', 'apt-get', 'apt', 'sudo']);
-  for (const d of (process.env.PATH ?? '').split(':')) {
-    let names;
-    try { names = fs.readdirSync(d); } catch { continue; }
-    for (const name of names) {
-      if (hidden.has(name) || fs.existsSync(path.join(dir, name))) continue;
-      fs.symlinkSync(path.join(d, name), path.join(dir, name));
-    }
-  }
+  linkPath(dir, new Set(['dpkg-query', 'apt-get', 'apt', 'sudo']));
   fs.writeFileSync(path.join(dir, 'dpkg-query'), `#!/bin/bash
 # dpkg-query -W -f=FORMAT PACKAGE...
 shift 2
