@@ -12,6 +12,8 @@
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
 #   ./build.sh model-export   the same model files again from the trained run (no training)
 #   ./build.sh zoo      the comparison models (all attention kinds, en-de, en-es) -> models/REPORT.md
+#   ./build.sh exercise the tutorial's seq2seq with and without dot attention, BLEU table, two .alsc
+#                       (LANG_PAIR, EXERCISE_UPDATES, EXERCISE_MINUTES, EXERCISE_DATA, EXERCISE_OUT)
 #   ./build.sh bench    wasm + bench programs -> tests/bench/results.{json,md} (args: --quick --no-browser)
 #   ./build.sh fuzz     libFuzzer harnesses (clang, ASan + UBSan), FUZZ_SECONDS each (default 120)
 #   ./build.sh sanitize tests/c programs under ASan + UBSan and valgrind memcheck
@@ -515,6 +517,35 @@ mode_zoo_one() {
     log "zoo $id: done, test BLEU $("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["test_bleu"])' "models/report/$id.metrics.json")"
 }
 
+# ---- exercise --------------------------------------------------------------
+# The teaching notes' exercise "Add attention to your seq2seq", runnable
+# (models/train/exercise.py): the PyTorch tutorial's seq2seq trained without
+# attention (its DecoderRNN) and with Luong's dot-product attention, on the
+# short sentences of the corpus (built first if missing, as `model` does),
+# EXERCISE_UPDATES updates each (default 4000 of 64 pairs; the two side by
+# side on 2 cores), EXERCISE_MINUTES (optional) stopping each earlier; then
+# both converted to .alsc (convert_tutorial.py) in EXERCISE_OUT (default
+# build/exercise/en-LANG) and the engine's validation BLEU, overall and on the
+# longest 10% of the sentences, printed as a table. EXERCISE_DATA names
+# another corpus folder (train.tsv, dev.tsv: the tests' made-up one).
+EXERCISE_UPDATES_DEFAULT=4000
+mode_exercise() {
+    local lang=${LANG_PAIR:-fr} updates=${EXERCISE_UPDATES:-$EXERCISE_UPDATES_DEFAULT} minutes=${EXERCISE_MINUTES:-}
+    local data=${EXERCISE_DATA:-models/train/data/en-$lang}
+    local out=${EXERCISE_OUT:-build/exercise/en-$lang}
+    [[ $lang =~ ^[a-z]{2,3}$ ]] || { log "exercise: LANG_PAIR must be a language tag such as fr, not '$lang'"; return 2; }
+    [[ $updates =~ ^[1-9][0-9]*$ ]] || { log "exercise: EXERCISE_UPDATES must be a positive whole number of updates, not '$updates'"; return 2; }
+    [[ -z $minutes || $minutes =~ ^[1-9][0-9]*$ ]] || { log "exercise: EXERCISE_MINUTES must be a positive whole number of minutes, not '$minutes'"; return 2; }
+    if [[ -z ${EXERCISE_DATA:-} && ! -f $data/train.tsv ]]; then
+        log "exercise: no corpus in $data: building it (models/train/corpus.py downloads Debian packages; minutes)"
+        "$PYTHON" models/train/corpus.py --lang "$lang"
+    fi
+    mode_native
+    log "exercise: en-$lang, $updates updates per model${minutes:+, at most $minutes minutes each}"
+    "$PYTHON" models/train/exercise.py --data "$data" --out "$out" --languages "en,$lang" --updates "$updates" \
+        ${minutes:+--minutes "$minutes"}
+}
+
 # ---- bench -----------------------------------------------------------------
 # build/bench/native_bench: the bench's native backend, also the report's
 # (models/train/report.py) measure of the cost per decoder step.
@@ -746,6 +777,7 @@ case "$mode" in
     model) deps torch native && mode_model ;;
     model-export) deps torch native && mode_model_export ;;
     zoo) deps torch native && mode_zoo ;;
+    exercise) deps torch native && mode_exercise ;;
     runs) "$PYTHON" models/train/runs.py ;;
     zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;
     bench) shift; deps wasm native torch browser npm && mode_bench "$@" ;;
@@ -754,7 +786,7 @@ case "$mode" in
     sanitize) deps torch native checks && mode_sanitize ;;
     sanitize-build) deps torch native checks && mode_sanitize_build ;;
     soak) deps wasm torch && mode_soak ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|runs|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|exercise|runs|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
 exit
 }

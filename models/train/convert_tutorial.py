@@ -25,6 +25,19 @@ arch_flags unidirectional | init-from-encoder | attention-bias | direct-output
 | source-eos | tutorial-tokenizer (models/FORMAT.md 1.1, 4, 5.1). The hidden
 size and the vocabulary sizes are read from the tensors.
 
+Two other decoders convert too, told apart by their tensors (the teaching
+notes' exercise "Add attention to your seq2seq", models/train/exercise.py,
+trains both):
+- the tutorial's DecoderRNN, without attention (its GRU reads H inputs:
+  ReLU(embedding) alone) -> attention "none". The file's decoder reads
+  [embedding; context], so the context columns of dec_w_ih are zero and the
+  target embedding is stored with the ReLU applied (a ReLU after a lookup is a
+  lookup in the ReLU'd table): the same function, exactly.
+- AttnDecoderRNN with BahdanauAttention replaced by Luong's dot product
+  (scores = query . keys: no attention parameters, so its GRU reads 2H inputs
+  and there is no `attention.*` key) -> attention "dot".
+Neither has attention biases: their files leave out that flag.
+
 Vocabularies: the tutorial's ids are SOS 0, EOS 1, words from 2; ours are
 <pad> 0, <unk> 1, <s> 2, </s> 3, words from 4. SOS becomes <s>, EOS </s>, word
 k becomes k + 2. The tutorial has no unknown word (a word outside the
@@ -72,13 +85,20 @@ TUTORIAL_MAX_LENGTH = 10
 # state_dict key -> expected shape, H = hidden size, Vi / Vo = vocabulary sizes
 ENCODER_KEYS = {"embedding.weight": ("Vi", "H"), "gru.weight_ih_l0": ("3H", "H"), "gru.weight_hh_l0": ("3H", "H"),
                 "gru.bias_ih_l0": ("3H",), "gru.bias_hh_l0": ("3H",)}
-DECODER_KEYS = {"embedding.weight": ("Vo", "H"),
+DECODER_KEYS = {"embedding.weight": ("Vo", "H"),  # AttnDecoderRNN with BahdanauAttention
                 "attention.Wa.weight": ("H", "H"), "attention.Wa.bias": ("H",),
                 "attention.Ua.weight": ("H", "H"), "attention.Ua.bias": ("H",),
                 "attention.Va.weight": ("1", "H"), "attention.Va.bias": ("1",),
                 "gru.weight_ih_l0": ("3H", "2H"), "gru.weight_hh_l0": ("3H", "H"),
                 "gru.bias_ih_l0": ("3H",), "gru.bias_hh_l0": ("3H",),
                 "out.weight": ("Vo", "H"), "out.bias": ("Vo",)}
+# AttnDecoderRNN with dot-product attention: no parameters of its own.
+DOT_DECODER_KEYS = {k: v for k, v in DECODER_KEYS.items() if not k.startswith("attention.")}
+# The tutorial's DecoderRNN (no attention): its GRU reads the embedding alone.
+PLAIN_DECODER_KEYS = {**DOT_DECODER_KEYS, "gru.weight_ih_l0": ("3H", "H")}
+DECODERS = {"additive": ("AttnDecoderRNN with BahdanauAttention", DECODER_KEYS),
+            "dot": ("AttnDecoderRNN with dot-product attention", DOT_DECODER_KEYS),
+            "none": ("DecoderRNN, no attention", PLAIN_DECODER_KEYS)}
 
 
 def fail(message):
@@ -99,11 +119,11 @@ def strip_prefix(state):
     return out
 
 
-def check_shapes(name, state, expected, sizes):
+def check_shapes(name, state, expected, sizes, architecture="EncoderRNN"):
     for key, shape in expected.items():
         if key not in state:
             fail(f"{name} state_dict has no {key!r} (keys: {sorted(state)}); is this the tutorial's "
-                 f"{'EncoderRNN' if name == 'encoder' else 'AttnDecoderRNN'} with BahdanauAttention?")
+                 f"{architecture}?")
         size = {"3H": 3 * sizes["H"], "2H": 2 * sizes["H"], "1": 1, **sizes}
         want = tuple(size[d] for d in shape)
         if tuple(state[key].shape) != want:
@@ -155,8 +175,18 @@ def unpickle(path):
             del main.Lang
 
 
+def decoder_kind(decoder, hidden):
+    """The attention kind the decoder's tensors say: Bahdanau's parameters ->
+    additive; none, with a GRU reading [embedding; context] (2H) -> dot; a GRU
+    reading H -> the plain DecoderRNN, no attention."""
+    if any(key.startswith("attention.") for key in decoder):
+        return "additive"
+    gru_input = decoder.get("gru.weight_ih_l0")
+    return "none" if gru_input is not None and gru_input.dim() == 2 and gru_input.shape[1] == hidden else "dot"
+
+
 def load_tutorial_checkpoint(path):
-    """-> encoder state, decoder state, source words, target words, H."""
+    """-> encoder state, decoder state, source words, target words, H, attention kind."""
     checkpoint = unpickle(path)
     for key in ("encoder", "decoder", "input_lang", "output_lang"):
         if key not in checkpoint:
@@ -171,10 +201,16 @@ def load_tutorial_checkpoint(path):
         fail("encoder state_dict has no 'embedding.weight'")
     hidden = encoder["embedding.weight"].shape[1]
     sizes = {"H": hidden, "Vi": len(src_words), "Vo": len(tgt_words)}
+    kind = decoder_kind(decoder, hidden)
     check_shapes("encoder", encoder, ENCODER_KEYS, sizes)
-    check_shapes("decoder", decoder, DECODER_KEYS, sizes)
+    check_shapes("decoder", decoder, DECODERS[kind][1], sizes, DECODERS[kind][0])
     return ({k: v.detach().float() for k, v in encoder.items()}, {k: v.detach().float() for k, v in decoder.items()},
-            src_words, tgt_words, hidden)
+            src_words, tgt_words, hidden, kind)
+
+
+def arch_flags(kind):
+    """The tutorial's six flags; attention biases only where Bahdanau's layers have them."""
+    return ARCH_FLAGS if kind == "additive" else ARCH_FLAGS & ~ARCH_ATTENTION_BIAS
 
 
 # ---- ids and tensors in our layout ---------------------------------------------
@@ -200,18 +236,26 @@ def remap_rows(t, fill=0.0):
     return torch.cat([special, t[:2], t[2:]], dim=0)
 
 
-def file_tensors(enc, dec):
+def file_tensors(enc, dec, kind="additive"):
     """(name, tensor) in the file order of models/FORMAT.md section 3 for
-    ARCH_FLAGS: what the loader expects, nothing else."""
+    arch_flags(kind): what the loader expects, nothing else."""
+    attention, embedding, w_ih = [], dec["embedding.weight"], dec["gru.weight_ih_l0"]
+    if kind == "additive":
+        attention = [("attn_query_w", dec["attention.Wa.weight"]), ("attn_query_b", dec["attention.Wa.bias"]),
+                     ("attn_key_w", dec["attention.Ua.weight"]), ("attn_key_b", dec["attention.Ua.bias"]),
+                     ("attn_v", dec["attention.Va.weight"][0]), ("attn_v_b", dec["attention.Va.bias"])]
+    elif kind == "none":
+        # DecoderRNN: GRU(ReLU(embedding)); the file's GRU reads [embedding; context]:
+        # the ReLU'd table, and zero weights (3H, H) for the context.
+        embedding = torch.relu(embedding)
+        w_ih = torch.cat([w_ih, torch.zeros_like(w_ih)], dim=1)
     return [
         ("src_embedding", remap_rows(enc["embedding.weight"])),
         ("enc_fwd_w_ih", enc["gru.weight_ih_l0"]), ("enc_fwd_w_hh", enc["gru.weight_hh_l0"]),
         ("enc_fwd_b_ih", enc["gru.bias_ih_l0"]), ("enc_fwd_b_hh", enc["gru.bias_hh_l0"]),
-        ("attn_query_w", dec["attention.Wa.weight"]), ("attn_query_b", dec["attention.Wa.bias"]),
-        ("attn_key_w", dec["attention.Ua.weight"]), ("attn_key_b", dec["attention.Ua.bias"]),
-        ("attn_v", dec["attention.Va.weight"][0]), ("attn_v_b", dec["attention.Va.bias"]),
-        ("tgt_embedding", remap_rows(dec["embedding.weight"])),
-        ("dec_w_ih", dec["gru.weight_ih_l0"]), ("dec_w_hh", dec["gru.weight_hh_l0"]),
+        *attention,
+        ("tgt_embedding", remap_rows(embedding)),
+        ("dec_w_ih", w_ih), ("dec_w_hh", dec["gru.weight_hh_l0"]),
         ("dec_b_ih", dec["gru.bias_ih_l0"]), ("dec_b_hh", dec["gru.bias_hh_l0"]),
         ("proj_w", remap_rows(dec["out.weight"])), ("proj_b", remap_rows(dec["out.bias"], NEVER_LOGIT)),
     ]
@@ -233,12 +277,14 @@ def as_stored(tensors, weights):
 # ---- the tutorial's evaluate(), on the file's values -----------------------------
 
 @torch.no_grad()
-def tutorial_greedy(w, src_ids, max_steps, score_scale=1.0):
+def tutorial_greedy(w, src_ids, max_steps, score_scale=1.0, kind="additive"):
     """The tutorial's evaluate() for one sentence (batch 1, no padding, eval
     mode so no dropout), on the tensors w (our ids: src_ids already ends in
     </s>, as tensorFromSentence appends EOS). Records what the engine's
     trace holds. score_scale multiplies the raw scores before the softmax
-    (1 = the tutorial)."""
+    (1 = the tutorial). kind: the decoder's attention (decoder_kind); for
+    "none" the context is the encoder's last output, which the zero context
+    columns of dec_w_ih ignore, as DecoderRNN does."""
     hidden_size = w["enc_fwd_w_hh"].shape[1]
     encoder = nn.GRU(hidden_size, hidden_size, batch_first=True)
     decoder = nn.GRU(2 * hidden_size, hidden_size, batch_first=True)
@@ -249,23 +295,31 @@ def tutorial_greedy(w, src_ids, max_steps, score_scale=1.0):
         gru.bias_hh_l0.copy_(w[prefix + "b_hh"])
     # EncoderRNN: keys = outputs (1,S,H), hidden = final state (1,1,H)
     keys, hidden = encoder(w["src_embedding"][torch.tensor(src_ids)].unsqueeze(0))
-    projected_keys = keys @ w["attn_key_w"].T + w["attn_key_b"]            # Ua(keys) (1,S,H)
+    if kind == "additive":
+        projected_keys = keys @ w["attn_key_w"].T + w["attn_key_b"]        # Ua(keys) (1,S,H)
     prev = BOS
     out_ids, alphas, scores, contexts, top = [], [], [], [], []
     for _ in range(max_steps):
-        # BahdanauAttention: query = the hidden state before the step
-        query = hidden.permute(1, 0, 2) @ w["attn_query_w"].T + w["attn_query_b"]  # Wa(query) (1,1,H)
-        raw = torch.tanh(query + projected_keys) @ w["attn_v"] + w["attn_v_b"]     # Va(...) (1,S)
-        alpha = torch.softmax(raw * score_scale, dim=-1)
-        context = torch.bmm(alpha.unsqueeze(1), keys)                               # (1,1,H)
+        # query = the hidden state before the step (1,1,H)
+        if kind == "additive":  # BahdanauAttention
+            query = hidden.permute(1, 0, 2) @ w["attn_query_w"].T + w["attn_query_b"]  # Wa(query) (1,1,H)
+            raw = torch.tanh(query + projected_keys) @ w["attn_v"] + w["attn_v_b"]     # Va(...) (1,S)
+        elif kind == "dot":
+            raw = (hidden.permute(1, 0, 2) @ keys.transpose(1, 2))[:, 0]                # query . keys (1,S)
+        if kind == "none":
+            context = keys[:, -1:]                                                      # (1,1,H)
+        else:
+            alpha = torch.softmax(raw * score_scale, dim=-1)
+            context = torch.bmm(alpha.unsqueeze(1), keys)                               # (1,1,H)
         embedded = w["tgt_embedding"][prev].view(1, 1, -1)
         output, hidden = decoder(torch.cat([embedded, context], dim=2), hidden)
         logits = output[0, 0] @ w["proj_w"].T + w["proj_b"]                        # out(output)
         best = torch.topk(torch.softmax(logits, dim=0), 5)
         prev = int(best.indices[0])
         out_ids.append(prev)
-        alphas.append([float(x) for x in alpha[0]])
-        scores.append([float(x) for x in raw[0]])
+        if kind != "none":
+            alphas.append([float(x) for x in alpha[0]])
+            scores.append([float(x) for x in raw[0]])
         contexts.append([float(x) for x in context[0, 0, :8]])
         top.append({"ids": best.indices.tolist(), "probs": [float(p) for p in best.values]})
         if prev == EOS:
@@ -279,10 +333,10 @@ def source_ids(text, src_vocab):
     return ids + [EOS]
 
 
-def trace_case(w, text, src_vocab, tgt_vocab, max_length, score_scale):
+def trace_case(w, text, src_vocab, tgt_vocab, max_length, score_scale, kind="additive"):
     ids = source_ids(text, src_vocab)
     max_steps = min(2 * len(ids) + 10, max_length)  # the engine's rule, S counting </s>
-    out_ids, alphas, scores, contexts, top = tutorial_greedy(w, ids, max_steps, score_scale)
+    out_ids, alphas, scores, contexts, top = tutorial_greedy(w, ids, max_steps, score_scale, kind)
     return {"text": text, "score_scale": score_scale, "source_ids": ids, "target_ids": out_ids,
             "target_tokens": [tgt_vocab[i] for i in out_ids],
             "alpha": alphas, "scores": scores, "context_head": contexts, "top": top}
@@ -308,19 +362,20 @@ def main():
     if len(languages) != 2 or not all(LANGUAGE_TAG.fullmatch(tag) for tag in languages):
         fail("--languages needs two tags of 2 or 3 lower-case letters, e.g. fr,en")
 
-    enc, dec, src_words, tgt_words, hidden = load_tutorial_checkpoint(args.checkpoint)
+    enc, dec, src_words, tgt_words, hidden, kind = load_tutorial_checkpoint(args.checkpoint)
     src_vocab, tgt_vocab = our_vocab(src_words), our_vocab(tgt_words)
     weights = "f16" if args.f16 else "int8" if args.int8 else "f32"
-    tensors = file_tensors(enc, dec)
-    dims = {"attention": "additive", "embed_dim": hidden, "encoder_hidden": hidden, "decoder_hidden": hidden,
-            "attention_dim": hidden, "output_dim": hidden, "trained_score_scale": 1.0}
-    data = alsc_bytes(dims, src_vocab, tgt_vocab, tensors, weights, languages, ARCH_FLAGS,
+    tensors = file_tensors(enc, dec, kind)
+    dims = {"attention": kind, "embed_dim": hidden, "encoder_hidden": hidden, "decoder_hidden": hidden,
+            "attention_dim": hidden if kind == "additive" else 0, "output_dim": hidden, "trained_score_scale": 1.0}
+    data = alsc_bytes(dims, src_vocab, tgt_vocab, tensors, weights, languages, arch_flags(kind),
                       max_source_tokens=MAX_SOURCE_TOKENS, max_target_tokens=args.max_length)
     with open(args.out, "wb") as f:
         f.write(data)
     params = sum(t.numel() for t in enc.values()) + sum(t.numel() for t in dec.values())
     print(f"wrote {args.out}: {len(data)} bytes, {weights}, H={hidden}, vocabularies {len(src_words)} -> "
-          f"{len(tgt_words)} words (+2 specials each), {params} tutorial parameters, {'-'.join(languages)}")
+          f"{len(tgt_words)} words (+2 specials each), {params} tutorial parameters, {'-'.join(languages)}, "
+          f"decoder: {DECODERS[kind][0]}")
 
     if args.fixtures:
         if not args.sentences:
@@ -328,10 +383,11 @@ def main():
         with open(args.sentences, encoding="utf-8") as f:
             sentences = [line.rstrip("\n") for line in f if tutorial_tokens(line)]
         stored = as_stored(tensors, weights)
-        cases = [trace_case(stored, s, src_vocab, tgt_vocab, args.max_length, 1.0) for s in sentences]
-        for factor in (4.0, 0.25):  # the slider's extremes, as export.py
-            cases.append(trace_case(stored, sentences[0], src_vocab, tgt_vocab, args.max_length, factor))
-        write_fixtures(args.fixtures, args.out, weights, "additive", 1.0, cases, arch_flags=ARCH_FLAGS)
+        cases = [trace_case(stored, s, src_vocab, tgt_vocab, args.max_length, 1.0, kind) for s in sentences]
+        if kind != "none":
+            for factor in (4.0, 0.25):  # the slider's extremes, as export.py
+                cases.append(trace_case(stored, sentences[0], src_vocab, tgt_vocab, args.max_length, factor, kind))
+        write_fixtures(args.fixtures, args.out, weights, kind, 1.0, cases, arch_flags=arch_flags(kind))
 
 
 if __name__ == "__main__":
