@@ -203,11 +203,11 @@ async function dragSlider(page, browser, { moves, trace, base, cdp = null, selec
 }
 
 async function keystrokes(page, n) {
-  const box = page.locator('#app textarea');
+  const box = page.locator('#app textarea.as-input');
   await box.focus();
   await page.keyboard.press('End');
   await page.evaluate(() => {
-    const ta = document.querySelector('#app textarea');
+    const ta = document.querySelector('#app textarea.as-input');
     window.__keys = [];
     ta.addEventListener('keydown', (e) => {
       const t0 = e.timeStamp;

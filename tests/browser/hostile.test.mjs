@@ -74,7 +74,7 @@ test('case 3: a + 1,000 × 😀: the box holds whole characters, and the link gi
   const { page, context, errors } = await openPage(browser);
   try {
     await gotoReady(page, `${site.url}index.html#s=a${encodeURIComponent('😀'.repeat(1000))}`);
-    const value = await page.locator('#app textarea').inputValue();
+    const value = await page.locator('#app textarea.as-input').inputValue();
     assert.equal(value, `a${'😀'.repeat(999)}`);
     await page.waitForFunction(() => /scale=/.test(location.hash));
     const raw = await page.evaluate(() => location.hash);
@@ -89,7 +89,7 @@ test('case 4: a 100 KB link sentence and a 100,000-character attribute are cut a
   const { page, context, errors } = await openPage(browser);
   try {
     await gotoReady(page, `${site.url}index.html#s=${'b'.repeat(100_000)}&colour=row`);
-    assert.equal(await page.locator('#app textarea').inputValue(), 'b'.repeat(2000), 'the link’s sentence, cut, not the default');
+    assert.equal(await page.locator('#app textarea.as-input').inputValue(), 'b'.repeat(2000), 'the link’s sentence, cut, not the default');
     await notice(page, 'link.s').waitFor();
     assert.match(await hashOf(page), /colour=row/, 'the rest of the link applied');
     // The element: a huge sentence beside view="steps", and hostile compare ids.
@@ -105,7 +105,7 @@ test('case 4: a 100 KB link sentence and a 100,000-character attribute are cut a
     });
     await page.waitForSelector(`#huge ${READY}`, { timeout: 90_000 });
     assert.equal(await page.locator('#huge .as-root').getAttribute('data-view'), 'steps', 'the valid view is kept');
-    assert.equal((await page.locator('#huge textarea').inputValue()).length, 2000);
+    assert.equal((await page.locator('#huge textarea.as-input').inputValue()).length, 2000);
     assert.match(await notice(page, 'link.s', '#huge').textContent(), /\(sentence\)/, 'the notice names the attribute');
     assert.match(await notice(page, 'link.scale', '#huge').textContent(), /scale=“NaN”/);
     assert.match(await notice(page, 'link.vs', '#huge').textContent(), /compare/);
@@ -128,7 +128,7 @@ test(`property: 40 seeded hostile links applied to one page never throw (seed ${
     }
     // Still a working page: a plain link translates.
     await page.evaluate(() => { location.hash = '#s=Open+the+window'; });
-    await page.waitForFunction(() => document.querySelector('#app textarea')?.value === 'Open the window');
+    await page.waitForFunction(() => document.querySelector('#app textarea.as-input')?.value === 'Open the window');
     await page.waitForTimeout(800);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }

@@ -238,9 +238,9 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.waitForSelector(READY);
     const n = await decodeCount(page);
     const sentence = 'Delete the selected document and print the page!';
-    await page.locator('#app textarea').fill('');
-    await page.locator('#app textarea').pressSequentially(sentence, { delay: 15 });
-    await page.waitForFunction((s) => document.querySelector('#app .as-hint, #app textarea')?.value === s, sentence);
+    await page.locator('#app textarea.as-input').fill('');
+    await page.locator('#app textarea.as-input').pressSequentially(sentence, { delay: 15 });
+    await page.waitForFunction((s) => document.querySelector('#app .as-hint, #app textarea.as-input')?.value === s, sentence);
     await waitForDecode(page, n);
     // A slow machine may translate a part typed so far first: wait for the whole.
     await page.waitForFunction((s) => document.querySelector('#app .as-matrix caption')?.textContent.includes(`“${s}”`), sentence);
@@ -356,7 +356,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.goto(server.url);
     await page.waitForSelector(READY);
     let n = await decodeCount(page);
-    await page.locator('#app textarea').fill('Close the current dialog');
+    await page.locator('#app textarea.as-input').fill('Close the current dialog');
     await waitForDecode(page, n);
     n = await decodeCount(page);
     await page.locator('#app .as-slider input').focus();
@@ -371,7 +371,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     assert.match(link, /#s=Close\+the\+current\+dialog&m=[\w-]+&scale=[0-9.]+&step=1/);
     await page.waitForTimeout(300);
     const snapshot = async (p) => ({
-      sentence: await p.locator('#app textarea').inputValue(),
+      sentence: await p.locator('#app textarea.as-input').inputValue(),
       divisor: await p.locator('#app .as-slider output').textContent(),
       step: await p.locator('#app .as-step-count').textContent(),
       translation: await p.locator('#app .as-translation').textContent(),
@@ -397,7 +397,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     // the only image allowed is the page's own model-report figure
     assert.equal(await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => !i.closest('.as-report-figure')).length), 0);
     assert.equal(await page.locator('#app script, #app b').count(), 0);
-    assert.equal(await page.locator('#app textarea').inputValue(), evil);
+    assert.equal(await page.locator('#app textarea.as-input').inputValue(), evil);
     const m = await exportedMatrix(page);
     assert.ok(m.source.includes('<') && m.source.includes('img'), 'the markup is shown as words');
     assert.equal(m.divisor, 1 / nodeInfo.trainedScoreScale, 'an invalid scale is ignored');
@@ -543,7 +543,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     const { page, errors, context } = await openPage();
     await page.goto(`${server.url}#s=Open+the+file`);
     await page.waitForSelector(READY);
-    const box = page.locator('#app textarea');
+    const box = page.locator('#app textarea.as-input');
     // A paste of 10,000 characters: cut at 2000, said so, and the model's
     // token limit explained next to the translation, which still comes: the
     // text's first 100 tokens (it has no sentence ends to split at).
@@ -599,7 +599,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     const first = await page.locator('#first .as-translation').textContent();
     const second = await page.locator('#second .as-steps .as-step-count').textContent();
     assert.match(second, /^step 2 \//, 'the step attribute is applied');
-    assert.notEqual(await page.locator('#first textarea').inputValue(), await page.locator('#second textarea').inputValue());
+    assert.notEqual(await page.locator('#first textarea.as-input').inputValue(), await page.locator('#second textarea.as-input').inputValue());
     assert.ok(await page.locator('#first .as-heatmap-canvas').isVisible());
     assert.equal(await page.locator('#first .as-steps-card').count(), 0, 'view="heatmap" has no step view');
     assert.equal(await page.locator('#first button.as-open-file, #second button.as-open-file, #first input[type="file"]').count(), 0, 'embeds load models from the site’s list only');
@@ -620,7 +620,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     const n = await decodeCount(page, '#first');
     await page.evaluate(() => document.getElementById('first').setAttribute('sentence', 'Open the list'));
     await waitForDecode(page, n, '#first');
-    assert.equal(await page.locator('#first textarea').inputValue(), 'Open the list');
+    assert.equal(await page.locator('#first textarea.as-input').inputValue(), 'Open the list');
     // A model attribute that is a URL is refused, visibly, and nothing is fetched from it.
     await page.evaluate(() => document.getElementById('first').setAttribute('model', 'https://evil.example/x.alsc'));
     await page.locator('#first .as-notice', { hasText: 'was not loaded: alignscope loads models only by their id' }).waitFor();
@@ -743,7 +743,7 @@ async function waitForTranslation(page, translation) {
   await page.waitForFunction((t) => document.querySelector('#app .as-translation')?.textContent === t && document.querySelector('#app .as-status')?.hidden, translation, { timeout: 20_000 });
 }
 const SNAPSHOT = async (page) => ({
-  sentence: await page.locator('#app textarea').inputValue(),
+  sentence: await page.locator('#app textarea.as-input').inputValue(),
   divisor: await textOf(page, '#app .as-slider output'),
   step: await textOf(page, '#app .as-step-count'),
   translation: await textOf(page, '#app .as-translation'),
@@ -917,7 +917,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     assert.equal(await page.locator('#app .as-toolbar button', { hasText: 'Copy link' }).getAttribute('aria-disabled'), null);
     // The old model still translates, at the old scale.
     const n = await decodeCount(page);
-    await page.locator('#app textarea').fill('Open the selected file');
+    await page.locator('#app textarea.as-input').fill('Open the selected file');
     await waitForDecode(page, n);
     const ref = decodeAsPage(nodeEngine, 'Open the selected file', { scoreScale: nodeInfo.trainedScoreScale / 2 });
     await waitForTranslation(page, ref.translation);
@@ -964,7 +964,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.locator('#app .as-model-info', { hasText: 'tutorial-fr-en.alsc' }).waitFor();
     assert.match(await page.locator('#app .as-model-info').textContent(), / · fr → en\. /);
     assert.equal(await page.locator('#app label[for^="sentence"]').textContent(), 'French sentence');
-    assert.equal(await page.locator('#app textarea').getAttribute('id'), await page.locator('#app label[for^="sentence"]').getAttribute('for'));
+    assert.equal(await page.locator('#app textarea.as-input').getAttribute('id'), await page.locator('#app label[for^="sentence"]').getAttribute('for'));
     const D = tutorial.info.contextDim;
     assert.ok((await page.locator('#app .as-steps-card').textContent()).includes(`${D} numbers (the ${D} units of a one-direction encoder)`), 'the context vector of a one-direction encoder');
     assert.deepEqual(errors, []);
@@ -1009,7 +1009,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const textDrop = await page.evaluate(() => {
       const dt = new DataTransfer();
       dt.setData('text/plain', 'hello');
-      return document.querySelector('#app textarea').dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      return document.querySelector('#app textarea.as-input').dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
     });
     assert.equal(textDrop, true, 'a text drag is not cancelled by the page');
     assert.deepEqual(errors, []);
@@ -1210,7 +1210,7 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
       // A long sentence cannot fit the first screen with legible cells: it keeps the box's fit and scrolls.
       await page.evaluate(() => window.scrollTo(0, 0));
       const n = await decodeCount(page);
-      await page.locator('#app textarea').fill(THIRTEEN);
+      await page.locator('#app textarea.as-input').fill(THIRTEEN);
       await waitForDecode(page, n);
       await page.waitForFunction(() => document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.paints > 0 && Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell) < 40);
       const g = await firstScreen(page);
@@ -1304,7 +1304,7 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.keyboard.press('p');
     await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
     // Not while typing.
-    await page.locator('#app textarea').focus();
+    await page.locator('#app textarea.as-input').focus();
     await page.keyboard.press('p');
     assert.equal(await root.getAttribute('data-presenter'), 'false');
     assert.deepEqual(errors, []);
@@ -1368,7 +1368,7 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
       'Print the current page, then close this window and open the next document in the list of recent files.',
     ];
     const paragraph = sentences.join(' ');
-    const box = page.locator('#app textarea');
+    const box = page.locator('#app textarea.as-input');
     await box.fill('');
     await box.pressSequentially('Open the new', { delay: 10 });
     await page.waitForFunction(() => /^3 \/ 100 tokens · 12 \/ 2,000 characters$/.test(document.querySelector('#app .as-hint').textContent));

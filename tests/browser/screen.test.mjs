@@ -148,7 +148,7 @@ test('presenter mode: a 15-word sentence\'s translation, whole map, slider and s
     // Escape from the sentence's box too.
     await page.locator('#app button.as-presenter-btn').click();
     await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
-    await page.locator('#app textarea').focus();
+    await page.locator('#app textarea.as-input').focus();
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
     assert.deepEqual(errors, []);

@@ -192,7 +192,7 @@ describe('the training film', () => {
 
     // A new sentence: every point translates it again.
     const other = 'Close the window';
-    await page.fill('#app textarea', other);
+    await page.fill('#app textarea.as-input', other);
     await page.waitForFunction((want) => document.querySelector('#app .as-training-translation').textContent === want, await nodeTranslation(points[0].path, other), { timeout: 30_000 });
     await page.$eval(`${card} .as-training-scrub`, (el) => { el.value = el.max; el.dispatchEvent(new Event('input', { bubbles: true })); });
     await page.waitForFunction(() => document.querySelector('#app .as-training-translation').textContent === document.querySelector('#app .as-translation').textContent, null, { timeout: 30_000 });

@@ -201,7 +201,7 @@ test('worksheet: its print is the card alone on one A4 page, ticks and notes as 
       const shown = (el) => !!el && getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
       return {
         cards: [...document.querySelectorAll('#app .as-grid > [data-area]')].filter(shown).map((c) => c.dataset.area),
-        controls: [...document.querySelectorAll('#app button, #app input, #app select, #app textarea')].filter(shown).length,
+        controls: [...document.querySelectorAll('#app button, #app input, #app select, #app textarea.as-input')].filter(shown).length,
         maps: [...document.querySelectorAll('#app .as-ws-map')].filter(shown).length,
         texts: [...document.querySelectorAll('#app .as-ws-print-text')].filter(shown).map((e) => e.textContent),
         ticks: [...document.querySelectorAll('#app .as-ws-print-tick')].filter(shown).map((e) => e.textContent[0]),
