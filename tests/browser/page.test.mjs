@@ -643,7 +643,7 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes("'unsafe-eval'"), csp);
     // A model file from disk works here too (the worker is a blob: script).
-    await page.locator('#app input[type="file"]').setInputFiles(path.join(REPO, 'build', 'test-models', 'general.alsc'));
+    await page.locator('#app input.as-file-input').setInputFiles(path.join(REPO, 'build', 'test-models', 'general.alsc'));
     await page.locator('#app .as-model-info', { hasText: 'Your file “general.alsc”' }).waitFor();
     await page.waitForFunction(() => document.querySelector('#app .as-status').hidden && document.querySelector('#app .as-translation').textContent !== '');
     assert.deepEqual(errors, []);
@@ -905,7 +905,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.waitForSelector(READY);
     const before = await SNAPSHOT(page);
     const infoBefore = await page.locator('#app .as-model-info').textContent();
-    await page.locator('#app input[type="file"]').setInputFiles({ name: 'broken.alsc', mimeType: 'application/octet-stream', buffer: Buffer.from(broken) });
+    await page.locator('#app input.as-file-input').setInputFiles({ name: 'broken.alsc', mimeType: 'application/octet-stream', buffer: Buffer.from(broken) });
     const note = page.locator('#app .as-notice[aria-live="polite"] [data-topic="file"]');
     await note.waitFor();
     const label = testCatalog.models.find((m) => m.id === catalog.default).label;
@@ -927,12 +927,12 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     // Not a model at all: the engine's words, and what to do.
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(4096, 7)]);
     const notModel = await engineRefusal(new Uint8Array(png));
-    await page.locator('#app input[type="file"]').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: png });
+    await page.locator('#app input.as-file-input').setInputFiles({ name: 'picture.png', mimeType: 'image/png', buffer: png });
     await page.waitForFunction((msg) => document.querySelector('#app .as-notice [data-topic="file"]')?.textContent.includes(msg), notModel.message);
     assert.match(await note.textContent(), /^The model file “picture\.png” was not loaded\. The engine says: .+ Choose a \.alsc file written by alignscope’s exporter or converter\. Still using/);
     assert.equal(await page.locator('#app .as-translation').textContent(), ref.translation);
     // A good file afterwards clears the message.
-    await page.locator('#app input[type="file"]').setInputFiles(TOY('general'));
+    await page.locator('#app input.as-file-input').setInputFiles(TOY('general'));
     await waitForTranslation(page, (await nodeModel(TOY('general'))).translate('Open the selected file', 2).translation);
     assert.equal(await page.locator('#app .as-notice [data-topic="file"]').count(), 0);
     assert.deepEqual(errors, []);
@@ -948,7 +948,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const { page, errors, context } = await openPage();
     await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}`);
     await page.waitForSelector(READY);
-    await page.locator('#app input[type="file"]').setInputFiles(file);
+    await page.locator('#app input.as-file-input').setInputFiles(file);
     await waitForTranslation(page, ref.translation);
     assert.match(await page.locator('#app .as-model-info').textContent(), /^Your file “tutorial\.alsc” \([0-9]+ kB\) · additive attention \(Bahdanau\) · the PyTorch seq2seq tutorial’s architecture · f32 weights/);
     const m = await exportedMatrix(page);
@@ -960,7 +960,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const frEn = new Uint8Array(fs.readFileSync(file));
     frEn.set([...'fr\0\0\0\0\0\0', ...'en\0\0\0\0\0\0'].map((c) => c.charCodeAt(0)), 76); // models/FORMAT.md: languages at 76 and 84
     // The file's CRC-32 covers the header (format 5): rewritten, or the engine calls the file damaged.
-    await page.locator('#app input[type="file"]').setInputFiles({ name: 'tutorial-fr-en.alsc', mimeType: 'application/octet-stream', buffer: Buffer.from(fixCrc(frEn)) });
+    await page.locator('#app input.as-file-input').setInputFiles({ name: 'tutorial-fr-en.alsc', mimeType: 'application/octet-stream', buffer: Buffer.from(fixCrc(frEn)) });
     await page.locator('#app .as-model-info', { hasText: 'tutorial-fr-en.alsc' }).waitFor();
     assert.match(await page.locator('#app .as-model-info').textContent(), / · fr → en\. /);
     assert.equal(await page.locator('#app label[for^="sentence"]').textContent(), 'French sentence');
@@ -1070,7 +1070,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
       } else {
         await page.goto(`${server.url}#s=${encodeURIComponent(sentence)}&step=1`);
         await page.waitForSelector(READY);
-        await page.locator('#app input[type="file"]').setInputFiles(TOY('none'));
+        await page.locator('#app input.as-file-input').setInputFiles(TOY('none'));
       }
       await waitForTranslation(page, none.translate(sentence).translation);
       assert.match(await page.locator('#app .as-model-info').textContent(), /no attention \(baseline\)/);
@@ -1112,7 +1112,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const { page, errors, context } = await openPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
     await page.goto(`${server.url}#s=Open+the+file`);
     await page.waitForSelector(READY);
-    await page.locator('#app input[type="file"]').setInputFiles(TOY('scaled_dot'));
+    await page.locator('#app input.as-file-input').setInputFiles(TOY('scaled_dot'));
     await page.locator('#app .as-model-info', { hasText: 'Your file “scaled_dot.alsc”' }).waitFor();
     const box = await page.locator('#app button.as-open-file').boundingBox();
     assert.ok(box.height >= 32 && box.x >= 0 && box.x + box.width <= 390, `the file button is on screen and big enough to tap: ${JSON.stringify(box)}`);
