@@ -174,7 +174,13 @@ async function waitForDecode(page, n, scope = '#app') {
     if ((Number(await perf.getAttribute('data-count')) || 0) > n) return;
     await page.waitForTimeout(20);
   }
-  throw new Error(`no new decode in ${scope} within 20 s`);
+  // What the widget shows, so a failure says where the translation stopped.
+  const shown = await page.evaluate((sc) => {
+    const root = document.querySelector(`${sc} .as-root`) ?? document.querySelector(sc)?.shadowRoot?.querySelector('.as-root');
+    const q = (sel) => root?.querySelector(sel);
+    return { count: q('.as-perf')?.dataset.count, attrs: root && Object.fromEntries([...root.attributes].map((a) => [a.name, a.value])), sentence: JSON.stringify(q('textarea.as-input')?.value?.slice(0, 40)), translation: q('.as-translation')?.textContent?.slice(0, 60), status: q('.as-status')?.textContent?.slice(0, 120), notice: q('.as-notice')?.textContent?.slice(0, 160) };
+  }, scope).catch((e) => String(e));
+  throw new Error(`no new decode in ${scope} within 20 s (more than ${n} asked): ${JSON.stringify(shown)}`);
 }
 
 /** The matrix the page shows, through its own "JSON" export button. */
