@@ -12,7 +12,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, ARTIFACTS } from './support.mjs';
+import { startBrowser, openPage, gotoReady, ARTIFACTS, painted } from './support.mjs';
+import { CONFIG } from '../../web/config.js';
 
 const TWELVE = 'We will meet at the station tomorrow morning before the train leaves.';
 const FIFTEEN = 'My sister and I usually walk to the small park near our house after dinner.';
@@ -146,6 +147,66 @@ test('a phone, 360 × 640: the map of each short example (8 words at most) ends 
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+/**
+ * How much of cell (t, j) of the main map is not its own colour: the pixels
+ * (inset 3 px from its edges) more than 60 away from the cell's corner colour.
+ * A value printed in the cell is a few dozen of them; a plain cell none.
+ */
+const inkIn = (page, t, j) => page.locator(CANVAS).evaluate((c, [t, j]) => {
+  const k = c.width / c.clientWidth;
+  const cell = Number(c.dataset.cell) * k;
+  const x0 = Math.round(Number(c.dataset.gridX) * k + j * cell + 3 * k);
+  const y0 = Math.round(Number(c.dataset.gridY) * k + t * cell + 3 * k);
+  const n = Math.floor(cell - 6 * k);
+  const d = c.getContext('2d').getImageData(x0, y0, n, n).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 60) ink += 1;
+  return ink;
+}, [t, j]);
+
+test('a phone, 360 × 640: a tap on a cell shows its value large beside the finger, on screen; zoomed in, the cells print their values', async () => {
+  const vp = { width: 360, height: 640 };
+  const sentence = 'I need a new phone.'; // the default model's own example (its teacher's set), 5 words
+  const { page, context, errors } = await openPage(env.browser, { viewport: vp, isMobile: true });
+  await gotoReady(page, env.url(`index.html#s=${encodeURIComponent(sentence)}`));
+  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.paints) > 0, CANVAS);
+  assert.ok(await page.$$eval('#app .as-example', (els, s) => els.some((e) => e.textContent.trim() === s), sentence), 'the sentence is one of the page\'s examples');
+  const m = await exportedMatrix(page);
+  // Its button scrolled the page: back to the first screen, as opened.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await painted(page);
+  const geometry = () => page.locator(CANVAS).evaluate((c) => ({ x: Number(c.dataset.gridX), y: Number(c.dataset.gridY), cell: Number(c.dataset.cell) }));
+  const g = await geometry();
+  assert.ok(g.cell < CONFIG.cellValueMin, `fitted to the first screen, the cells (${g.cell} px) are too small to print a value`);
+  const [t, j] = [1, 1];
+  assert.equal(await inkIn(page, m.target.length - 1, 0), 0, 'no value printed in a cell');
+  const box = await page.locator(CANVAS).boundingBox();
+  await page.touchscreen.tap(box.x + g.x + (j + 0.5) * g.cell, box.y + g.y + (t + 0.5) * g.cell);
+  const bubble = page.locator('#app .as-heat-card .as-heat-bubble');
+  await bubble.waitFor({ state: 'visible' });
+  assert.equal(await bubble.locator('strong').textContent(), m.alpha[t][j].toFixed(3), 'the tapped cell\'s value');
+  assert.equal(await bubble.locator('span').textContent(), `${m.target[t]} ← ${m.source[j]}`, 'and its words');
+  const size = await bubble.locator('strong').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  assert.ok(size >= 24, `read large (${size} px)`);
+  const b = await bubble.boundingBox();
+  assert.ok(inView({ top: b.y, left: b.x, bottom: b.y + b.height, right: b.x + b.width }, vp), `the value is on the screen (${JSON.stringify(b)})`);
+  assert.ok(b.y + b.height <= box.y + g.y + t * g.cell + 1, 'above the tapped cell, not under the finger');
+  await page.screenshot({ path: path.join(DIR, 'phone-tap.png') });
+  // Zoom in until the cells are big enough to print values: they print them (and the bubble goes: its cell moved).
+  for (let z = 0; z < 8 && (await geometry()).cell < CONFIG.cellValueMin; z++) {
+    const before = (await geometry()).cell;
+    await page.locator('#app button[aria-label="Zoom in"]').click();
+    await page.waitForFunction(([sel, c]) => Number(document.querySelector(sel).dataset.cell) > c, [CANVAS, before]);
+  }
+  await painted(page);
+  assert.ok((await geometry()).cell >= CONFIG.cellValueMin, 'zoomed in far enough');
+  assert.ok(await inkIn(page, m.target.length - 1, 0) > 10, 'the cell prints its value');
+  assert.equal(await bubble.isVisible(), false, 'the bubble went with the layout it pointed into');
+  await page.screenshot({ path: path.join(DIR, 'phone-zoomed.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('presenter mode: a 15-word sentence\'s translation, whole map, slider and step controls on one screen; leaving full screen leaves it', async () => {
