@@ -34,6 +34,7 @@ export const CONFIG = Object.freeze({
   firstScreenMarginPx: 8,      // …leaving this much under it
   presenterMarginPx: 64,       // presenter mode: room under the whole map for its readout line
   embedHeatBoxPx: 380,         // embed.html: the box's fixed height (the iframe sizes itself to its content)
+  tapBubbleHalfPx: 48,         // a tapped cell's value bubble stays this far inside the map's box (half its width)
   zoomMin: 0.5,                // the heatmap's zoom buttons and pinch, × the fitted cell
   zoomMax: 4,
   zoomStep: 1.25,

@@ -31,6 +31,27 @@ test('the browser’s language picks the UI language; <html lang> follows; the m
   } finally { await context.close(); }
 });
 
+test('the “Trained on … Debian sentence pairs” line is in the UI language, its number in the locale’s digits, on opening and after the switcher (it stayed English)', async () => {
+  const want = { en: /^Trained on 367,304 Debian sentence pairs/, fr: /^Entraîné sur 367\u202f304 paires de phrases de Debian/, de: /^Trainiert auf 367\.304 Satzpaaren aus Debian/, es: /^Entrenado con 367\.304 pares de frases de Debian/ };
+  const line = (page) => page.locator('#app .as-trained-on').textContent();
+  for (const [locale, lang] of [['fr-FR', 'fr'], ['de-DE', 'de'], ['es-ES', 'es']]) {
+    const { page, context, errors } = await openPage(env.browser, { locale });
+    try {
+      await gotoReady(page, env.url('index.html#s=Open+the+file'));
+      assert.match(await line(page), want[lang], `${lang} on opening`);
+      // The switcher, to English and back: the card is built again in the new language.
+      await page.locator('#ui-lang').selectOption('en');
+      await page.waitForFunction(() => document.documentElement.lang === 'en');
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#app .as-trained-on').textContent), want.en.source);
+      await page.locator('#ui-lang').selectOption(lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang);
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('#app .as-trained-on').textContent), want[lang].source)
+        .catch(async () => assert.fail(`${lang} after the switcher: ${await line(page)}`));
+      assert.deepEqual(errors, []);
+    } finally { await context.close(); }
+  }
+});
+
 test('the uilang key overrides the browser; an unknown key falls back to the browser, then English, with no error', async () => {
   for (const [locale, hash, want, headingText] of [
     ['de-DE', 'uilang=fr', 'fr', 'Carte de chaleur de l’alignement'],

@@ -4,17 +4,24 @@
 // and a 12-word sentence's whole map are in the viewport together at 5
 // sizes (on the first screen at 1366 × 900 and 1920 × 1080); presenter mode
 // holds a 15-word sentence's translation, whole map, slider and step
-// controls on one screen at 1920 × 1080 and 1280 × 720, and leaves when full
+// controls on one screen at 1920 × 1080 and 1280 × 720 (one of them from the
+// page's own example list, with 21 rows), and leaves when full
 // screen is left (the browser's own Escape); Home/End with the focus on a
 // button of the step card. Screenshots in tests/artifacts/screen/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, ARTIFACTS } from './support.mjs';
+import { startBrowser, openPage, gotoReady, ARTIFACTS, painted } from './support.mjs';
+import { CONFIG } from '../../web/config.js';
 
 const TWELVE = 'We will meet at the station tomorrow morning before the train leaves.';
 const FIFTEEN = 'My sister and I usually walk to the small park near our house after dinner.';
+// A 15-word sentence of the page's own example list (the scaled-dot model's, models/index.json),
+// translated by the default model into 21 rows: at 1920 × 1080 its map was drawn at the box's
+// 37 px cells, 300 px past the screen (views/heatmap-fit.js gave up on a map 0.6 px over its room);
+// at 1280 × 720 it could not fit at 12 px cells under the examples and the token count.
+const SUNDAYS = 'On Sundays we usually visit my grandparents, who live in a village near the river.';
 const EEA = 'The agreement on the European Economic Area was signed in August 1992.';
 const DIR = path.join(ARTIFACTS, 'screen');
 const CANVAS = '#app .as-heat-card canvas.as-heatmap-canvas';
@@ -35,6 +42,22 @@ async function exportedMatrix(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#app button[data-export="json"]').click()]);
   return JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
 }
+/**
+ * Wait until the main map has stopped moving: its paint count and its box the same for 3 animation
+ * frames running (presenter mode lays it out again after the type changes, full screen, and the
+ * top of its box measured a frame later: views/heatmap.js checkTop).
+ */
+const settled = (page) => page.waitForFunction((sel) => {
+  const c = document.querySelector(sel);
+  const r = c.getBoundingClientRect();
+  const key = `${c.dataset.paints}|${r.top}|${r.width}|${r.height}|${window.scrollY}`;
+  const s = (window.__settled ??= { key: '', n: 0 });
+  s.n = s.key === key ? s.n + 1 : 0;
+  s.key = key;
+  if (s.n < 3) return false;
+  delete window.__settled;
+  return true;
+}, CANVAS, { polling: 'raf' });
 const bars = (page) => page.$$eval('#app .as-steps-card .as-fcol', (els) => els.map((e) => Number(e.dataset.alpha)));
 
 test('at each step the step view\'s bars are the heatmap\'s row, at word and at piece level; Translation so far is detokenised', async () => {
@@ -85,7 +108,7 @@ test('the score-scale control and a 12-word sentence\'s whole map in the viewpor
     const { page, context, errors } = await open(vp, TWELVE);
     const firstScreen = vp.width >= 1366 && vp.height >= 900;
     if (!firstScreen) await page.locator('#app .as-heat-card').evaluate((e) => e.scrollIntoView({ block: 'start' }));
-    await page.waitForTimeout(300);
+    await settled(page);
     const slider = await rect(page, '#app .as-heat-card .as-mini-range');
     const canvas = await rect(page, CANVAS);
     const scrolls = await page.locator('#app .as-heat-card .as-heatmap-scroll').evaluate((s) => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1);
@@ -126,14 +149,75 @@ test('a phone, 360 × 640: the map of each short example (8 words at most) ends 
   }
 });
 
+/**
+ * How much of cell (t, j) of the main map is not its own colour: the pixels
+ * (inset 3 px from its edges) more than 60 away from the cell's corner colour.
+ * A value printed in the cell is a few dozen of them; a plain cell none.
+ */
+const inkIn = (page, t, j) => page.locator(CANVAS).evaluate((c, [t, j]) => {
+  const k = c.width / c.clientWidth;
+  const cell = Number(c.dataset.cell) * k;
+  const x0 = Math.round(Number(c.dataset.gridX) * k + j * cell + 3 * k);
+  const y0 = Math.round(Number(c.dataset.gridY) * k + t * cell + 3 * k);
+  const n = Math.floor(cell - 6 * k);
+  const d = c.getContext('2d').getImageData(x0, y0, n, n).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 60) ink += 1;
+  return ink;
+}, [t, j]);
+
+test('a phone, 360 × 640: a tap on a cell shows its value large beside the finger, on screen; zoomed in, the cells print their values', async () => {
+  const vp = { width: 360, height: 640 };
+  const sentence = 'I need a new phone.'; // the default model's own example (its teacher's set), 5 words
+  const { page, context, errors } = await openPage(env.browser, { viewport: vp, isMobile: true });
+  await gotoReady(page, env.url(`index.html#s=${encodeURIComponent(sentence)}`));
+  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.paints) > 0, CANVAS);
+  assert.ok(await page.$$eval('#app .as-example', (els, s) => els.some((e) => e.textContent.trim() === s), sentence), 'the sentence is one of the page\'s examples');
+  const m = await exportedMatrix(page);
+  // Its button scrolled the page: back to the first screen, as opened.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await painted(page);
+  const geometry = () => page.locator(CANVAS).evaluate((c) => ({ x: Number(c.dataset.gridX), y: Number(c.dataset.gridY), cell: Number(c.dataset.cell) }));
+  const g = await geometry();
+  assert.ok(g.cell < CONFIG.cellValueMin, `fitted to the first screen, the cells (${g.cell} px) are too small to print a value`);
+  const [t, j] = [1, 1];
+  assert.equal(await inkIn(page, m.target.length - 1, 0), 0, 'no value printed in a cell');
+  const box = await page.locator(CANVAS).boundingBox();
+  await page.touchscreen.tap(box.x + g.x + (j + 0.5) * g.cell, box.y + g.y + (t + 0.5) * g.cell);
+  const bubble = page.locator('#app .as-heat-card .as-heat-bubble');
+  await bubble.waitFor({ state: 'visible' });
+  assert.equal(await bubble.locator('strong').textContent(), m.alpha[t][j].toFixed(3), 'the tapped cell\'s value');
+  assert.equal(await bubble.locator('span').textContent(), `${m.target[t]} ← ${m.source[j]}`, 'and its words');
+  const size = await bubble.locator('strong').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  assert.ok(size >= 24, `read large (${size} px)`);
+  const b = await bubble.boundingBox();
+  assert.ok(inView({ top: b.y, left: b.x, bottom: b.y + b.height, right: b.x + b.width }, vp), `the value is on the screen (${JSON.stringify(b)})`);
+  assert.ok(b.y + b.height <= box.y + g.y + t * g.cell + 1, 'above the tapped cell, not under the finger');
+  await page.screenshot({ path: path.join(DIR, 'phone-tap.png') });
+  // Zoom in until the cells are big enough to print values: they print them (and the bubble goes: its cell moved).
+  for (let z = 0; z < 8 && (await geometry()).cell < CONFIG.cellValueMin; z++) {
+    const before = (await geometry()).cell;
+    await page.locator('#app button[aria-label="Zoom in"]').click();
+    await page.waitForFunction(([sel, c]) => Number(document.querySelector(sel).dataset.cell) > c, [CANVAS, before]);
+  }
+  await painted(page);
+  assert.ok((await geometry()).cell >= CONFIG.cellValueMin, 'zoomed in far enough');
+  assert.ok(await inkIn(page, m.target.length - 1, 0) > 10, 'the cell prints its value');
+  assert.equal(await bubble.isVisible(), false, 'the bubble went with the layout it pointed into');
+  await page.screenshot({ path: path.join(DIR, 'phone-zoomed.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('presenter mode: a 15-word sentence\'s translation, whole map, slider and step controls on one screen; leaving full screen leaves it', async () => {
-  for (const vp of [{ width: 1920, height: 1080 }, { width: 1280, height: 720 }]) {
-    const at = `presenter ${vp.width}×${vp.height}`;
-    const { page, context, errors } = await open(vp, FIFTEEN);
+  for (const [vp, sentence, name] of [[{ width: 1920, height: 1080 }, FIFTEEN, 'fifteen'], [{ width: 1280, height: 720 }, FIFTEEN, 'fifteen'],
+    [{ width: 1920, height: 1080 }, SUNDAYS, 'sundays'], [{ width: 1280, height: 720 }, SUNDAYS, 'sundays']]) {
+    const at = `presenter ${vp.width}×${vp.height}, "${sentence}"`;
+    const { page, context, errors } = await open(vp, sentence);
     await page.locator('#app button.as-presenter-btn').click();
     await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
-    await page.waitForTimeout(800);
-    await page.screenshot({ path: path.join(DIR, `fifteen-presenter-${vp.width}x${vp.height}.png`) });
+    await settled(page);
+    await page.screenshot({ path: path.join(DIR, `${name}-presenter-${vp.width}x${vp.height}.png`) });
     for (const sel of ['#app .as-translation', CANVAS, '#app .as-heat-card .as-mini-range', '#app .as-step-controls', '#app .as-heat-card .as-readout']) {
       const r = await rect(page, sel);
       assert.ok(inView(r, vp), `${at}: ${sel} on the screen (${JSON.stringify(r)})`);
@@ -164,7 +248,7 @@ test('screenshots: the EEA sentence and the 15-word sentence at 360 × 640, 1366
       if (vp.width === 1920) {
         await page.locator('#app button.as-presenter-btn').click();
         await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'true');
-        await page.waitForTimeout(800);
+        await settled(page);
         await page.screenshot({ path: path.join(DIR, `${name}-presenter-1920x1080.png`) });
       }
       assert.deepEqual(errors, []);

@@ -8,7 +8,7 @@ import { hitTest } from './heatmap-layout.js';
 
 /**
  * s: the view's state, read and written here: { vm, L, opts: { zoom }, hover, active, marked, sticky }.
- * on: { draw(), readout(cur), pick(t, j|null), zoom(z) }.
+ * on: { draw(), readout(cur), tapped(cur|null) (a finger's tap on a cell, or anything else), pick(t, j|null), zoom(z) }.
  */
 export function attachInput({ canvas, scroller }, s, on) {
   let pointerAt = -1e9; // time of the last pointerdown: a focus that follows it is the pointer's
@@ -64,6 +64,8 @@ export function attachInput({ canvas, scroller }, s, on) {
     const hit = hitTest(s.L, ...pointAt(e));
     if (!hit || hit.t == null) return;
     if (hit.kind === 'cell') s.active = { kind: 'cell', t: hit.t, j: hit.j, picked: true };
+    // A finger hides the cell it taps: its value, large, above it.
+    on.tapped?.(e.pointerType === 'touch' && hit.kind === 'cell' ? s.active : null);
     on.draw();
     on.readout(hit.kind === 'cell' ? s.active : hit);
     on.pick(hit.t, hit.kind === 'cell' ? hit.j : null);
@@ -89,6 +91,7 @@ export function attachInput({ canvas, scroller }, s, on) {
     if (!s.active) return;
     const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0], Home: [0, -1e9], End: [0, 1e9] };
     if (moves[e.key]) {
+      on.tapped?.(null);
       const [dt, dj] = moves[e.key];
       s.active = { kind: 'cell', t: Math.min(s.vm.T - 1, Math.max(0, s.active.t + dt)), j: Math.min(s.vm.S - 1, Math.max(0, s.active.j + dj)) };
       e.preventDefault();

@@ -65,6 +65,14 @@ function describeErasure(vm, cur) {
   return tr('erasure.readCell', { row: vm.rowLabels[t], col: vm.colLabels[j], d: nats(at(t, j)), t: num(t + 1), j: num(j + 1) });
 }
 
+/** A cell's number alone, as its map means it (α, α_A − α_B, or the drop in nats): the tap bubble's. */
+export function cellValue(vm, t, j) {
+  const x = vm.alpha[t * vm.S + j];
+  if (vm.difference) return `${x > 0 ? '+' : x < 0 ? '−' : ''}${fmt(Math.abs(x))}`;
+  if (vm.erasure) return nats(x);
+  return fmt(x);
+}
+
 /** The canvas's accessible name: what the figure is, in one line. */
 export function canvasLabel(vm, colour) {
   if (vm.difference) return tr('heat.diffCanvasLabel', { T: num(vm.T), S: num(vm.S) });

@@ -22,12 +22,12 @@ import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
 import { frameTask } from '../lib/frame.js';
 import { themeColors } from '../theme.js';
-import { layoutHeatmap, fontsFor } from './heatmap-layout.js';
+import { layoutHeatmap, fontsFor, shortLabel } from './heatmap-layout.js';
 import { firstScreenFit } from './heatmap-fit.js';
 import { paint, sizeCanvas } from './heatmap-paint.js';
 import { createSticky } from './heatmap-sticky.js';
 import { attachInput } from './heatmap-input.js';
-import { describe, canvasLabel } from './heatmap-readout.js';
+import { describe, canvasLabel, cellValue } from './heatmap-readout.js';
 
 export { paint } from './heatmap-paint.js';
 
@@ -52,8 +52,12 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const scroller = h('div', { class: 'as-heatmap-scroll' }, h('div', { class: 'as-heat-stack' }, canvas, colHead, rowHead, corner));
   const moreRight = h('div', { class: 'as-heat-more', 'aria-hidden': 'true', hidden: true }, '›');
   const readout = h('p', { class: 'as-readout', 'aria-live': 'polite' }, '\u00a0');
+  // A tapped cell's value, large, just above the finger: a phone's cells are too small to print it,
+  // and the readout line under the map may be under the fold. (The readout says it to a screen reader.)
+  const bubble = h('div', { class: 'as-heat-bubble', 'aria-hidden': 'true', hidden: true });
+  const frameBox = h('div', { class: 'as-heat-frame' }, scroller, moreRight, bubble);
   const empty = h('p', { class: 'as-empty', hidden: true });
-  container.append(empty, h('div', { class: 'as-heat-frame' }, scroller, moreRight), readout);
+  container.append(empty, frameBox, readout);
 
   // The view's state (heatmap-input.js reads and writes it too).
   const s = {
@@ -97,6 +101,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     if (fits() && docTop == null) readTop();
     const { L, boxFit } = computeLayout();
     s.L = L;
+    bubble.hidden = true; // its cell moved
     laidOutHeight = boxFit;
     needLayout = false;
     // The top used may be a frame old (the cards above were written after it was read): look again
@@ -167,11 +172,24 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const setReadout = (cur) => { readout.textContent = describe(s.vm, cur, s.opts.colour); };
   const describeCanvas = () => canvas.setAttribute('aria-label', canvasLabel(s.vm, s.opts.colour));
 
-  attachInput({ canvas, scroller }, s, { draw, readout: setReadout, pick: (t, j) => onPick?.(t, j), zoom: (z) => onZoom?.(z) });
+  /** The bubble over cell cur ({ t, j }), or none (null). Read in a tap's handler, not in a frame. */
+  function tapped(cur) {
+    const { vm, L } = s;
+    bubble.hidden = !(vm && L && cur);
+    if (bubble.hidden) return;
+    const fr = frameBox.getBoundingClientRect();
+    const cr = canvas.getBoundingClientRect();
+    const x = cr.left - fr.left + L.gridX + (cur.j + 0.5) * L.cell;
+    bubble.replaceChildren(h('strong', null, cellValue(vm, cur.t, cur.j)), h('span', null, `${shortLabel(vm.rowLabels[cur.t])} ← ${shortLabel(vm.colLabels[cur.j])}`));
+    // Centred over the cell, kept inside the map's box at its edges.
+    bubble.style.left = `${Math.max(CONFIG.tapBubbleHalfPx, Math.min(fr.width - CONFIG.tapBubbleHalfPx, x))}px`;
+    bubble.style.top = `${cr.top - fr.top + L.gridY + cur.t * L.cell}px`;
+  }
+  attachInput({ canvas, scroller }, s, { draw, readout: setReadout, tapped, pick: (t, j) => onPick?.(t, j), zoom: (z) => onZoom?.(z) });
 
   // Keep the current step's row in view of a scrolling map (the box scrolls, not the page).
   // (From the scroll position and box size as last seen: no layout is forced.)
-  scroller.addEventListener('scroll', () => { s.sticky.scrollTop = scroller.scrollTop; s.sticky.scrollLeft = scroller.scrollLeft; s.sticky.moreRight(s.L, boxSize); }, { passive: true });
+  scroller.addEventListener('scroll', () => { bubble.hidden = true; s.sticky.scrollTop = scroller.scrollTop; s.sticky.scrollLeft = scroller.scrollLeft; s.sticky.moreRight(s.L, boxSize); }, { passive: true });
   function keepMarkedInView() {
     const { L, marked, sticky } = s;
     if (!L || marked < 0 || !sticky.top || !boxSize) return;
@@ -210,6 +228,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
         scroller.hidden = true;
         moreRight.hidden = true;
         readout.hidden = true;
+        bubble.hidden = true;
         empty.hidden = false;
         empty.textContent = next?.message ?? '';
         return;
@@ -219,11 +238,12 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       const sameLabels = sameShape && vm.rowLabels.every((l, t) => l === next.rowLabels[t]) && vm.colLabels.every((l, j) => l === next.colLabels[j]);
       s.vm = next;
       if (scroller.hidden) { scroller.hidden = false; readout.hidden = false; empty.hidden = true; needLayout = true; }
-      if (!sameShape) { s.hover = null; s.active = null; }
+      if (!sameShape) { s.hover = null; s.active = null; bubble.hidden = true; }
       if (!sameLabels) needLayout = true;
       // (an erasure map's name says its colour scale's end, which moves with its numbers)
       if (!sameLabels || next.erasure) describeCanvas();
       setReadout(s.hover || s.active);
+      if (!bubble.hidden && s.active) bubble.firstChild.textContent = cellValue(next, s.active.t, s.active.j);
       draw(sameLabels);
     },
     /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), screenMin: the first-screen fit's smallest cell (default CONFIG.firstScreenCellMin), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole, screenMin, marginPx }. */
