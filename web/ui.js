@@ -17,6 +17,7 @@ import { createPresenter } from './controllers/presenter.js';
 import { createCompare } from './controllers/compare.js';
 import { createPin } from './controllers/pin.js';
 import { createErasure } from './controllers/erasure.js';
+import { createLocal } from './controllers/local.js';
 import { createTraining } from './controllers/training.js';
 import { createBeam } from './controllers/beam.js';
 import { createQuiz } from './controllers/quiz.js';
@@ -98,21 +99,20 @@ export function mountAlignscope(root, opts = {}) {
   const compare = has.full ? createCompare(store, { workerUrl, workerType, inline, base, seen: seen('compare') }) : null;
   const pin = has.full ? createPin(store, { client, seen: seen('pin') }) : null;
   const erasure = has.full ? createErasure(store, { client, seen: seen('erasure') }) : null;
+  const local = has.steps ? createLocal(store, { client, seen: seen('steps') }) : null; // the step-through's local window
   const training = has.full ? createTraining(store, { workerUrl, workerType, inline, base, seen: seen('training') }) : null;
   const beam = has.full ? createBeam(store, { client }) : null;
   const quiz = has.full ? createQuiz(store) : null;
   const mathcheck = has.full ? createMathCheck(store, { client, seen: seen('mathcheck') }) : null;
   const worksheet = has.full ? createWorksheet(store, { client, seen: seen('worksheet') }) : null;
-  // Offline: the full view of a served copy ("Make all models available offline").
-  const offline = has.full && !inline ? createOffline(store, { base }) : null;
+  const offline = has.full && !inline ? createOffline(store, { base }) : null; // the full view of a served copy ("Make all models available offline")
 
   // ---------- cards ----------
-  const id = uid;
-  const ids = { input: id('sentence'), hint: id('hint'), notice: id('notice'), model: id('model'), modelInfo: id('modelinfo'), fileHint: id('filehint'), tableCap: id('tablecap'), shareWhy: id('sharewhy'), link: id('link') };
+  const ids = { input: uid('sentence'), hint: uid('hint'), notice: uid('notice'), model: uid('model'), modelInfo: uid('modelinfo'), fileHint: uid('filehint'), tableCap: uid('tablecap'), shareWhy: uid('sharewhy'), link: uid('link') };
   const frame = render.frame;
   // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
   const memo = { byhand: {}, ribbons: {}, beam: {} };
-  const far = { later: true };
+  const far = { later: true }; // a card built after the first screen
   // The cards take their words from the UI language as they are built: a new
   // language builds them again from the store (translation, step, model,
   // compared models and all stay; nothing is asked of the engine again).
@@ -121,28 +121,28 @@ export function mountAlignscope(root, opts = {}) {
   const buildCards = () => render.build(() => {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
-    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
-    if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
-    if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true, always: true });
-    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag: models.tag } }), far);
+    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
+    if (has.heat) add('slider', sliderCard.mount(store, { headingId: uid('st') }), { sticky: true });
+    if (has.steps) add('steps', stepsCard.mount(store, { headingId: uid('sp'), frame, actions: { setWindow: (d) => local.set(d) } }), { sticky: true, always: true });
+    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: uid('rb'), frame, memo: memo.ribbons, actions: { modelTag: models.tag } }), far);
     add('model', modelCard.mount(store, {
-      ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
+      ids, headingId: uid('md'), localFiles, full: has.full, withFiles: !inline?.index,
       modelsUrl: (f) => new URL(`models/${f}`, base).href,
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }), { always: true });
     if (!has.full) return;
-    add('compare', () => compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
-    add('exercise', () => exerciseCard.mount(store, { headingId: id('ex'), frame }), far);
-    add('beam', () => beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam }), far);
-    add('pin', () => pinCard.mount(store, { headingId: id('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
-    add('erasure', () => erasureCard.mount(store, { headingId: id('er'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
-    add('training', () => trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } }), far);
-    add('quiz', () => quizCard.mount(store, { headingId: id('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
-    add('theory', () => theoryCard.mount(store, { headingId: id('th') }), far);
-    add('byhand', () => byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }), far);
-    add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
-    add('worksheet', () => worksheetCard.mount(store, { headingId: id('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
-    if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
+    add('compare', () => compareCard.mount(store, { headingId: uid('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
+    add('exercise', () => exerciseCard.mount(store, { headingId: uid('ex'), frame }), far);
+    add('beam', () => beamCard.mount(store, { headingId: uid('bm'), frame, memo: memo.beam }), far);
+    add('pin', () => pinCard.mount(store, { headingId: uid('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
+    add('erasure', () => erasureCard.mount(store, { headingId: uid('er'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
+    add('training', () => trainingCard.mount(store, { headingId: uid('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } }), far);
+    add('quiz', () => quizCard.mount(store, { headingId: uid('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
+    add('theory', () => theoryCard.mount(store, { headingId: uid('th') }), far);
+    add('byhand', () => byhandCard.mount(store, { headingId: uid('bh'), memo: memo.byhand }), far);
+    add('mathcheck', () => mathCard.mount(store, { headingId: uid('mc') }), far);
+    add('worksheet', () => worksheetCard.mount(store, { headingId: uid('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
+    if (offline) add('offline', () => offlineCard.mount(store, { headingId: uid('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
   const uiLanguage = createUiLanguage(store, { wrapper, fallback: opts.uiLang, rebuild: () => buildCards() });
   uiLanguage.apply();
@@ -192,7 +192,7 @@ export function mountAlignscope(root, opts = {}) {
     },
     destroy() {
       render.destroy();
-      for (const c of [translation, models, share, presenter, compare, pin, erasure, training, beam, quiz, mathcheck, worksheet, offline, uiLanguage]) c?.destroy();
+      for (const c of [translation, models, share, presenter, compare, pin, erasure, local, training, beam, quiz, mathcheck, worksheet, offline, uiLanguage]) c?.destroy();
       wrapper.remove();
     },
   };
