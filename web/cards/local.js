@@ -21,11 +21,14 @@ import { createBeside } from '../views/beside.js';
 
 /** ctx: { frame (the widget's render scheduler), actions: { setWindow(d | null), setStep(step) } } */
 export function mountLocal(store, { frame = null, actions }) {
-  const selectId = uid('window');
-  const select = h('select', { id: selectId, class: 'as-select as-local-select' },
-    h('option', { value: 'off' }, t('local.off')),
-    ...WINDOW_CHOICES.map((d) => h('option', { value: String(d) }, t('local.option', { d: num(d), n: d }))));
-  const control = h('div', { class: 'as-local-control' }, h('label', { for: selectId }, t('local.label')), select);
+  // One radio per choice (off, 0 … max), in a fieldset: Tab reaches the group, the arrow keys move the choice.
+  const name = uid('window');
+  const choices = [null, ...WINDOW_CHOICES].map((d) => {
+    const input = h('input', { type: 'radio', name, value: d == null ? 'off' : String(d) });
+    input.addEventListener('change', () => { if (input.checked) actions.setWindow(d); });
+    return { d, input, label: h('label', { class: 'as-local-choice' }, input, d == null ? t('local.off') : num(d)) };
+  });
+  const control = h('fieldset', { class: 'as-local-control' }, h('legend', null, t('local.label')), ...choices.map((c) => c.label));
   const scaleNote = h('p', { class: 'as-small as-muted as-local-note' });
   const unavailable = h('p', { class: 'as-small as-muted', hidden: true }, t('local.noAttention'));
   const busy = h('p', { class: 'as-small as-muted', hidden: true }, t('local.decoding'));
@@ -42,9 +45,7 @@ export function mountLocal(store, { frame = null, actions }) {
     onPick: (which, row) => { const m = which === 0 ? store.get().matrix : windowedMatrix; actions.setStep(m?.rowGroups?.[row]?.first ?? row); },
   });
   const results = h('div', { class: 'as-local-results', hidden: true }, legend, beside.element);
-  const element = h('section', { class: 'as-local', 'aria-label': t('local.label') }, control, scaleNote, unavailable, busy, error, why, results, report);
-
-  select.addEventListener('change', () => actions.setWindow(select.value === 'off' ? null : Number(select.value)));
+  const element = h('div', { class: 'as-local' }, control, scaleNote, unavailable, busy, error, why, results, report);
 
   function matrixOf(st, r) {
     if (windowedFor?.result !== r || windowedFor.pieces !== st.pieces || windowedFor.info !== st.info) {
@@ -66,10 +67,12 @@ export function mountLocal(store, { frame = null, actions }) {
 
   function render(st) {
     const d = st.winD;
-    select.value = d == null ? 'off' : String(d);
     const attends = !!st.trace?.alpha;
+    for (const c of choices) {
+      c.input.checked = c.d === (d ?? null);
+      c.input.disabled = !!st.trace && !attends;
+    }
     unavailable.hidden = attends || !st.trace;
-    select.disabled = !!st.trace && !attends;
     scaleNote.hidden = d == null || !attends;
     if (!scaleNote.hidden) scaleNote.textContent = t('local.scaleNote', { T: num(st.trace.T), S: num(st.trace.S) });
     const w = st.windowed;
@@ -95,7 +98,7 @@ export function mountLocal(store, { frame = null, actions }) {
     // In words, from the two results: whether they differ, where they part, and why.
     why.textContent = y.same ? t('local.same', { d: num(d), n: total })
       : `${t('local.changed', { d: num(d), n: diff.distance, total: num(total) })} ${t(y.outside ? 'local.partOutside' : 'local.partInside', {
-        step: num(y.step + 1), word: y.word, looked: y.looked, centre: y.centre, dist: num(y.distance), d: num(d), lost: fmt(y.lost, 2),
+        step: num(y.step + 1), word: y.word, looked: y.looked, centre: y.centre, dist: num(y.distance), n: y.distance, d: num(d), lost: fmt(y.lost, 2),
       })}${y.outside ? ` ${t('local.diagonal')}` : ''}`;
     element.dataset.changed = String(diff.distance);
     element.dataset.partStep = y.same ? '' : String(y.step);

@@ -129,7 +129,7 @@ export function mount(store, { headingId, frame = null, actions = null }) {
   // space plays. The range input steps itself (its own arrows, Home, End).
   element.addEventListener('keydown', (e) => {
     if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target === scrub) return;
+    if (e.target === scrub || local?.element.contains(e.target)) return; // the range and the window's radios move themselves
     const onButton = e.target instanceof HTMLButtonElement;
     const keys = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
     if (e.key in keys) { setPlaying(false); if (matrix) goStep(stepMovedBy(matrix, storeStep(), keys[e.key])); e.preventDefault(); }
