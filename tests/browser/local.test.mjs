@@ -109,7 +109,21 @@ describe('the local window', () => {
     assert.match(got.why, new RegExp(`The two part at step ${y.step + 1} \\(“${y.word}” with global attention\\): there the model looked most at “${y.looked}”`));
     assert.match(got.why, /zone économique européenne/, 'outside the window: the diagonal’s failure is said');
     await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('win') === '0', null, { timeout: 10_000 });
+    // The report's numbers for this kind of attention, as report.py wrote them (index.json's report.local).
+    const file = JSON.parse(fs.readFileSync(path.join(REPO, 'models', 'report', 'local-attention.json'), 'utf8'));
+    const measured = file.kinds[info.attention];
+    assert.ok(got.report.includes(`scores ${measured.global.bleu.toFixed(1)} BLEU`), got.report);
+    for (const d of [1, 2, 4]) {
+      const m = measured.windows[d].minus_global.bleu;
+      assert.ok(got.report.includes(`D = ${d} ${m > 0 ? '+' : m < 0 ? '−' : ''}${Math.abs(m).toFixed(1)}`), `D = ${d}: ${got.report}`);
+    }
+    const erasureReport = page.locator('#app .as-erasure-card .as-er-report');
+    await erasureReport.scrollIntoViewIfNeeded();
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    assert.equal(await erasureReport.textContent(), `On the held-out UI test (${file.sentences.toLocaleString('en-US')} sentences; REPORT.md), the most-attended and the most-needed source word were the same at ${pct(measured.agreement.share)} of ${measured.compared.toLocaleString('en-US')} decoder steps for this kind of attention (90% interval ${pct(measured.agreement.ci90[0])} to ${pct(measured.agreement.ci90[1])}).`);
+
     // D = 2 from the control: another decode.
+    await group.scrollIntoViewIfNeeded();
     await group.getByRole('radio', { name: '2', exact: true }).check();
     await waitForWindow(page, 2);
     assert.equal((await results(page)).window.translation, decodeAsPage(SENTENCE, { window: 2, windowSteps: global.T }).translation);
