@@ -626,7 +626,7 @@ SAN_FLAGS=(-g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all)
 # float-cast-overflow is not in clang's "undefined" group, and a NaN reaching
 # an int conversion is exactly the kind of thing we look for.
 ASAN_UBSAN=(-fsanitize=address,undefined,float-cast-overflow)
-FUZZ_HARNESSES=(model_load tokenize force_score)
+FUZZ_HARNESSES=(model_load tokenize force_score window_decode)
 
 # Fails, saying what to install, when clang cannot link libFuzzer + ASan.
 need_libfuzzer() {

@@ -85,6 +85,10 @@ export interface TranslateOptions {
   overrides?: { step: number; weights: ArrayLike<number> }[];
   /** Read only the first maxSourceTokens tokens of a longer text instead of refusing it (the result says cut: true). */
   cutSource?: boolean;
+  /** Local attention (Luong's local-m): half width D ≥ 0 of a window centred on p_t = round(t (S − 1) / (T − 1)), T = windowSteps; null = global. Not with overrides. */
+  window?: number | null;
+  /** The reference length T of the window's centre (the global translation's T; steps from T − 1 on stay at the last source position). */
+  windowSteps?: number;
 }
 
 export interface BeamOptions extends TranslateOptions {

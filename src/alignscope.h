@@ -153,6 +153,24 @@ typedef struct {
                                 a cut of the text itself cannot always land there, as
                                 one character may be several byte tokens) and
                                 as_session_source_count still gives the whole count */
+    int32_t window_half_width; /* -1 (default): global attention. D >= 0: Luong et al.'s
+                                local-m window in free decoding (as_translate and
+                                as_translate_beam): step t attends only to the source
+                                positions j with |j - p_t| <= D, alpha the softmax over
+                                them (as_f32_softmax_masked, as as_force_score's mask),
+                                every hypothesis of a beam alike. Free decoding does not
+                                know its length beforehand, so p_t is scaled with a
+                                reference length T = window_steps (the page and the report
+                                pass the global translation's T): p_t =
+                                round(t (S - 1) / (T - 1)) as as_window_mask's rows for
+                                t < T, and S - 1 (the last position) for steps at or past
+                                T - 1 (T = 1: p_0 = 0, then S - 1). So a decode of at
+                                most T steps sees exactly as_window_mask(T, S, D)'s rows.
+                                Less than -1, or D >= 0 with window_steps outside
+                                1 .. AS_WINDOW_MAX_LENGTH: AS_ERR_BAD_OPTION. Not with
+                                overrides (AS_ERR_BAD_OPTION); a model without attention
+                                ignores it. */
+    int32_t window_steps;     /* T of window_half_width's p_t (0 = none given) */
 } as_options;
 
 void as_options_default(as_options *options);

@@ -1,7 +1,7 @@
 /* cli.c - the native command line: translate sentences and show alignments.
  *
  *   alignscope [--model FILE] [--json] [--no-context] [--scale X] [--top-k K] [--beam K]
- *              [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [SENTENCE ...]
+ *              [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [--window D] [SENTENCE ...]
  *
  * With no sentences it reads one per line from stdin. Text mode prints the
  * translation and a table of alpha (rows: target words, columns: source
@@ -26,7 +26,8 @@ static const char *const kind_names[] = {"none", "additive", "dot", "general", "
 
 static void usage(FILE *f) {
     fprintf(f, "usage: alignscope [--model FILE] [--json] [--no-context] [--pieces] [--scale X] [--top-k K] [--beam K]\n"
-               "                  [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [SENTENCE ...]\n"
+               "                  [--length-penalty X] [--force STEP:W0,W1,...] [--pin STEP:J] [--window D]\n"
+               "                  [SENTENCE ...]\n"
                "  Translates each SENTENCE (or each line of stdin) and prints the attention\n"
                "  weights between words (a word's column sums its subword pieces' weights,\n"
                "  its row is their mean); --pieces prints the pieces' own matrix.\n"
@@ -41,6 +42,9 @@ static void usage(FILE *f) {
                "  --force STEP:W0,W1,... forces the attention weights at decoder step STEP\n"
                "  (0 = first target token) to W (one per source token, >= 0, renormalised);\n"
                "  --pin STEP:J puts all of step STEP's weight on source token J. Both repeat.\n"
+               "  --window D decodes with Luong's local-m window: step t attends only to the\n"
+               "  source tokens within D (0..4096) of round(t (S-1)/(T-1)), T the length of the\n"
+               "  same decoding without the window (not with --force / --pin).\n"
                "  Numbers are decimal (1.5, 2e-3); a value that is empty, out of range or has\n"
                "  trailing characters is refused (exit 2).\n"
                "  Default model: models/en-fr.alsc\n", AS_DEFAULT_BEAM_WIDTH, (double)AS_DEFAULT_LENGTH_PENALTY);
@@ -372,6 +376,22 @@ static int translate_one(as_session *session, const as_model *model, const char 
         opt.override_count = override_count;
     }
     as_status st;
+    if (opt.window_half_width >= 0) {
+        /* Free decoding does not know its length beforehand: the window's
+         * centre is scaled with T of the same decoding without it (as the page does). */
+        as_options global = opt;
+        global.window_half_width = -1;
+        const as_hypothesis *hyps;
+        const as_trace *tr;
+        int32_t count;
+        st = beam ? as_translate_beam(session, text, len, &global, &hyps, &count) : as_translate(session, text, len, &global, &tr);
+        if (st != AS_OK) {
+            free(one_hot);
+            report_failure(session, model, text, len, st);
+            return 1;
+        }
+        opt.window_steps = beam ? hyps[0].trace.target_len : tr->target_len;
+    }
     if (beam) {
         const as_hypothesis *hyps;
         int32_t count;
@@ -429,6 +449,7 @@ static const number_rule RULE_SCALE = {"--scale", 0, 0.0, (double)AS_MAX_SCORE_S
 static const number_rule RULE_TOP_K = {"--top-k", 1, 0.0, AS_TOP_K_MAX, 0};
 static const number_rule RULE_BEAM = {"--beam", 1, 1.0, AS_BEAM_MAX_WIDTH, 0};
 static const number_rule RULE_LENGTH_PENALTY = {"--length-penalty", 0, 0.0, (double)AS_MAX_LENGTH_PENALTY, 0};
+static const number_rule RULE_WINDOW = {"--window", 1, 0.0, AS_WINDOW_MAX_LENGTH, 0};
 /* A decoder step below the largest max_target_tokens; a source token index
  * below the largest S (max_source_tokens words + the appended </s>). */
 static const number_rule RULE_STEP = {"STEP", 1, 0.0, AS_MAX_TOKENS_LIMIT - 1, 0};
@@ -596,6 +617,9 @@ int main(int argc, char **argv) {
         } else if (strcmp(a, "--length-penalty") == 0) {
             if (!flag_number(argc, argv, &i, &RULE_LENGTH_PENALTY, &v)) goto usage_error;
             opt.length_penalty = (float)v;
+        } else if (strcmp(a, "--window") == 0) {
+            if (!flag_number(argc, argv, &i, &RULE_WINDOW, &v)) goto usage_error;
+            opt.window_half_width = (int32_t)v;
         } else if (strcmp(a, "--force") == 0 || strcmp(a, "--pin") == 0) {
             if (override_count == 64) {
                 fprintf(stderr, "alignscope: at most 64 --force / --pin options\n");
@@ -621,6 +645,10 @@ int main(int argc, char **argv) {
         }
     }
 
+    if (opt.window_half_width >= 0 && override_count > 0) {
+        fprintf(stderr, "alignscope: --window cannot be used with --force / --pin\n");
+        goto usage_error;
+    }
     size_t len;
     uint8_t *bytes = read_file(model_path, &len);
     if (!bytes) {

@@ -80,6 +80,7 @@ struct as_session {
     float *forced_alpha;     /* (forced_cap / S, S) one row per override */
     size_t forced_cap;       /* floats */
     int32_t *forced_row;     /* (max_t) row of forced_alpha for step t, -1 = softmax */
+    uint8_t *window_keep;    /* (P) the local window's mask row of the current step */
 
     /* beam search (as_translate_beam): one block, grown to the largest call */
     void *beam_block;
@@ -181,6 +182,7 @@ as_status as_session_create(const as_model *model, as_session **session_out) {
     s->translation = alloc_array(s->translation_cap, 1, &failed);
     s->target_words = alloc_array(mt, sizeof(int32_t), &failed);
     s->forced_row = alloc_array(mt, sizeof(int32_t), &failed);
+    s->window_keep = alloc_array(ms, 1, &failed);
     if (in->arch_flags & AS_ARCH_SUBWORDS) {
         s->pieces_raw = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, 1, &failed);
         s->pieces_map = alloc_array(mt * AS_MAX_TOKEN_BYTES + 1, sizeof(int32_t), &failed);
@@ -201,7 +203,7 @@ void as_session_free(as_session *s) {
         s->target_ids,
         s->copy_source, s->scores, s->alpha, s->context, s->states, s->top_ids, s->top_probs,
         s->translation_spans, s->translation, s->source_words, s->target_words, s->pieces_raw, s->pieces_map,
-        s->forced_alpha, s->forced_row, s->beam_block};
+        s->forced_alpha, s->forced_row, s->window_keep, s->beam_block};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) free(buffers[i]);
     for (int i = 0; i < AS_BEAM_MAX_WIDTH; i++) free(s->hyp_translation[i]);
     free(s);
@@ -217,6 +219,8 @@ void as_options_default(as_options *options) {
     options->beam_width = 1;
     options->length_penalty = AS_DEFAULT_LENGTH_PENALTY;
     options->cut_source = 0;
+    options->window_half_width = -1;
+    options->window_steps = 0;
 }
 
 /* W (rows, cols) @ x + b -> y with W packed by as_model_pack_weights: the
@@ -478,6 +482,29 @@ static const float *forced_at(const as_session *s, const prepared *p, int32_t t)
     return row < 0 ? NULL : s->forced_alpha + (size_t)row * (size_t)p->count;
 }
 
+/* The centre p_t of the local-m window at free-decoding step t, with the
+ * reference length T (as_options.window_steps, the global translation's):
+ * as_window_mask's round(t (S - 1) / (T - 1)), halves up, for t < T - 1;
+ * the last source position from T - 1 on (a decode that outruns T stays at
+ * the end of the source rather than leaving it); p_0 = 0 when T = 1. */
+static int32_t window_centre(int32_t t, int32_t steps, int32_t positions) {
+    const int64_t t_span = steps - 1, s_span = positions - 1;
+    if (t == 0) return 0;
+    if (t >= t_span) return (int32_t)s_span;
+    return (int32_t)((2 * (int64_t)t * s_span + t_span) / (2 * t_span));
+}
+
+/* The mask row of step t (s->window_keep, S values), or NULL for global
+ * attention (no window asked, or a model without attention). */
+static const uint8_t *window_at(as_session *s, const prepared *p, int32_t t) {
+    const int32_t d = p->opt.window_half_width;
+    if (d < 0 || s->model->info.attention_kind == AS_ATTENTION_NONE) return NULL;
+    const int32_t centre = window_centre(t, p->opt.window_steps, p->count);
+    for (int32_t j = 0; j < p->count; j++)
+        s->window_keep[j] = (j >= centre - d && j <= centre + d) ? 1 : 0; /* the centre is kept: never empty */
+    return s->window_keep;
+}
+
 /* The multiplier a call uses: score_scale, or the trained one for <= 0;
  * AS_ERR_BAD_OPTION for NaN, inf or more than AS_MAX_SCORE_SCALE. */
 static as_status score_scale_of(float score_scale, const as_model_info *in, float *scale_out) {
@@ -515,6 +542,10 @@ static as_status prepare_call(as_session *s, const char *text, size_t length, co
     if (score_scale_of(opt->score_scale, in, &p->scale) != AS_OK) return AS_ERR_BAD_OPTION;
     if (opt->top_k < 0 || opt->top_k > AS_TOP_K_MAX || opt->max_target_tokens < 0) return AS_ERR_BAD_OPTION;
     if (opt->cut_source != 0 && opt->cut_source != 1) return AS_ERR_BAD_OPTION;
+    if (opt->window_half_width < -1) return AS_ERR_BAD_OPTION;
+    if (opt->window_half_width >= 0 &&
+        (opt->window_steps < 1 || opt->window_steps > AS_WINDOW_MAX_LENGTH || opt->override_count != 0))
+        return AS_ERR_BAD_OPTION;
 
     int32_t count = 0, word_count = 0;
     as_status st = as_tokenize_internal(s->model, text, length, s->source_ids, s->source_spans,
@@ -622,7 +653,8 @@ as_status as_translate(as_session *s, const char *text, size_t length,
     int32_t prev = AS_TOKEN_BOS, steps = 0, eos = 0;
     while (steps < p.cap) {
         const step_rows rows = greedy_rows(s, p.count, steps);
-        decoder_step(s, p.count, 1, &prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), NULL, &rows, NULL, NULL);
+        decoder_step(s, p.count, 1, &prev, p.scale, p.opt.top_k, forced_at(s, &p, steps), window_at(s, &p, steps),
+                     &rows, NULL, NULL);
         prev = s->target_ids[steps++] = rows.top_ids[0];
         if (prev == AS_TOKEN_EOS) {
             eos = 1;
@@ -779,7 +811,8 @@ as_status as_translate_beam(as_session *s, const char *text, size_t length, cons
                    hd * sizeof(float));
             prev[i] = parent < 0 ? AS_TOKEN_BOS : b.node_token[parent];
         }
-        decoder_step(s, p.count, live, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), NULL, rows, best, sums);
+        decoder_step(s, p.count, live, prev, p.scale, p.opt.top_k, forced_at(s, &p, t), window_at(s, &p, t), rows,
+                     best, sums);
         for (int32_t i = 0; i < live; i++) {
             const float *logits = s->logits + (size_t)i * (size_t)vt;
             /* the slot's best per_slot tokens; the first is decoder_step's winner */

@@ -148,7 +148,7 @@ static as_status overrides_from(const int32_t *meta, const float *weights, int32
 
 static as_options options_from(float score_scale, int32_t top_k, int32_t max_target_tokens,
                                const as_attention_override *overrides, int32_t override_count,
-                               int32_t cut_source) {
+                               int32_t cut_source, int32_t window_half_width, int32_t window_steps) {
     as_options opt;
     as_options_default(&opt);
     opt.score_scale = score_scale;
@@ -157,6 +157,8 @@ static as_options options_from(float score_scale, int32_t top_k, int32_t max_tar
     opt.overrides = overrides;
     opt.override_count = overrides ? override_count : 0;
     opt.cut_source = cut_source;
+    opt.window_half_width = window_half_width;
+    opt.window_steps = window_steps;
     return opt;
 }
 
@@ -167,7 +169,8 @@ static as_options options_from(float score_scale, int32_t top_k, int32_t max_tar
 static int translate_call(const char *text, size_t length, float score_scale, int32_t top_k,
                           int32_t max_target_tokens, const int32_t *override_meta,
                           const float *override_weights, int32_t override_count, int32_t cut_source,
-                          bool beam, int32_t beam_width, float length_penalty) {
+                          int32_t window_half_width, int32_t window_steps, bool beam, int32_t beam_width,
+                          float length_penalty) {
     current_trace = NULL;
     current_hypotheses = NULL;
     current_hypothesis_count = 0;
@@ -175,7 +178,8 @@ static int translate_call(const char *text, size_t length, float score_scale, in
     as_attention_override *overrides;
     as_status st = overrides_from(override_meta, override_weights, override_count, &overrides);
     if (st != AS_OK) return st;
-    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count, cut_source);
+    as_options opt = options_from(score_scale, top_k, max_target_tokens, overrides, override_count, cut_source,
+                                  window_half_width, window_steps);
     if (beam) {
         opt.beam_width = beam_width;
         opt.length_penalty = length_penalty;
@@ -188,12 +192,14 @@ static int translate_call(const char *text, size_t length, float score_scale, in
 }
 
 /* Greedy decoding. cut_source: as_options.cut_source (1: read the first
- * max_source_tokens tokens of a longer text). */
+ * max_source_tokens tokens of a longer text). window_half_width,
+ * window_steps: as_options' local-m window (-1, 0: global attention). */
 ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale, int32_t top_k,
                              int32_t max_target_tokens, const int32_t *override_meta,
-                             const float *override_weights, int32_t override_count, int32_t cut_source) {
+                             const float *override_weights, int32_t override_count, int32_t cut_source,
+                             int32_t window_half_width, int32_t window_steps) {
     return translate_call(text, length, score_scale, top_k, max_target_tokens, override_meta, override_weights,
-                          override_count, cut_source, false, 0, 0);
+                          override_count, cut_source, window_half_width, window_steps, false, 0, 0);
 }
 
 /* Beam search: the hypotheses stay until the next call; asw_select_hypothesis
@@ -201,9 +207,11 @@ ASW_EXPORT int asw_translate(const char *text, size_t length, float score_scale,
 ASW_EXPORT int asw_translate_beam(const char *text, size_t length, float score_scale, int32_t top_k,
                                   int32_t max_target_tokens, const int32_t *override_meta,
                                   const float *override_weights, int32_t override_count, int32_t beam_width,
-                                  float length_penalty, int32_t cut_source) {
+                                  float length_penalty, int32_t cut_source, int32_t window_half_width,
+                                  int32_t window_steps) {
     return translate_call(text, length, score_scale, top_k, max_target_tokens, override_meta, override_weights,
-                          override_count, cut_source, true, beam_width, length_penalty);
+                          override_count, cut_source, window_half_width, window_steps, true, beam_width,
+                          length_penalty);
 }
 
 /* Hypothesis i's fields by number (as the trace's): (number, web/engine.js

@@ -223,3 +223,37 @@ test(`property: ${RUNS} seeded runs of random and hostile flag values (seed ${SE
     `${tally.library} refused by the library's override rules`);
   assert.ok(tally.ok > RUNS / 10 && tally.refused > RUNS / 10, 'the generator reaches both outcomes');
 });
+
+// ---- --window (issue 32 part 3): the local-m window, T from the same decoding without it ----
+
+test('--window D: the engine\'s windowed decode, its centre scaled with the global T; bad values and --force refused', async () => {
+  const { createEngine } = await import('../web/engine.js');
+  const engine = await createEngine({ variant: 'scalar' });
+  engine.load(new Uint8Array(readFileSync(MODEL)));
+  for (const sentence of [SENTENCE, 'Show the new window', 'Delete the selected document!']) {
+    for (const d of [0, 1, 3]) {
+      for (const beam of ['1', '3']) {
+        const r = runNative([...base, '--window', String(d), '--beam', beam, '--', sentence]);
+        assert.equal(r.status, 0, r.stderr);
+        const out = JSON.parse(r.stdout);
+        const got = beam === '1' ? out : out.hypotheses[0];
+        const global = beam === '1' ? engine.translate(sentence) : engine.beam(sentence, { beamWidth: 3 }).hypotheses[0];
+        const want = beam === '1' ? engine.translate(sentence, { window: d, windowSteps: global.T })
+          : engine.beam(sentence, { beamWidth: 3, window: d, windowSteps: global.T }).hypotheses[0];
+        const label = `${sentence} --window ${d} --beam ${beam}`;
+        assert.equal(got.translation, want.translation, label);
+        got.alpha.forEach((row, t) => row.forEach((a, j) => assert.ok(Math.abs(a - want.alpha[t * want.S + j]) < 1e-6, `${label}: alpha[${t}][${j}]`)));
+      }
+    }
+  }
+  engine.dispose();
+  for (const value of ['-1', '1.5', '', '4097', 'x']) {
+    const r = runNative([...base, '--window', value, '--', SENTENCE]);
+    assert.equal(r.status, 2, value);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /--window needs a whole number from 0 to 4096/);
+  }
+  const both = runNative([...base, '--window', '1', '--pin', '0:0', '--', SENTENCE]);
+  assert.equal(both.status, 2);
+  assert.match(both.stderr, /--window cannot be used with --force \/ --pin/);
+});

@@ -1,5 +1,5 @@
 // A short libFuzzer run of every harness (tests/fuzz/fuzz_model_load.c,
-// tests/fuzz/fuzz_tokenize.c, tests/fuzz/fuzz_force_score.c) through `./build.sh fuzz`, after replaying every
+// tests/fuzz/fuzz_tokenize.c, tests/fuzz/fuzz_force_score.c, tests/fuzz/fuzz_window_decode.c) through `./build.sh fuzz`, after replaying every
 // input in tests/fuzz/regressions/. Fails on any crash, sanitizer report or
 // broken invariant, and when clang or libFuzzer is missing (./build.sh deps
 // installs them): a fuzz run that silently does nothing would prove nothing.
@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import { ROOT } from './support/alsc.mjs';
 
 const SECONDS = Math.max(1, Number(process.env.FUZZ_TEST_SECONDS ?? 12) || 12); // 0 would mean "forever" to libFuzzer
-const HARNESSES = ['model_load', 'tokenize', 'force_score'];
+const HARNESSES = ['model_load', 'tokenize', 'force_score', 'window_decode'];
 
 test(`fuzz: regressions replayed, then ${SECONDS} s of libFuzzer per harness, no crashes`, () => {
   // The harnesses are built first, with their own time: compiling the library

@@ -202,10 +202,12 @@ export class EngineClient {
    * cards/pin.js): it neither replaces nor waits for translate()'s requests
    * and is never reported through onResult. Resolves to { trace, workerMs };
    * rejects with the engine's error (err.code, e.g. AS_ERR_BAD_ATTENTION_OVERRIDE)
-   * or, when a model load overtakes it, with err.superseded set.
+   * or, when a model load overtakes it, with err.superseded set. window,
+   * windowSteps: the local window of the step-through (engine.translate's).
    */
-  decode({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false }) {
-    return this.#ask({ type: 'decode', text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty, overrides: overrides ?? [], cutSource },
+  decode({ text, scoreScale, topK, beamWidth, lengthPenalty, overrides, cutSource = false, window = null, windowSteps = 0 }) {
+    return this.#ask({ type: 'decode', text, scoreScale, topK: topK ?? CONFIG.topK, beamWidth, lengthPenalty, overrides: overrides ?? [], cutSource,
+      window, windowSteps },
       'decode-result', 'decode', (msg) => ({ trace: msg.trace, workerMs: msg.workerMs }));
   }
 

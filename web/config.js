@@ -6,6 +6,7 @@ export const CONFIG = Object.freeze({
   maxSentenceChars: 2000,      // URL and textarea cap
   defaultSentence: 'Show the new window',
   topK: 5,
+  localWindowMax: 5,           // the step-through's local window: half widths D = 0 … this (cards/local.js, the link's win=)
   maxSourceTokens: 100,        // shown before a model says its own limit (models refuse more)
 
   // √d slider: divisor = trainedDivisor × 2^k, k in [minLog2, maxLog2]

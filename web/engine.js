@@ -347,8 +347,14 @@ class Engine {
    * cutSource: a text of more than maxSourceTokens tokens is read up to its
    * first maxSourceTokens tokens instead of refused (the trace's
    * sourceCount then says how many the whole text has, cut: true).
+   * window: null (global attention) or D ≥ 0, the local-m window of half
+   * width D at every step, centred on p_t = round(t (S − 1) / (T − 1)) with
+   * T = windowSteps, the reference length (the page passes the global
+   * translation's T; steps from T − 1 on stay at the last source position:
+   * src/alignscope.h as_options.window_half_width). Not with overrides.
    */
-  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [], cutSource = false } = {}) {
+  translate(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [], cutSource = false, window = null,
+    windowSteps = 0 } = {}) {
     this.#alive();
     if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
     if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
@@ -356,7 +362,7 @@ class Engine {
     const t0 = (globalThis.performance ?? Date).now();
     const status = this.#withOverrides(overrides, (meta, weights, count) => this.#withBytes(bytes, (ptr, len) =>
       this.#x.asw_translate(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0, maxTargetTokens | 0,
-        meta, weights, count, cutSource ? 1 : 0)));
+        meta, weights, count, cutSource ? 1 : 0, ...windowArgs(window, windowSteps))));
     const elapsedMs = (globalThis.performance ?? Date).now() - t0;
     if (status === INPUT_TOO_LONG) this.#tooLong();
     this.#check(status);
@@ -374,7 +380,7 @@ class Engine {
    * gives translate()'s result.
    */
   beam(text, { scoreScale = 0, topK = 5, maxTargetTokens = 0, overrides = [], beamWidth = 4,
-    lengthPenalty = DEFAULT_LENGTH_PENALTY, cutSource = false } = {}) {
+    lengthPenalty = DEFAULT_LENGTH_PENALTY, cutSource = false, window = null, windowSteps = 0 } = {}) {
     this.#alive();
     if (!this.#info) throw new AlignscopeError(1, 'alignscope: no model loaded (call load() first)');
     if (typeof text !== 'string') throw new TypeError('alignscope: text must be a string');
@@ -385,7 +391,7 @@ class Engine {
     const t0 = (globalThis.performance ?? Date).now();
     const status = this.#withOverrides(overrides, (meta, weights, count) => this.#withBytes(bytes, (ptr, len) =>
       this.#x.asw_translate_beam(ptr, len, scoreScale == null ? 0 : Number(scoreScale), topK | 0,
-        maxTargetTokens | 0, meta, weights, count, width, penalty, cutSource ? 1 : 0)));
+        maxTargetTokens | 0, meta, weights, count, width, penalty, cutSource ? 1 : 0, ...windowArgs(window, windowSteps))));
     const elapsedMs = (globalThis.performance ?? Date).now() - t0;
     if (status === INPUT_TOO_LONG) this.#tooLong();
     this.#check(status);
@@ -701,6 +707,16 @@ class Engine {
     this.#tgtTokens = [];
     this.#disposed = true;
   }
+}
+
+// translate()'s window options -> (half width, steps) as asw_translate
+// takes them: null = -1 (global attention); a half width or a length that is
+// no whole number in range reaches C as -2 or -1, which it refuses (bad option).
+function windowArgs(window, windowSteps) {
+  if (window == null) return [-1, 0];
+  const d = Number.isInteger(window) && window >= 0 && window <= 0x7fffffff ? window : -2;
+  const t = Number.isInteger(windowSteps) && windowSteps >= 0 && windowSteps <= 0x7fffffff ? windowSteps : -1;
+  return [d, t];
 }
 
 // Token ids -> Int32Array, for forceScore. An id that is no whole number in

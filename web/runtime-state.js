@@ -28,6 +28,8 @@ export function runtimeState({ rejectedModel = null, fileModel = null } = {}) {
     pinned: null,
     // where it looked vs what it needed (controllers/erasure.js, cards/erasure.js): the erasure map of the translation
     erasure: null,
+    // the step-through's local window (controllers/local.js, cards/local.js): the windowed re-decode
+    windowed: null,
     // the training film (cards/training.js): closed until the reader opens it; the point on screen
     film: FILM_CLOSED, filmPoint: 0,
     // beam search (controllers/beam.js, cards/beam.js)

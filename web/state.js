@@ -16,6 +16,9 @@
 // once one was chosen (cards/mathcheck.js; parseMathValue below):
 // a number out of range, or a d between powers of two, gives the nearest
 // valid value and a notice.
+// `win` the step-through's local window (cards/local.js): its half width
+// 0 … CONFIG.localWindowMax, written only while it is on; a value out of
+// range is left out with a notice, and the window shown stays.
 // `ws`, `wx` and `wn` the alignment worksheet (cards/worksheet.js,
 // lib/worksheet.js): its sentences, one per line, the numbers of those
 // ticked "translation wrong" ("1,3") and the notes, one line per sentence;
@@ -42,6 +45,7 @@ import { parsePin, pinToString } from './lib/pin.js';
 import { parseQuizValue, quizValue } from './lib/quiz.js';
 import { parseSheet, sheetParams } from './lib/worksheet.js';
 import { parseLessonParam, parseLessonStep, lessonParam } from './lib/lesson.js';
+import { parseWindow } from './lib/local.js';
 import { t, num, uiLanguageOf, uiLanguage, UI_LANGUAGES } from './i18n/core.js';
 import { parseBeamWidth, parseLengthPenalty, formatLengthPenalty, BEAM_MAX_WIDTH, MAX_LENGTH_PENALTY } from './lib/beam.js';
 
@@ -53,7 +57,7 @@ const MAX_STEP = 1024;
 
 /** The shareable part with its defaults. model null = the catalogue's default. */
 export function defaultShareState() {
-  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [], lesson: null, lessonStep: 0 };
+  return { sentence: CONFIG.defaultSentence, model: null, scale: 1, step: 0, view: 'full', pieces: false, colour: 'absolute', compare: [], uiLang: null, pin: null, beam: null, beamLp: null, quiz: null, mathD: null, mathKeys: null, mathSeed: null, sheet: [], lesson: null, lessonStep: 0, winD: null };
 }
 
 /**
@@ -180,6 +184,12 @@ export function parseShareParams(params, { names = null } = {}) {
     out[field] = parsed.value;
     if (parsed.nearest) problems.push({ key, name: nameOf(key), reason: 'nearest', value: clip(text), allowed, shown: parsed.value });
   }
+  // win=D: the step-through's local window of half width D (lib/local.js, cards/local.js);
+  // off when absent. Anything but a whole number 0 … CONFIG.localWindowMax is left out and
+  // said, and the window shown stays as it was.
+  const winText = params.get('win');
+  if (winText !== null && parseWindow(winText) !== null) out.winD = parseWindow(winText);
+  else if (winText !== null) bad('win', winText, { kind: 'whole', lo: 0, hi: CONFIG.localWindowMax });
   // ws, wx, wn: the worksheet (lib/worksheet.js parseSheet says what it keeps).
   const sheet = parseSheet({ ws: params.get('ws'), wx: params.get('wx'), wn: params.get('wn') });
   if (sheet.sheet !== undefined) out.sheet = sheet.sheet;
@@ -328,6 +338,7 @@ export function serializeShareState(st) {
   if (st.mathD != null) p.set('d', String(st.mathD));
   if (st.mathKeys != null) p.set('keys', String(st.mathKeys));
   if (st.mathSeed != null) p.set('seed', String(st.mathSeed));
+  if (st.winD != null) p.set('win', String(st.winD));
   const sheet = sheetParams(st.sheet);
   for (const [k, v] of Object.entries(sheet)) if (v != null) p.set(k, v);
   if (st.lesson) { p.set('lesson', lessonParam(st.lesson)); p.set('ls', String((st.lessonStep | 0) + 1)); }

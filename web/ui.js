@@ -16,6 +16,7 @@ import { createShare } from './controllers/share.js';
 import { createPresenter } from './controllers/presenter.js';
 import { createFullControllers } from './controllers/full.js';
 import { BUILTIN_LESSONS } from './lib/lesson.js';
+import { createLocal } from './controllers/local.js';
 import { createRender } from './controllers/render.js';
 import { createLinks } from './controllers/links.js';
 import { createUiLanguage } from './controllers/uilang.js';
@@ -91,14 +92,14 @@ export function mountAlignscope(root, opts = {}) {
   const presenter = createPresenter(store, { element: wrapper, keyTarget: opts.pageKeys ? document : wrapper });
   const full = has.full ? createFullControllers(store, { client, workerUrl, workerType, inline, base, seen, grid, keyTarget: opts.pageKeys ? document : wrapper, share }) : {};
   const { pin, training, quiz, offline, lesson } = full;
+  const local = has.steps ? createLocal(store, { client, seen: seen('steps') }) : null; // the step-through's local window
 
   // ---------- cards ----------
-  const id = uid;
-  const ids = { input: id('sentence'), hint: id('hint'), notice: id('notice'), model: id('model'), modelInfo: id('modelinfo'), fileHint: id('filehint'), tableCap: id('tablecap'), shareWhy: id('sharewhy'), link: id('link') };
+  const ids = { input: uid('sentence'), hint: uid('hint'), notice: uid('notice'), model: uid('model'), modelInfo: uid('modelinfo'), fileHint: uid('filehint'), tableCap: uid('tablecap'), shareWhy: uid('sharewhy'), link: uid('link') };
   const frame = render.frame;
   // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
   const memo = { byhand: {}, ribbons: {}, beam: {} };
-  const far = { later: true };
+  const far = { later: true }; // a card built after the first screen
   // The cards take their words from the UI language as they are built: a new
   // language builds them again from the store (translation, step, model,
   // compared models and all stay; nothing is asked of the engine again).
@@ -107,30 +108,30 @@ export function mountAlignscope(root, opts = {}) {
   const buildCards = () => render.build(() => {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
-    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: id('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
-    if (has.heat) add('slider', sliderCard.mount(store, { headingId: id('st') }), { sticky: true });
-    if (has.steps) add('steps', stepsCard.mount(store, { headingId: id('sp'), frame }), { sticky: true, always: true });
-    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: id('rb'), frame, memo: memo.ribbons, actions: { modelTag: models.tag } }), far);
+    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
+    if (has.heat) add('slider', sliderCard.mount(store, { headingId: uid('st') }), { sticky: true });
+    if (has.steps) add('steps', stepsCard.mount(store, { headingId: uid('sp'), frame, actions: { setWindow: (d) => local.set(d) } }), { sticky: true, always: true });
+    if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: uid('rb'), frame, memo: memo.ribbons, actions: { modelTag: models.tag } }), far);
     add('model', modelCard.mount(store, {
-      ids, headingId: id('md'), localFiles, full: has.full, withFiles: !inline?.index,
+      ids, headingId: uid('md'), localFiles, full: has.full, withFiles: !inline?.index,
       modelsUrl: (f) => new URL(`models/${f}`, base).href,
       actions: { pick: (v) => models.pick(v), openFile: (f) => models.openFile(f) },
     }), { always: true });
     if (!has.full) return;
-    add('compare', () => compareCard.mount(store, { headingId: id('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
-    add('exercise', () => exerciseCard.mount(store, { headingId: id('ex'), frame }), far);
-    add('beam', () => beamCard.mount(store, { headingId: id('bm'), frame, memo: memo.beam }), far);
-    add('pin', () => pinCard.mount(store, { headingId: id('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
-    add('erasure', () => erasureCard.mount(store, { headingId: id('er'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
-    add('training', () => trainingCard.mount(store, { headingId: id('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } }), far);
-    add('quiz', () => quizCard.mount(store, { headingId: id('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
-    add('theory', () => theoryCard.mount(store, { headingId: id('th') }), far);
-    add('byhand', () => byhandCard.mount(store, { headingId: id('bh'), memo: memo.byhand }), far);
-    add('mathcheck', () => mathCard.mount(store, { headingId: id('mc') }), far);
-    add('worksheet', () => worksheetCard.mount(store, { headingId: id('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
-    add('lesson', () => lessonCard.mount(store, { headingId: id('ls'), actions: { ...lesson, startBuiltin: () => lesson.start(BUILTIN_LESSONS.attention, 0) } }), far);
+    add('compare', () => compareCard.mount(store, { headingId: uid('cm'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
+    add('exercise', () => exerciseCard.mount(store, { headingId: uid('ex'), frame }), far);
+    add('beam', () => beamCard.mount(store, { headingId: uid('bm'), frame, memo: memo.beam }), far);
+    add('pin', () => pinCard.mount(store, { headingId: uid('pn'), frame, actions: { setPin: (p) => pin.set(p), clearPin: () => pin.clear(), setStep: (st) => api.goStep(st), link: () => share.linkOrWhy() } }), far);
+    add('erasure', () => erasureCard.mount(store, { headingId: uid('er'), frame, actions: { setStep: (st) => api.goStep(st) } }), far);
+    add('training', () => trainingCard.mount(store, { headingId: uid('tf'), frame, actions: { open: () => training.open(), retry: () => training.retry(), setPoint: (i) => training.setPoint(i) } }), far);
+    add('quiz', () => quizCard.mount(store, { headingId: uid('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
+    add('theory', () => theoryCard.mount(store, { headingId: uid('th') }), far);
+    add('byhand', () => byhandCard.mount(store, { headingId: uid('bh'), memo: memo.byhand }), far);
+    add('mathcheck', () => mathCard.mount(store, { headingId: uid('mc') }), far);
+    add('worksheet', () => worksheetCard.mount(store, { headingId: uid('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
+    add('lesson', () => lessonCard.mount(store, { headingId: uid('ls'), actions: { ...lesson, startBuiltin: () => lesson.start(BUILTIN_LESSONS.attention, 0) } }), far);
     add('lessonbar', lessonCard.mountBar(store, { actions: lesson }), { always: true });
-    if (offline) add('offline', () => offlineCard.mount(store, { headingId: id('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
+    if (offline) add('offline', () => offlineCard.mount(store, { headingId: uid('of'), actions: { makeAllAvailable: () => offline.makeAllAvailable() } }), far);
   }, { defer: first && has.full && !startupSettled(store.get()) });
   const uiLanguage = createUiLanguage(store, { wrapper, fallback: opts.uiLang, rebuild: () => buildCards() });
   uiLanguage.apply();
@@ -180,7 +181,7 @@ export function mountAlignscope(root, opts = {}) {
     },
     destroy() {
       render.destroy();
-      for (const c of [translation, models, share, presenter, ...Object.values(full), uiLanguage]) c?.destroy();
+      for (const c of [translation, models, share, presenter, local, ...Object.values(full), uiLanguage]) c?.destroy();
       wrapper.remove();
     },
   };

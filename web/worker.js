@@ -26,10 +26,12 @@
 //     beamWidth > 1: engine.beam's best hypothesis is the trace, with its
 //     logProb, score and stepLogProbs; the trace says how it was decoded in
 //     beamWidth (1: greedy, engine.translate) and lengthPenalty)
-//   → { type: 'decode', id, text, scoreScale, topK, beamWidth?, lengthPenalty?, overrides?, cutSource? }
+//   → { type: 'decode', id, text, scoreScale, topK, beamWidth?, lengthPenalty?, overrides?, cutSource?, window?, windowSteps? }
 //   ← { type: 'decode-result', id, trace, workerMs }
 //     (the same translation as a request of its own, beside the main one:
-//     the pinned attention of cards/pin.js; a refusal is { type: 'error', stage: 'decode', id, code, message })
+//     the pinned attention of cards/pin.js, or the local window of the
+//     step-through (window: D, windowSteps: the global translation's T;
+//     engine.translate's); a refusal is { type: 'error', stage: 'decode', id, code, message })
 //   → { type: 'beam', id, text, scoreScale, topK, beamWidth, lengthPenalty, overrides?, cutSource? }
 //   ← { type: 'beam-result', id, hypotheses, greedy, beamWidth, lengthPenalty, workerMs }
 //     (engine.beam, and engine.translate's greedy trace of the same text for
@@ -194,7 +196,8 @@ self.onmessage = async (event) => {
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
-      const opts = { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [], cutSource: !!msg.cutSource };
+      const opts = { scoreScale: msg.scoreScale, topK: msg.topK, overrides: msg.overrides ?? [], cutSource: !!msg.cutSource,
+        window: msg.window ?? null, windowSteps: msg.windowSteps ?? 0 };
       // The page's decoding (controllers/translation.js): a beam's best
       // hypothesis, or greedy at width 1 (or when none is asked for).
       const width = msg.beamWidth ?? 1;
@@ -203,6 +206,7 @@ self.onmessage = async (event) => {
       const { trace, transfer } = copyTrace(tr);
       trace.beamWidth = width;
       trace.lengthPenalty = width === 1 ? null : msg.lengthPenalty;
+      if (opts.window != null) trace.window = opts.window;
       postMessage({ type: msg.type === 'decode' ? 'decode-result' : 'result', id: msg.id, trace, workerMs: performance.now() - t0, doneAt: epochNow() }, transfer);
     } else if (msg.type === 'beam') {
       const t0 = performance.now();

@@ -99,6 +99,28 @@ def report_by_length(models_dir):
     return {"byLength": out}
 
 
+def report_local(models_dir):
+    """The numbers the step-through's local window and the erasure card cite
+    (web/lib/local.js localReport): report.py --local-only's measure on the UI
+    test (report/local-attention.json), per attention kind: how often
+    attention's and erasure's argmax word agreed, and BLEU with local-m windows
+    against global attention. {} without the file."""
+    import report
+    path = os.path.join(models_dir, "report", report.LOCAL_JSON)
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        r = json.load(f)
+    kinds = {}
+    for k, e in r["kinds"].items():
+        kinds[k] = {"id": e["id"], "steps": e["steps"], "compared": e["compared"], "global": e["global"],
+                    **({"agreement": e["agreement"]} if "agreement" in e else {}),
+                    "windows": {d: {"bleu": w["bleu"], "ci90": w["ci90"], "minusGlobal": w["minus_global"], "changed": w["changed"]}
+                                for d, w in e["windows"].items()}}
+    return {"local": {"testSet": r["test_set"], "sentences": r["sentences"], "sentencesInSet": r["sentences_in_set"],
+                      "windows": r["windows"], "minNeededNats": r["min_needed_nats"], "kinds": kinds}}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
@@ -162,7 +184,8 @@ def main():
     if os.path.exists(figure):
         index["report"] = {"figure": "report/bleu-by-length.svg", "text": "REPORT.md",
                            "caption": report_caption(os.path.join(args.models, "REPORT.md")),
-                           **report_budgets(args.models, entries), **report_by_length(args.models)}
+                           **report_budgets(args.models, entries), **report_by_length(args.models),
+                           **report_local(args.models)}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)
         f.write("\n")

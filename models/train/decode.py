@@ -23,9 +23,11 @@ step 0 (weights 1, 2, ..., S) and a beam of 4; on the first sentence also a
 beam of 3 with the pin and a beam of 8 with length penalty 0.6.
 
   /usr/bin/python3 models/train/decode.py MODEL.alsc --sentences FILE --forced > cases.json
+  /usr/bin/python3 models/train/decode.py MODEL.alsc --sentences FILE --windowed > cases.json
 
 writes instead the forced-decoding cases tests/forced.test.mjs replays
-(forced_cases: two targets per sentence, each under five masks).
+(forced_cases: two targets per sentence, each under five masks), or the
+local-window decoding cases tests/local.test.mjs replays (windowed_cases).
 """
 import argparse
 import json
@@ -86,6 +88,34 @@ def window_mask(target_count, source_positions, half_width):
         p = 0 if span == 0 else (2 * t * (source_positions - 1) + span) // (2 * span)
         rows.append([1 if p - half_width <= j <= p + half_width else 0 for j in range(source_positions)])
     return rows
+
+
+def window_centre(t, steps, positions):
+    """The twin of engine.c window_centre: the local-m centre p_t in free
+    decoding, scaled with the reference length T = steps (the global
+    translation's): window_mask's round(t (S - 1) / (T - 1)) for t < T - 1, the
+    last source position from T - 1 on (p_0 = 0 when T = 1)."""
+    span = steps - 1
+    if t == 0:
+        return 0
+    if t >= span:
+        return positions - 1
+    return (2 * t * (positions - 1) + span) // (2 * span)
+
+
+def window_row(t, steps, positions, half_width):
+    """Step t's keep row (1, S) of bool for free decoding with a local-m window."""
+    p = window_centre(t, steps, positions)
+    return torch.tensor([[p - half_width <= j <= p + half_width for j in range(positions)]], dtype=torch.bool)
+
+
+def check_window(window, window_steps, overrides):
+    """What as_options refuses of a window (AlscError, the engine's bad option)."""
+    if window is None:
+        return
+    if not (isinstance(window, int) and window >= 0 and isinstance(window_steps, int)
+            and 1 <= window_steps <= WINDOW_MAX_LENGTH and not overrides):
+        raise AlscError("an option is out of range (window: half width >= 0, steps 1 to 4096, no overrides)")
 
 
 def check_forced(loaded, ids, target_ids, keep):
@@ -205,9 +235,12 @@ def collect(records):
 
 
 @torch.no_grad()
-def greedy_trace(loaded, ids, score_scale=None, overrides=()):
-    """Greedy decoding with alpha forced at the overrides' steps (as_translate)."""
+def greedy_trace(loaded, ids, score_scale=None, overrides=(), window=None, window_steps=None):
+    """Greedy decoding with alpha forced at the overrides' steps (as_translate),
+    or with a local-m window of half width `window` centred by window_centre
+    with the reference length window_steps (as_options.window_half_width)."""
     model = loaded.model
+    check_window(window, window_steps, overrides)
     scale = loaded.trained_score_scale if score_scale is None else score_scale
     cap = loaded.max_target_tokens(len(ids))
     forced = forced_rows(overrides, len(ids), cap, model.config.attention != "none")
@@ -215,6 +248,8 @@ def greedy_trace(loaded, ids, score_scale=None, overrides=()):
     prev = torch.tensor([BOS])
     target, records = [], []
     for t in range(cap):
+        if window is not None and model.config.attention != "none":
+            mask = window_row(t, window_steps, len(ids), window)
         features, state, alpha, raw, context = model.decoder_step(
             prev, state, annotations, keys, mask, summary, scale, forced.get(t))
         logits = model.projection(features)
@@ -229,9 +264,12 @@ def greedy_trace(loaded, ids, score_scale=None, overrides=()):
 
 
 @torch.no_grad()
-def beam_search(loaded, ids, width, length_penalty=DEFAULT_LENGTH_PENALTY, score_scale=None, overrides=()):
+def beam_search(loaded, ids, width, length_penalty=DEFAULT_LENGTH_PENALTY, score_scale=None, overrides=(),
+                window=None, window_steps=None):
     """Beam search as as_translate_beam: -> hypotheses, best first, each
-    {target_ids, log_prob, score, step_log_probs, stopped_at_eos, alpha, ...}."""
+    {target_ids, log_prob, score, step_log_probs, stopped_at_eos, alpha, ...}.
+    window, window_steps: as greedy_trace's, the same row for every hypothesis."""
+    check_window(window, window_steps, overrides)
     if not (isinstance(width, int) and 1 <= width <= BEAM_MAX_WIDTH):
         raise AlscError("the beam width must be a whole number from 1 to 8")
     if not 0 <= length_penalty <= MAX_LENGTH_PENALTY:
@@ -256,6 +294,8 @@ def beam_search(loaded, ids, width, length_penalty=DEFAULT_LENGTH_PENALTY, score
         state = torch.cat([h[4] for h in live], dim=0)
         prev = torch.tensor([h[1][-1] if h[1] else BOS for h in live])
         row_forced = forced.get(t)
+        if window is not None and model.config.attention != "none":
+            mask = window_row(t, window_steps, len(ids), window)
         features, new_state, alpha, raw, context = model.decoder_step(
             prev, state, annotations.expand(n, -1, -1), keys.expand(n, -1, -1), mask.expand(n, -1),
             None if summary is None else summary.expand(n, -1), scale,
@@ -327,12 +367,32 @@ def replay_cases(loaded, sentences):
     return cases
 
 
+def windowed_cases(loaded, sentences):
+    """The cases tests/local.test.mjs replays: per sentence, greedy decoding with
+    local-m windows of half width 0, 1 and 2 scaled with the global greedy
+    translation's length T, with 0 also at the reference length 1 and
+    max(1, T // 2) (steps past it clamped to the source's end), and a beam of 3
+    with the window of half width 1."""
+    cases = []
+    for text in sentences:
+        ids = loaded.source_ids(text)
+        T = len(greedy_trace(loaded, ids)["target_ids"])
+        runs = [(0, T), (1, T), (2, T), (0, 1), (0, max(1, T // 2))]
+        for window, steps in runs:
+            cases.append({"kind": "greedy", "text": text, "window": window, "window_steps": steps,
+                          "global_steps": T, "result": greedy_trace(loaded, ids, window=window, window_steps=steps)})
+        cases.append({"kind": "beam", "text": text, "width": 3, "window": 1, "window_steps": T, "global_steps": T,
+                      "hypotheses": beam_search(loaded, ids, 3, window=1, window_steps=T)})
+    return cases
+
+
 def main():
     ap = argparse.ArgumentParser(description="PyTorch twins of the engine's decoders: replay cases as JSON")
     ap.add_argument("models", nargs="+", help=".alsc files")
     ap.add_argument("--sentences", required=True, help="one sentence per line")
     ap.add_argument("--limit", type=int, default=0, help="only the first N sentences (0: all)")
     ap.add_argument("--forced", action="store_true", help="the forced-decoding cases (forced_cases) instead")
+    ap.add_argument("--windowed", action="store_true", help="the local-window decoding cases (windowed_cases) instead")
     args = ap.parse_args()
     torch.set_num_threads(1)
     with open(args.sentences, encoding="utf-8") as f:
@@ -346,7 +406,8 @@ def main():
         except AlscError as e:
             out.append({"model": path, "error": str(e)})
             continue
-        cases = forced_cases(loaded, sentences) if args.forced else replay_cases(loaded, sentences)
+        cases = (forced_cases(loaded, sentences) if args.forced else windowed_cases(loaded, sentences)
+                 if args.windowed else replay_cases(loaded, sentences))
         out.append({"model": path, "weights": loaded.weights, "attention": loaded.attention, "cases": cases})
     json.dump(out, sys.stdout, separators=(",", ":"))
     sys.stdout.write("\n")

@@ -364,13 +364,13 @@ def longest_section(result):
     return lines
 
 
-def splice_section(report_text, lines):
-    """REPORT.md with the longest-10% section replaced (or put before the alignment section)."""
+def splice_section(report_text, lines, heading=LONGEST_HEADING):
+    """REPORT.md with the section under `heading` replaced (or put before the alignment section)."""
     body = "\n".join(lines[1:])
-    start = report_text.find(LONGEST_HEADING)
+    start = report_text.find(heading)
     if start >= 0:
-        end = report_text.find("\n## ", start + len(LONGEST_HEADING))
-        return report_text[:start] + body + (report_text[end:] if end >= 0 else "\n")
+        end = report_text.find("\n## ", start + len(heading))
+        return report_text[:start] + body + ("\n" + report_text[end:] if end >= 0 else "\n")  # a blank line before the next heading
     at = report_text.find("\n## How sharp")
     if at < 0:
         return report_text.rstrip("\n") + "\n\n" + body + "\n"
@@ -519,6 +519,168 @@ def fairness(models):
     return notes
 
 
+# ---------------------------------------------------------------------------
+# Where attention looked against what the words needed (erasure), and local
+# windows (issue 32 part 4), measured with the page's engine on the UI test:
+# models/train/local_attention.mjs does the engine's part per sentence, this
+# the statistics. The page's erasure card cites report/local-attention.json
+# through index.json (catalogue.py report.local).
+
+LOCAL_JSON = "local-attention.json"
+LOCAL_HEADING = "## Where attention looked, what the words needed, and local windows"
+LOCAL_WINDOWS = (1, 2, 4)
+LOCAL_SENTENCES = 10 ** 9  # the whole UI test: about 3 minutes per model file on one core
+LOCAL_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "local_attention.mjs")
+
+
+def local_lines(model_file, sources, node="node"):
+    """local_attention.mjs's line for each source, in order."""
+    run = subprocess.run([node, LOCAL_SCRIPT, model_file, "--windows", ",".join(map(str, LOCAL_WINDOWS))],
+                         input="\n".join(sources) + "\n", capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"report: {LOCAL_SCRIPT} {model_file} failed (exit {run.returncode}): {run.stderr.strip()[-600:]}")
+    lines = [json.loads(x) for x in run.stdout.splitlines() if x.strip()]
+    if len(lines) != len(sources):
+        raise SystemExit(f"report: {LOCAL_SCRIPT} {model_file}: {len(lines)} lines for {len(sources)} sentences")
+    return lines
+
+
+def share_interval(per_sentence, resamples=1000, coverage=0.9, seed=12345):
+    """sum(agreeing) / sum(compared) over sentences [(agreeing, compared)], and its
+    percentile bootstrap interval resampling whole sentences (a sentence's steps
+    are not independent of each other). -> (share, (low, high)) or None."""
+    import random
+    total = sum(c for _, c in per_sentence)
+    if not total:
+        return None
+    rng = random.Random(seed)
+    n = len(per_sentence)
+    shares = []
+    for _ in range(resamples):
+        a = c = 0
+        for _ in range(n):
+            x, y = per_sentence[rng.randrange(n)]
+            a += x
+            c += y
+        shares.append(a / c if c else 0.0)
+    shares.sort()
+    tail = (1.0 - coverage) / 2
+    return (sum(a for a, _ in per_sentence) / total,
+            (shares[int(tail * resamples)], shares[min(int((1 - tail) * resamples), resamples - 1)]))
+
+
+def local_attention(models, kinds, data_dir, most=LOCAL_SENTENCES):
+    """Per attention kind, on `most` UI test sentences (evenly spaced): how often
+    attention's argmax word equals erasure's at a decoder step, and cased BLEU
+    (13a) with local-m windows of half width D against global attention (paired).
+    -> the dict written to report/local-attention.json, or None without the test set."""
+    import time
+    pairs = read_test_pairs(data_dir, "ui_test", most)
+    if not pairs:
+        return None
+    sources, references, whole = pairs
+    refs = [tokenize_13a(r) for r in references]
+    out = {"test_set": "ui_test", "sentences_in_set": whole, "sentences": len(sources), "windows": list(LOCAL_WINDOWS),
+           "measure": "cased BLEU (13a tokens); agreement: share of compared decoder steps",
+           "measured_with": "models/train/local_attention.mjs: web/engine.js (SIMD wasm), greedy, the .alsc files",
+           "min_needed_nats": None, "kinds": {}}
+    for k in kinds:
+        if k == "none" or not models[k].get("file"):
+            continue
+        started = time.monotonic()
+        lines = local_lines(models[k]["file"], sources)
+        kept = [(i, line) for i, line in enumerate(lines) if "refused" not in line]
+        per_sentence, steps = [], 0
+        for _, line in kept:
+            agree = line.get("agree") or []
+            steps += len(agree)
+            per_sentence.append((sum(a is True for a in agree), sum(a is not None for a in agree)))
+            out["min_needed_nats"] = line.get("minNeeded", out["min_needed_nats"])
+        entry = {"id": models[k]["id"], "refused": len(lines) - len(kept), "steps": steps,
+                 "compared": sum(c for _, c in per_sentence), "seconds": round(time.monotonic() - started, 1)}
+        agreement = share_interval(per_sentence)
+        if agreement:
+            share, (lo, hi) = agreement
+            entry["agreement"] = {"share": round(share, 4), "ci90": [round(lo, 4), round(hi, 4)]}
+        hyps_global = [tokenize_13a(line["translation"]) for _, line in kept]
+        kept_refs = [refs[i] for i, _ in kept]
+        low, high = bootstrap_interval(hyps_global, kept_refs)
+        entry["global"] = {"bleu": round(corpus_bleu(hyps_global, kept_refs), 2), "ci90": [round(low, 2), round(high, 2)]}
+        entry["windows"] = {}
+        for d in LOCAL_WINDOWS:
+            hyps = [tokenize_13a(line["windows"][str(d)]) for _, line in kept]
+            low, high = bootstrap_interval(hyps, kept_refs)
+            difference, (lo, hi) = paired_bootstrap_difference(hyps_global, hyps, kept_refs)
+            changed = sum(line["windows"][str(d)] != line["translation"] for _, line in kept)
+            entry["windows"][str(d)] = {"bleu": round(corpus_bleu(hyps, kept_refs), 2), "ci90": [round(low, 2), round(high, 2)],
+                                        "minus_global": {"bleu": round(difference, 2), "ci90": [round(lo, 2), round(hi, 2)]},
+                                        "changed": changed}
+        out["kinds"][k] = entry
+        print(f"report: local attention, {k}: {len(kept)} sentences in {entry['seconds']} s", file=sys.stderr)
+    return out
+
+
+def told_apart(ci):
+    """'worse', 'better' or 'not told apart' for a difference's 90% interval."""
+    return "worse" if ci[1] < 0 else "better" if ci[0] > 0 else "not told apart"
+
+
+def local_section(result):
+    """REPORT.md's lines for local_attention's result."""
+    if not result or not result["kinds"]:
+        return ["", LOCAL_HEADING, "", "Not measured: it needs the UI test set, Node and the attention models' files."]
+    sample = (f"{result['sentences']:,} of its {result['sentences_in_set']:,} sentences, evenly spaced"
+              if result["sentences"] < result["sentences_in_set"] else f"all {result['sentences']:,} sentences")
+    lines = ["", LOCAL_HEADING, "",
+             f"`report.py --local-only`. The UI test, {sample}, greedy decoding, each file through the page's engine "
+             f"(`{result['measured_with']}`).", "",
+             "**Attention against erasure.** At every decoder step of the global translation, each source word was "
+             "masked out in turn (its pieces together; α renormalised over the others, the output teacher-forced: the page's "
+             "erasure card's computation) and the drop in the step's log-probability read off. A step agrees when the word "
+             "with the largest α (summed over its pieces) is the word whose removal cost most; a step whose largest drop is "
+             f"under {result['min_needed_nats']} nats needed no word in particular and is not compared. Brackets: 90% bootstrap "
+             "interval, resampling whole sentences (1,000 resamples).", "",
+             "| model | decoder steps | compared | argmax α = argmax erasure | refused |", "|---|---:|---:|---:|---:|"]
+    for k in KIND_ORDER:
+        e = result["kinds"].get(k)
+        if not e or "agreement" not in e:
+            continue
+        a = e["agreement"]
+        lines.append(f"| {KIND_LABELS[k]} | {e['steps']:,} | {e['compared']:,} | "
+                     f"{a['share']:.1%} ({a['ci90'][0]:.1%} to {a['ci90'][1]:.1%}) | {e['refused']} |")
+    lines += ["", "**Local windows.** Luong et al.'s local-m: step t attends only to the source positions within D of "
+              "p_t = round(t (S − 1) / (T − 1)), the softmax over them alone. A free decode does not know its length "
+              "beforehand, so T is the global translation's length (steps past it stay at the source's last position: "
+              "`src/alignscope.h`, `as_options.window_half_width`). Cased BLEU; the difference from global attention is paired "
+              "(the same resampled sentences for both, 1,000 resamples, 90% interval); \"changed\": sentences whose output differs.", "",
+              "| model | global | " + " | ".join(f"D = {d}" for d in result["windows"]) + " |",
+              "|---|---:|" + "---:|" * len(result["windows"])]
+    verdicts = []
+    for k in KIND_ORDER:
+        e = result["kinds"].get(k)
+        if not e:
+            continue
+        cells = []
+        for d in result["windows"]:
+            w = e["windows"][str(d)]
+            m = w["minus_global"]
+            cells.append(f"{w['bleu']:.2f}, {m['bleu']:+.2f} ({m['ci90'][0]:+.2f} to {m['ci90'][1]:+.2f}); {w['changed']:,} changed")
+            verdicts.append((k, d, told_apart(m["ci90"])))
+        lines.append(f"| {KIND_LABELS[k]} | {fmt_ci(e['global'])} | " + " | ".join(cells) + " |")
+    worse = [f"{KIND_LABELS[k]} at D = {d}" for k, d, v in verdicts if v == "worse"]
+    better = [f"{KIND_LABELS[k]} at D = {d}" for k, d, v in verdicts if v == "better"]
+    level = [f"{KIND_LABELS[k]} at D = {d}" for k, d, v in verdicts if v == "not told apart"]
+    lines += ["", ("Worse than global attention (the whole interval below zero): " + ", ".join(worse) + ". " if worse else
+                   "No window is told apart as worse than global attention. ")
+              + ("Better: " + ", ".join(better) + ". " if better else "")
+              + ("Not told apart: " + ", ".join(level) + ". " if level else "")
+              + "A diagonal window assumes the t-th target word comes from about the t-th source word (scaled); where French "
+              "reorders (an adjective after its noun: \"European economic zone\" → \"zone économique européenne\") the "
+              "word a step needs can lie outside it."]
+    return lines
+
+
+# ---------------------------------------------------------------------------
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="models")
@@ -529,6 +691,9 @@ def main():
     ap.add_argument("--no-timing", metavar="REASON", help="leave the step cost out, saying why (e.g. a training run shares the cores)")
     ap.add_argument("--longest-only", action="store_true",
                     help="measure the longest 10%% of the UI test only: write report/longest-tenth.json and that section of REPORT.md, leave the rest")
+    ap.add_argument("--local-only", action="store_true",
+                    help="measure attention against erasure and local windows only: write report/local-attention.json and that section of REPORT.md, leave the rest")
+    ap.add_argument("--local-sentences", type=int, default=LOCAL_SENTENCES, help="at most this many UI test sentences, evenly spaced, for --local-only (default: all)")
     args = ap.parse_args()
     report_dir = os.path.join(args.models, "report")
     os.makedirs(report_dir, exist_ok=True)
@@ -536,6 +701,20 @@ def main():
     kinds = [k for k in KIND_ORDER if k in models]
     if len(kinds) < 2:
         raise SystemExit(f"report: fewer than two English -> French kinds in {args.models}; run ./build.sh zoo")
+    if args.local_only:
+        local = local_attention(models, kinds, args.data, args.local_sentences)
+        local_path = os.path.join(report_dir, LOCAL_JSON)
+        if local:
+            with open(local_path, "w", encoding="utf-8") as f:
+                json.dump(local, f, indent=1)
+                f.write("\n")
+        path = os.path.join(args.models, "REPORT.md")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(splice_section(text, local_section(local), LOCAL_HEADING))
+        print(f"report: local attention -> {local_path} and {path}" if local else "report: local attention not measured")
+        return
     longest = longest_tenth(args.engine, models, kinds, args.data)
     longest_path = os.path.join(report_dir, LONGEST_JSON)
     if longest:

@@ -23,6 +23,7 @@ import { erasureRequest } from '../controllers/erasure.js';
 import { divergingGradientCSS, legendGradientCSS } from '../theme.js';
 import * as heatmapView from '../views/heatmap.js';
 import { t, num } from '../i18n/index.js';
+import { localReport } from '../lib/local.js';
 
 // Both maps: the comparison's cells (two fit side by side), absolute colour (α is compared as it is).
 const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
@@ -90,9 +91,11 @@ export function mount(store, { headingId, frame = null, actions }) {
   const region = (table, label) => h('div', { class: 'as-table-wrap as-er-agree-wrap', tabindex: '0', role: 'region', 'aria-label': label }, table);
   const details = h('details', { class: 'as-er-details' }, h('summary', null, t('erasure.numbersSummary')), region(numbers, t('erasure.numbersSummary')));
   const results = h('div', { class: 'as-er-results', hidden: true }, sentence, worst, legends, grid, region(agreeTable, t('erasure.agreeCaption')), details);
+  // The report's measure of the same question on the held-out test (report.local, via index.json).
+  const report = h('p', { class: 'as-small as-muted as-er-report', hidden: true });
   const element = h('section', { class: 'as-card as-erasure-card', 'aria-labelledby': headingId, dataset: { state: 'waiting' } },
     h('div', { class: 'as-card-head' }, h('h2', { id: headingId }, t('erasure.heading'))),
-    intro, method, status, results);
+    intro, method, status, results, report);
 
   const ensureColumns = () => {
     if (looked) return;
@@ -206,11 +209,22 @@ export function mount(store, { headingId, frame = null, actions }) {
         h('td', null, signed(erasure.entropies[r]))))));
   }
 
+  function renderReport(st) {
+    const r = st.info ? localReport(st.catalog, st.info.attention) : null;
+    const a = r?.agreement;
+    report.hidden = !a;
+    if (!a) return;
+    const pct = (x) => t('steps.percent', { p: fmt(100 * x, 1) });
+    report.textContent = t('erasure.report', { n: num(r.sentences), share: pct(a.share), compared: num(a.compared), lo: pct(a.ci90[0]), hi: pct(a.ci90[1]) });
+    report.dataset.share = String(a.share);
+  }
+
   const KEYS = ['erasure', 'matrix', 'trace', 'info', 'step'];
   return {
     element,
     update(st, changed) {
       if (KEYS.some((k) => changed.has(k))) render(st);
+      if (changed.has('catalog') || changed.has('info')) renderReport(st);
     },
     redraw() { looked?.heat.redraw(); needed?.heat.redraw(); },
     destroy() { looked?.heat.destroy(); needed?.heat.destroy(); },

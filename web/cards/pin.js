@@ -14,18 +14,15 @@
 // and the other words keep how theirs was shared (lib/pin.js setGroupWeight);
 // "Show subword pieces" in the heatmap card sets each piece.
 
-import { CONFIG } from '../config.js';
 import { h, replaceChildren } from '../lib/dom.js';
 import { figureMatrix } from '../lib/figure.js';
 import { rowOfStep, sourceWords, wordOfStep } from '../lib/words.js';
-import { alphaRow, diffWords, forcedRow, pinChange, pinToString, roundWeights, setGroupWeight, translationSegments, translationWords } from '../lib/pin.js';
+import { alphaRow, forcedRow, pinChange, pinToString, roundWeights, setGroupWeight, translationWords } from '../lib/pin.js';
 import { fmt } from '../lib/math.js';
 import { t, num } from '../i18n/index.js';
 import { legendGradientCSS } from '../theme.js';
-import * as heatmapView from '../views/heatmap.js';
+import { createBeside } from '../views/beside.js';
 
-// The two heatmaps: one absolute colour scale (they are compared), cells as the comparison's.
-const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
 // A change of α at least this large (total variation) is "large" in the card's verdict.
 const LARGE_CHANGE = 0.5;
 
@@ -56,36 +53,12 @@ export function mount(store, { headingId, frame = null, actions }) {
   const legend = h('div', { class: 'as-legend as-small' }, h('span', null, t('heat.legendLow')),
     h('span', { class: 'as-legend-bar', 'aria-hidden': 'true', style: { 'background-image': legendGradientCSS() } }), h('span', null, t('heat.legendHigh')),
     h('span', { class: 'as-muted as-legend-text' }, t('pin.marked')));
-  const column = (kind, title) => {
-    const head = h('h3', { class: 'as-pin-col-title' }, title);
-    const translation = h('p', { class: 'as-pin-translation' });
-    const line = h('p', { class: 'as-small as-muted' });
-    const box = h('div', { class: 'as-heat-box' });
-    const el = h('article', { class: 'as-pin-col', dataset: { pin: kind } }, head, translation, line, box);
-    const heat = heatmapView.render(box, { frame, onPick: (row) => { const m = kind === 'original' ? store.get().matrix : pinnedMatrix; actions.setStep(m?.rowGroups?.[row]?.first ?? row); } });
-    heat.setOptions(COLUMN_OPTIONS);
-    return { el, head, translation, line, box, heat };
-  };
-  // The two columns exist only while there is a pinned result: until then the
-  // page has no extra heatmaps (nor their canvases and Tab stops).
-  let original = null;
-  let pinnedCol = null;
-  const grid = h('div', { class: 'as-pin-grid' });
-  const results = h('div', { class: 'as-pin-results', hidden: true }, legend, grid);
-  const ensureColumns = () => {
-    if (original) return;
-    original = column('original', t('pin.originalHead'));
-    pinnedCol = column('pinned', t('pin.pinnedHead'));
-    grid.replaceChildren(original.el, pinnedCol.el);
-  };
-  const dropColumns = () => {
-    if (!original) return;
-    original.heat.destroy();
-    pinnedCol.heat.destroy();
-    grid.replaceChildren();
-    original = null;
-    pinnedCol = null;
-  };
+  // The two columns (views/beside.js): they exist only while there is a pinned result.
+  const beside = createBeside({
+    prefix: 'pin', kinds: ['original', 'pinned'], heads: [t('pin.originalHead'), t('pin.pinnedHead')], frame,
+    onPick: (which, row) => { const m = which === 0 ? store.get().matrix : pinnedMatrix; actions.setStep(m?.rowGroups?.[row]?.first ?? row); },
+  });
+  const results = h('div', { class: 'as-pin-results', hidden: true }, legend, beside.element);
   const linkField = h('input', { class: 'as-link as-pin-link', type: 'text', readonly: true, 'aria-label': t('pin.linkLabel') });
   const copyBtn = h('button', { type: 'button', class: 'as-btn as-btn-small' }, t('pin.copy'));
   // Where no link can be made (a model file from a disk, the single file with no hosted copy): why.
@@ -182,12 +155,6 @@ export function mount(store, { headingId, frame = null, actions }) {
     return pinnedMatrix;
   }
 
-  function renderTranslation(el, trace, changed) {
-    replaceChildren(el, translationSegments(trace).map((s) => (s.word != null && changed[s.word]
-      ? h('mark', { class: 'as-pin-changed' }, s.text)
-      : s.text)));
-  }
-
   function renderResults(st) {
     const p = st.pinned;
     const m = pinnedMatrixOf(st);
@@ -197,16 +164,13 @@ export function mount(store, { headingId, frame = null, actions }) {
     busy.hidden = !p?.busy;
     error.hidden = !p?.error;
     error.textContent = p?.error ?? '';
-    if (!shown) { dropColumns(); return; }
-    ensureColumns();
+    if (!shown) { beside.hide(); return; }
     const pin = p.resultPin;
     const orig = st.trace;
     const res = p.result;
     // The two translations, word by word.
-    const d = diffWords(translationWords(orig), translationWords(res));
-    renderTranslation(original.translation, orig, d.changedA);
-    renderTranslation(pinnedCol.translation, res, d.changedB);
-    if (st.info?.targetLanguage) { original.translation.lang = st.info.targetLanguage; pinnedCol.translation.lang = st.info.targetLanguage; }
+    const d = beside.show(orig, res, st.info?.targetLanguage);
+    const [original, pinnedCol] = beside.columns();
     pinnedCol.head.textContent = t('pin.pinnedStepHead', { step: num(pin.step + 1) });
     // The heatmaps, each with the pinned step's row marked.
     original.heat.update(st.matrix);
@@ -265,7 +229,7 @@ export function mount(store, { headingId, frame = null, actions }) {
 
   const EDITOR = ['trace', 'matrix', 'step', 'pin', 'pieces', 'info'];
   const RESULTS = ['trace', 'matrix', 'pin', 'pinned', 'pieces', 'info'];
-  const LINK = ['pin', 'sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'compare', 'uiLang', 'local'];
+  const LINK = ['pin', 'sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'compare', 'uiLang', 'local', 'winD'];
   return {
     element,
     update(st, changed) {
@@ -275,8 +239,8 @@ export function mount(store, { headingId, frame = null, actions }) {
       if (any(RESULTS)) renderResults(st);
       if (any(LINK)) renderLink(st);
     },
-    redraw() { original?.heat.redraw(); pinnedCol?.heat.redraw(); },
-    destroy() { dropColumns(); },
+    redraw() { beside.redraw(); },
+    destroy() { beside.destroy(); },
   };
 }
 

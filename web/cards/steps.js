@@ -10,6 +10,7 @@
 // one decoder step: the piece shown. The store's `step` is always the decoder
 // step. Elements are built once per sentence and level and updated in place
 // per step, so their transitions play (and are off under prefers-reduced-motion).
+// Under the steps, the local window's what-if (cards/local.js).
 
 import { CONFIG } from '../config.js';
 import { h, uid, prefersReducedMotion } from '../lib/dom.js';
@@ -21,13 +22,16 @@ import { stepView, stepOfRow, stepMovedBy, rowTexts } from '../lib/steps.js';
 import { beamChangeAt } from '../lib/beam.js';
 import { t as tr, num } from '../i18n/index.js';
 import { paintWeight } from '../views/weight.js';
+import { mountLocal } from './local.js';
 
 /**
  * The card. frame: the widget's render scheduler (a re-decode of the same
- * sentence, the slider, redraws in the next animation frame).
- * Returns { element, update(state, changed), stop(), destroy() }.
+ * sentence, the slider, redraws in the next animation frame). actions:
+ * { setWindow(d | null) } for the local window (controllers/local.js), or
+ * none for a step-through without it.
+ * Returns { element, update(state, changed), stop(), redraw(), destroy() }.
  */
-export function mount(store, { headingId, frame = null }) {
+export function mount(store, { headingId, frame = null, actions = null }) {
   const scrubId = uid('scrub');
   const back = h('button', { type: 'button', class: 'as-btn as-icon', 'aria-label': tr('steps.back') }, '◀');
   const play = h('button', { type: 'button', class: 'as-btn as-icon as-play', 'aria-label': tr('steps.play'), 'aria-pressed': 'false' }, '▶');
@@ -68,6 +72,8 @@ export function mount(store, { headingId, frame = null }) {
       h('section', { class: 'as-step-block as-step-wide' }, h('h3', { class: 'as-step-head' }, tr('steps.soFar')), emitted, stepWord, subSteps),
       h('section', { class: 'as-step-block' }, candHead, cands, candNote, beamNote),
       h('section', { class: 'as-step-block' }, ctxHead, ctxStrip, ctxNote)));
+  const local = actions?.setWindow ? mountLocal(store, { frame, actions: { setWindow: actions.setWindow, setStep: (s) => goStep(s) } }) : null;
+  if (local) panel.append(local.element);
   const element = h('section', { class: 'as-card as-steps-card', 'aria-labelledby': headingId },
     h('h2', { id: headingId }, tr('steps.heading')), panel);
 
@@ -123,7 +129,7 @@ export function mount(store, { headingId, frame = null }) {
   // space plays. The range input steps itself (its own arrows, Home, End).
   element.addEventListener('keydown', (e) => {
     if (!view || e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target === scrub) return;
+    if (e.target === scrub || local?.element.contains(e.target)) return; // the range and the window's radios move themselves
     const onButton = e.target instanceof HTMLButtonElement;
     const keys = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
     if (e.key in keys) { setPlaying(false); if (matrix) goStep(stepMovedBy(matrix, storeStep(), keys[e.key])); e.preventDefault(); }
@@ -347,6 +353,7 @@ export function mount(store, { headingId, frame = null }) {
   return {
     element,
     update(st, changed) {
+      local?.update(st, changed);
       if (changed.has('trace') || changed.has('info') || changed.has('matrix')) {
         // A new model stops playback (its steps are about another translation).
         if (changed.has('info')) setPlaying(false);
@@ -358,7 +365,8 @@ export function mount(store, { headingId, frame = null }) {
       }
     },
     stop() { setPlaying(false); },
-    destroy() { setPlaying(false); ro?.disconnect(); },
+    redraw() { local?.redraw(); },
+    destroy() { setPlaying(false); ro?.disconnect(); local?.destroy(); },
   };
 }
 

@@ -13,7 +13,7 @@ import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../lib/beam.js';
 import { t } from '../i18n/index.js';
 
 // The shareable keys a link may set, beside compare and pin (checked apart).
-const PLAIN = ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp'];
+const PLAIN = ['sentence', 'model', 'scale', 'step', 'pieces', 'colour', 'uiLang', 'beam', 'beamLp', 'winD'];
 // …and those of the cards only the full view has (the quiz, the math check, the worksheet, the lesson path).
 const FULL_ONLY = ['quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet', 'lesson', 'lessonStep'];
 

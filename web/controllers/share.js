@@ -5,7 +5,7 @@
 import { serializeShareState, parseShareString, noticePatch } from '../state.js';
 import { t } from '../i18n/index.js';
 
-const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang', 'pin', 'beam', 'beamLp', 'quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet', 'lesson', 'lessonStep'];
+const SHARED = ['sentence', 'model', 'scale', 'step', 'local', 'pieces', 'colour', 'compare', 'uiLang', 'pin', 'beam', 'beamLp', 'quiz', 'mathD', 'mathKeys', 'mathSeed', 'sheet', 'lesson', 'lessonStep', 'winD'];
 
 /** Why there is no link while a model file from the reader's disk is in use. */
 export const shareWhyText = (st) => t('share.why', { name: st.local.name });
