@@ -8,7 +8,9 @@
 // models/en-fr.alsc when present), OUT_DIR/tokenize/ (two option bytes,
 // see tests/fuzz/fuzz_tokenize.c, then text: the test sentences, Unicode of
 // every class, invalid UTF-8, too-long input), OUT_DIR/force_score/ (option
-// bytes, ids and masks, see tests/fuzz/fuzz_force_score.c), plus OUT_DIR/tokenize.dict
+// bytes, ids and masks, see tests/fuzz/fuzz_force_score.c), OUT_DIR/window_decode/
+// (a header of model, beam, half width and reference length, then text; see
+// tests/fuzz/fuzz_window_decode.c), plus OUT_DIR/tokenize.dict
 // (the source vocabulary, for libFuzzer's -dict). Nothing here is committed:
 // ./build.sh fuzz regenerates it under build/fuzz/corpus.
 import { createHash } from 'node:crypto';
@@ -46,7 +48,7 @@ function halfToFloat(h) {
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
-const files = { model_load: new Map(), tokenize: new Map(), force_score: new Map() };
+const files = { model_load: new Map(), tokenize: new Map(), force_score: new Map(), window_decode: new Map() };
 const add = (kind, name, bytes) => files[kind].set(name, Uint8Array.from(bytes));
 
 // ---- model_load -----------------------------------------------------------
@@ -146,6 +148,22 @@ for (let model = 0; model < 8; model++) {
       : mode === 3 ? Array.from({ length: nt * (ns + 1) }, (_, i) => (i % 3 ? 1 : 0)) : [];
     add('force_score', `f${model}-${mode}`, [model | (mode << 3) | ((model % 4) << 5), (model + mode) & 0x1f, ns, nt,
       ...ids(ns, 4), ...ids(nt, 4 + model), ...mask]);
+  }
+}
+
+// ---- window_decode ----------------------------------------------------------
+// Header (tests/fuzz/fuzz_window_decode.c): model, beam width and override in
+// byte 0; the half width as (byte % 12) - 2 in byte 1; window_steps + 2 in
+// bytes 2-3 (little-endian); then the text. Every model, greedy and beam,
+// off, refused and valid widths, short and out-of-range reference lengths.
+const WINDOW_TEXTS = ['Open the file', 'The cat sat on the mat.', 'Save changes?', 'a'];
+for (let model = 0; model < 8; model++) {
+  for (const [beam, override] of [[0, 0], [3, 0], [0, 1]]) {
+    for (const half of [-2, -1, 0, 1, 4, 9]) {
+      const steps = [1, 3, 12, 0, 5000][(model + half + 2) % 5] + 2;
+      const text = enc(WINDOW_TEXTS[(model + beam + half + 2) % WINDOW_TEXTS.length]);
+      add('window_decode', `w${model}-${beam}-${override}-${half + 2}`, [model | (beam << 3) | (override << 6), half + 2, steps & 0xff, steps >> 8, ...text]);
+    }
   }
 }
 
