@@ -44,6 +44,7 @@ const results = (page) => page.$eval('#app .as-steps-card .as-local', (el) => {
     const canvas = c?.querySelector('.as-heatmap-canvas');
     return c && {
       translation: c.querySelector('.as-local-translation').textContent,
+      line: c.querySelector('.as-local-translation + p').textContent,
       marked: [...c.querySelectorAll('mark.as-local-changed')].map((m) => m.textContent),
       markedRow: canvas?.dataset.markedRow ?? null,
       paints: Number(canvas?.dataset.paints ?? 0),
@@ -150,6 +151,8 @@ describe('the local window', () => {
     assert.deepEqual(got.window.marked, []);
     assert.equal(got.window.image, got.global.image, 'the two heatmaps are the same picture');
     assert.match(got.why, /the translation is the same as with global attention/);
+    assert.ok([null, '-1'].includes(got.global.markedRow), 'no row outlined');
+    assert.doesNotMatch(got.global.line, /outlined/, 'and the line under it says none is');
     assert.deepEqual(pageErrors(errors), []);
     await page.context().close();
   });

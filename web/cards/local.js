@@ -93,7 +93,7 @@ export function mountLocal(store, { frame = null, actions }) {
     global.heat.setMarkedRow(y.same ? -1 : rowOfStep(st.matrix, y.step));
     windowed.heat.setMarkedRow(y.same ? -1 : rowOfStep(m, y.step));
     const total = translationWords(st.trace).length;
-    global.line.textContent = t('local.lineGlobal', { n: total });
+    global.line.textContent = t(y.same ? 'local.lineGlobalSame' : 'local.lineGlobal', { n: total }); // no row outlined when the two agree
     windowed.line.textContent = t('local.lineWindow', { n: diff.distance });
     // In words, from the two results: whether they differ, where they part, and why.
     why.textContent = y.same ? t('local.same', { d: num(d), n: total })

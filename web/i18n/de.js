@@ -764,6 +764,7 @@ export default Object.freeze({
   'local.globalHead': 'Globale Aufmerksamkeit',
   'local.windowHead': 'Lokales Fenster, D = {d}',
   'local.lineGlobal': { one: '{n} Wort; die Zeile, an der sich beide trennen, ist umrandet.', other: '{n} Wörter; die Zeile, an der sich beide trennen, ist umrandet.' },
+  'local.lineGlobalSame': { one: '{n} Wort.', other: '{n} Wörter.' },
   'local.lineWindow': { one: '{n} Wort unterscheidet sich (Wort-Editierdistanz).', other: '{n} Wörter unterscheiden sich (Wort-Editierdistanz).' },
   'local.scaleNote': 'Jeder Schritt t darf nur auf die Quellpositionen im Abstand höchstens D von p_t = round(t (S − 1) / (T − 1)) schauen, der auf die Längen skalierten Diagonale (S = {S}). Ein Dekodieren kennt seine Länge nicht im Voraus: T = {T} ist die der globalen Übersetzung; Schritte danach bleiben auf der letzten Quellposition.',
   'local.same': { one: 'Mit einem Fenster D = {d} ist die Übersetzung dieselbe wie mit globaler Aufmerksamkeit: ihr {n} Wort unverändert.', other: 'Mit einem Fenster D = {d} ist die Übersetzung dieselbe wie mit globaler Aufmerksamkeit: alle {n} Wörter unverändert.' },

@@ -763,6 +763,7 @@ export default Object.freeze({
   'local.globalHead': 'Global attention',
   'local.windowHead': 'Local window, D = {d}',
   'local.lineGlobal': { one: '{n} word; the row where the two part is outlined.', other: '{n} words; the row where the two part is outlined.' },
+  'local.lineGlobalSame': { one: '{n} word.', other: '{n} words.' },
   'local.lineWindow': { one: '{n} word differs (word edit distance).', other: '{n} words differ (word edit distance).' },
   'local.scaleNote': 'Each step t may look only at the source positions within D of p_t = round(t (S − 1) / (T − 1)), the diagonal scaled to the lengths (S = {S}). A decode does not know its length beforehand, so T = {T} is the global translation’s; steps past it stay at the last source position.',
   'local.same': { one: 'With a window of D = {d}, the translation is the same as with global attention: its {n} word unchanged.', other: 'With a window of D = {d}, the translation is the same as with global attention: all {n} words unchanged.' },

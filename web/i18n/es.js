@@ -763,6 +763,7 @@ export default Object.freeze({
   'local.globalHead': 'Atención global',
   'local.windowHead': 'Ventana local, D = {d}',
   'local.lineGlobal': { one: '{n} palabra; la fila donde las dos se separan está recuadrada.', other: '{n} palabras; la fila donde las dos se separan está recuadrada.' },
+  'local.lineGlobalSame': { one: '{n} palabra.', other: '{n} palabras.' },
   'local.lineWindow': { one: '{n} palabra difiere (distancia de edición en palabras).', other: '{n} palabras difieren (distancia de edición en palabras).' },
   'local.scaleNote': 'Cada paso t solo puede mirar las posiciones de origen a distancia D como mucho de p_t = round(t (S − 1) / (T − 1)), la diagonal escalada a las longitudes (S = {S}). Una decodificación no conoce su longitud de antemano: T = {T} es la de la traducción global; los pasos posteriores se quedan en la última posición de origen.',
   'local.same': { one: 'Con una ventana D = {d}, la traducción es la misma que con atención global: su {n} palabra sin cambios.', other: 'Con una ventana D = {d}, la traducción es la misma que con atención global: sus {n} palabras sin cambios.' },

@@ -763,6 +763,7 @@ export default Object.freeze({
   'local.globalHead': 'Attention globale',
   'local.windowHead': 'Fenêtre locale, D = {d}',
   'local.lineGlobal': { one: '{n} mot ; la ligne où les deux divergent est encadrée.', other: '{n} mots ; la ligne où les deux divergent est encadrée.' },
+  'local.lineGlobalSame': { one: '{n} mot.', other: '{n} mots.' },
   'local.lineWindow': { one: '{n} mot diffère (distance d’édition en mots).', other: '{n} mots diffèrent (distance d’édition en mots).' },
   'local.scaleNote': 'Chaque pas t ne peut regarder que les positions sources à moins de D de p_t = round(t (S − 1) / (T − 1)), la diagonale mise à l’échelle des longueurs (S = {S}). Un décodage ne connaît pas sa longueur à l’avance : T = {T} est celle de la traduction globale ; les pas au-delà restent sur la dernière position source.',
   'local.same': { one: 'Avec une fenêtre D = {d}, la traduction est la même qu’avec l’attention globale : son {n} mot inchangé.', other: 'Avec une fenêtre D = {d}, la traduction est la même qu’avec l’attention globale : ses {n} mots inchangés.' },
