@@ -3,7 +3,9 @@
 // translate() coalesces: at most one request is in flight; while it runs,
 // newer requests replace each other and only the latest is sent next. So a
 // slider dragged at 120 events/s costs one decode per worker round trip and
-// the picture always ends on the latest value.
+// the picture always ends on the latest value. Each answer of the sentence
+// on screen is reported as it comes (the figure moves with the drag, once a
+// round trip); one for a text that has since changed is not.
 
 import { t, num, fixed } from './i18n/core.js';
 import { CONFIG } from './config.js';
@@ -352,11 +354,12 @@ export class EngineClient {
       const next = this.pending;
       this.pending = null;
       if (next) this.#send(next);
-      // Only report the newest answer: an older one is about to be replaced.
-      if (!next) {
-        if (msg.type === 'result') this.onResult?.(msg.trace, done.params, rt, msg.workerMs, msg.doneAt);
-        else this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done.params);
-      }
+      // While the slider is dragged there is always a newer request waiting: a result of the same
+      // text is still newer than the one on screen, so it is reported (the figure follows the drag
+      // once a round trip, in order). A result for another text, or an error, is about to be replaced.
+      const sameText = next && next.text === done.params.text && next.sentence === done.params.sentence;
+      if (msg.type === 'result' && (!next || sameText)) this.onResult?.(msg.trace, done.params, rt, msg.workerMs, msg.doneAt);
+      else if (msg.type === 'error' && !next) this.onError?.(Object.assign(new Error(msg.message), { code: msg.code, status: msg.status }), 'translate', done.params);
       return;
     }
     if (msg.type === 'error') {

@@ -167,6 +167,33 @@ test('client: a load replaced by a newer one: its late answer is ignored, the ne
   client.stop();
 });
 
+test('client: while newer requests wait, an answer for the same text is reported (the figure follows a drag), one for an old text is not; the waiting ones are coalesced', async () => {
+  const results = [];
+  const { client, worker } = await startedClient(results);
+  const sent = () => worker.sent.filter((m) => m.type === 'translate');
+  // A slider drag: one in flight, two newer values; only the latest of them is sent next.
+  client.translate({ text: 'Open the file', sentence: 'Open the file', scoreScale: 1 });
+  client.translate({ text: 'Open the file', sentence: 'Open the file', scoreScale: 0.5 });
+  client.translate({ text: 'Open the file', sentence: 'Open the file', scoreScale: 0.25 });
+  assert.equal(sent().length, 1, 'one request in flight');
+  worker.reply({ type: 'result', id: sent()[0].id, trace: { tag: 'scale 1' }, workerMs: 1 });
+  assert.deepEqual(results, ['scale 1'], 'reported although a newer value waits: it is newer than what is shown');
+  assert.deepEqual(sent().map((m) => m.scoreScale), [1, 0.25], 'the waiting values coalesced to the latest');
+  // A new sentence typed while the drag's last value is in flight: that answer is about the old text.
+  client.translate({ text: 'Save', sentence: 'Save', scoreScale: 0.25 });
+  worker.reply({ type: 'result', id: sent()[1].id, trace: { tag: 'old text' }, workerMs: 1 });
+  assert.deepEqual(results, ['scale 1'], 'an answer for a text that has changed is not shown');
+  worker.reply({ type: 'result', id: sent()[2].id, trace: { tag: 'Save' }, workerMs: 1 });
+  assert.deepEqual(results, ['scale 1', 'Save']);
+  // An error with a newer request waiting is replaced by that request's answer.
+  client.translate({ text: 'Save', sentence: 'Save', scoreScale: 2 });
+  client.translate({ text: 'Save', sentence: 'Save', scoreScale: 4 });
+  worker.reply({ type: 'error', stage: 'translate', id: sent()[3].id, code: 'AS_ERR_BAD_OPTION', message: 'bad' });
+  worker.reply({ type: 'result', id: sent()[4].id, trace: { tag: 'scale 4' }, workerMs: 1 });
+  assert.deepEqual(results, ['scale 1', 'Save', 'scale 4']);
+  client.stop();
+});
+
 test('client: loadUrl sends the url, not bytes; progress and downloaded reach only the newest load; a failed download comes back as a DownloadError in words', async () => {
   const { DownloadError } = await import('../../web/client.js');
   const results = [];
