@@ -33,7 +33,7 @@ export function runtimeState({ rejectedModel = null, fileModel = null } = {}) {
     // the training film (cards/training.js): closed until the reader opens it; the point on screen
     film: FILM_CLOSED, filmPoint: 0,
     // beam search (controllers/beam.js, cards/beam.js)
-    beamResult: null, beamBusy: null, beamError: null, beamVisible: false,
+    beamResult: null, beamBusy: null, beamError: null,
     // the quiz (controllers/quiz.js): the game being played, while `quiz` names a mode
     quizPlay: null,
     // the math check (controllers/mathcheck.js, cards/mathcheck.js): the curves of the last draws, and the work on newer ones

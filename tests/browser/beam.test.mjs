@@ -95,6 +95,33 @@ const cellColour = (page, t, j) => page.$eval(`${CARD} canvas.as-heatmap-canvas`
 }, [t, j]);
 const near = (a, b, tol = 4) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
 
+test('off screen, the card fills once the page is quiet; a reader who then jumps to the pin card below it sees that card stay put', async () => {
+  const { page, errors } = await openPage(env.browser);
+  page.setDefaultTimeout(90_000);
+  await gotoReady(page, env.url(`index.html#${new URLSearchParams({ s: SENTENCE })}`));
+  // Never scrolled to: the tree and the heatmap come all the same (before, the search waited for the card to be seen,
+  // and the card grew by about a thousand pixels when it was: the pin card below went off the screen).
+  assert.ok(await page.$eval(CARD, (c) => c.getBoundingClientRect().top > innerHeight), 'precondition: the card starts below the screen');
+  await page.waitForFunction((sel) => {
+    const card = document.querySelector(sel);
+    return card.dataset.busy === 'false' && card.querySelector('.as-beam-svg') && Number(card.querySelector('.as-heatmap-canvas')?.dataset.paints ?? 0) > 0;
+  }, CARD, { timeout: 60_000 });
+  assert.equal(await page.evaluate(() => scrollY), 0, 'nothing scrolled the page');
+  assert.equal((await cardState(page)).radios.length, beam4.length, 'the hypotheses of the default width');
+  // Jump to the pin card (its bottom edge at the screen's, the beam card's end above it on the screen) and watch it.
+  const tops = await page.evaluate(async () => {
+    const pin = document.querySelector('#app .as-pin-card');
+    scrollTo(0, pin.getBoundingClientRect().bottom + scrollY - innerHeight);
+    const seen = [];
+    for (let i = 0; i < 30; i++) { seen.push(Math.round(pin.getBoundingClientRect().top)); await new Promise((r) => requestAnimationFrame(r)); }
+    return seen;
+  });
+  assert.equal(new Set(tops).size, 1, `the pin card stays where the reader went: tops ${tops.join(',')}`);
+  assert.ok(await page.$eval(CARD, (c) => c.getBoundingClientRect().bottom > 0), 'precondition: the beam card ends on the screen');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
 test('the default width: the tree of the engine’s hypotheses, best first; a second one picked by click shows its text and its own heatmap', async () => {
   const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
   try {

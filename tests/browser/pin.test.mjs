@@ -10,7 +10,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, ARTIFACTS, WEB, REPO, DESKTOP, PHONE, gotoReady as gotoReadyIn } from './support.mjs';
+import { startBrowser, openPage, ARTIFACTS, WEB, REPO, DESKTOP, PHONE, gotoReady as gotoReadyIn, beamFilled } from './support.mjs';
 import { createEngine, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { rowOfStep, sourceWords } from '../../web/lib/words.js';
@@ -58,7 +58,22 @@ async function waitForPin(page, value) {
     const canvas = card?.querySelector('.as-pin-col[data-pin="pinned"] .as-heatmap-canvas');
     return new URLSearchParams(location.hash.slice(1)).get('pin') === v && !card.querySelector('.as-pin-results').hidden
       && card.querySelector('.as-pin-busy').hidden && Number(canvas?.dataset.paints ?? 0) > 0;
-  }, value, { timeout: SLOW });
+  }, value, { timeout: SLOW }).catch(async (err) => {
+    // Where the card stopped, so a failure says which condition never came.
+    const shown = await page.evaluate(() => {
+      const card = document.querySelector('#app .as-pin-card');
+      const q = (sel) => card?.querySelector(sel);
+      const r = card?.getBoundingClientRect();
+      return {
+        hash: location.hash.slice(0, 200), resultsHidden: q('.as-pin-results')?.hidden, busyHidden: q('.as-pin-busy')?.hidden,
+        paints: q('.as-pin-col[data-pin="pinned"] .as-heatmap-canvas')?.dataset.paints ?? null, error: q('.as-pin-error')?.textContent,
+        step: q('.as-pin-step')?.textContent, said: q('.as-pin-said')?.textContent, notice: document.querySelector('#app .as-notice')?.textContent?.slice(0, 200),
+        card: r && { top: Math.round(r.top), bottom: Math.round(r.bottom), innerHeight }, focus: document.activeElement?.outerHTML?.slice(0, 120),
+        status: document.querySelector('#app .as-status')?.textContent?.slice(0, 120),
+      };
+    }).catch((e) => String(e));
+    throw new Error(`the pin ${value} was not shown: ${JSON.stringify(shown)}`, { cause: err });
+  });
   // The card's text follows the store at once, the canvas in the next frame: one more frame for both.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
@@ -78,6 +93,9 @@ const SLOW = 180_000;
 async function gotoReady(page, url) {
   page.setDefaultTimeout(SLOW);
   await gotoReadyIn(page, url, { timeout: SLOW });
+  // The beam card is just above this one and grows when its search is drawn: a click on a
+  // word button while it grows is pressed on the button and released elsewhere.
+  await beamFilled(page, { timeout: SLOW });
 }
 const noticeOf = (page) => page.$eval('#app .as-notice', (n) => n.querySelector('[data-topic="pin"]')?.textContent ?? null);
 

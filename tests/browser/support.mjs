@@ -73,6 +73,22 @@ export async function gotoReady(page, url, { ready = `#app ${READY}`, timeout = 
 }
 
 /**
+ * Wait until the beam card has drawn its first search (its tree and its
+ * heatmap). The card fills once the store has gone quiet after the first
+ * translation (controllers/beam.js) and grows by about a thousand pixels
+ * then: a test that jumps to a card below it and clicks before that can have
+ * its target moved between the press and the release (no click at all).
+ */
+export async function beamFilled(page, { timeout = 60_000 } = {}) {
+  await page.waitForFunction(() => {
+    const card = document.querySelector('#app .as-beam-card');
+    return card && card.dataset.busy === 'false' && !card.querySelector('.as-beam-body').hidden
+      && Number(card.querySelector('.as-heatmap-canvas')?.dataset.paints ?? 0) > 0;
+  }, null, { timeout });
+  await painted(page);
+}
+
+/**
  * Wait until what the store has now is on screen: a key press or click sets
  * the store at once, and the render scheduler draws the cards on screen in
  * the next animation frame (the work that frame queues, in the one after).

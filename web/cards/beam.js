@@ -76,14 +76,6 @@ export function mount(store, { headingId, frame = null, memo = {} }) {
     return heat;
   };
 
-  // The search runs while the card is on screen (or nearly): off screen it
-  // would only take the worker's time from the main figure (a dragged
-  // slider). The controller reads `beamVisible`.
-  const seen = typeof IntersectionObserver === 'function'
-    ? new IntersectionObserver((entries) => store.set({ beamVisible: entries.at(-1).isIntersecting }), { rootMargin: '300px 0px' })
-    : null;
-  if (seen) seen.observe(element); else queueMicrotask(() => store.set({ beamVisible: true }));
-
   let result = null; // the beamResult shown
   let tree = null;   // buildBeamTree(result.hypotheses)
   let shapes = null; // { nodes, edges, leaves, radios }: what the selection restyles
@@ -290,6 +282,6 @@ export function mount(store, { headingId, frame = null, memo = {} }) {
       else if (changed.has('trace') || changed.has('beam')) showGreedy(st);
     },
     redraw() { heat?.redraw(); },
-    destroy() { frame?.drop('beam'); seen?.disconnect(); heat?.destroy(); },
+    destroy() { frame?.drop('beam'); heat?.destroy(); },
   };
 }

@@ -2,9 +2,13 @@
 // translation: whenever the main model has a new result (or the reader
 // picks another width or length penalty, or another model is loaded), it
 // asks the widget's engine worker (client.beam) to search the text that was
-// translated, at the same √d scale. Only while the card is on screen
-// (beamVisible): off screen a search would take the worker's time from the
-// main figure, so the latest request waits until the card comes into view.
+// translated, at the same √d scale. While the card is on screen, or once the
+// store has been quiet (the render scheduler's `seen`, as the other cards
+// that ask the engine): during a drag a search off screen would take the
+// worker's time from the main figure, and after it the card is filled before
+// the reader gets there. (It grows by about a thousand pixels with its first
+// tree; filled only on arrival, it pushed the card below it off the screen
+// under a reader who had just jumped there.)
 // Requests are coalesced: one search at a time; while it runs, newer
 // requests replace each other, and an answer that a newer request has
 // overtaken is dropped (the latest request wins).
@@ -21,7 +25,7 @@ import { t } from '../i18n/index.js';
 
 /** What to search for the state, or null while there is nothing to search. */
 export function beamRequest(st, loadId) {
-  if (!st.beamVisible || !st.info || !st.trace || st.status !== 'ready') return null;
+  if (!st.info || !st.trace || st.status !== 'ready') return null;
   const beamWidth = st.beam ?? DEFAULT_BEAM_WIDTH;
   const lengthPenalty = st.beamLp ?? DEFAULT_LENGTH_PENALTY;
   const { scoreScale } = scaleFor(st.info, st.scale);
@@ -31,8 +35,11 @@ export function beamRequest(st, loadId) {
   return { text, scoreScale, topK: CONFIG.topK, beamWidth, lengthPenalty, cutSource, key: [loadId, text, scoreScale, beamWidth, lengthPenalty, cutSource].join('\u0000') };
 }
 
-/** @returns { destroy() } */
-export function createBeam(store, { client }) {
+/**
+ * @param opts { client (the widget's EngineClient), seen: { active(), onWake(fn) } for the card's area (controllers/render.js) }
+ * @returns { destroy() }
+ */
+export function createBeam(store, { client, seen = null }) {
   let inFlight = null; // the request the worker is searching
   let pending = null;  // the latest request asked for meanwhile
   let doneKey = null;  // the request whose answer (result or error) the store holds
@@ -70,18 +77,19 @@ export function createBeam(store, { client }) {
   function run() {
     if (stopped) return;
     const req = beamRequest(store.get(), client.loadId);
-    if (!req) return;
+    if (!req || (seen && !seen.active())) return;
     if (inFlight) { pending = req.key === inFlight.key ? null : req; return; }
     if (req.key === doneKey) return;
     send(req);
   }
 
   const unsubscribe = store.subscribe((st, changed) => {
-    if (['trace', 'info', 'beam', 'beamLp', 'status', 'beamVisible'].some((k) => changed.has(k))) queueMicrotask(run);
+    if (['trace', 'info', 'beam', 'beamLp', 'status'].some((k) => changed.has(k))) queueMicrotask(run);
   });
   queueMicrotask(run);
+  const unwake = seen?.onWake(run);
 
   return {
-    destroy() { stopped = true; unsubscribe(); },
+    destroy() { stopped = true; unsubscribe(); unwake?.(); },
   };
 }

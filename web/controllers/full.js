@@ -26,7 +26,7 @@ export function createFullControllers(store, { client, workerUrl, workerType, in
     pin: createPin(store, { client, seen: seen('pin') }),
     erasure: createErasure(store, { client, seen: seen('erasure') }),
     training: createTraining(store, { workerUrl, workerType, inline, base, seen: seen('training') }),
-    beam: createBeam(store, { client }),
+    beam: createBeam(store, { client, seen: seen('beam') }),
     quiz: createQuiz(store),
     mathcheck: createMathCheck(store, { client, seen: seen('mathcheck') }),
     worksheet: createWorksheet(store, { client, seen: seen('worksheet') }),
