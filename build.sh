@@ -5,7 +5,7 @@
 #   ./build.sh native   gcc: build/native/alignscope (CLI) and native C test programs
 #   ./build.sh wasm     emcc: web/gen/alignscope-{simd,scalar}.wasm, build/wasm/kernels_test.js;
 #                       clang-19: web/gen/alignscope-relaxed.wasm, build/wasm/kernels_test_relaxed.wasm
-#   ./build.sh test     deps -> native -> wasm -> test models -> bench build -> node --test tests/
+#   ./build.sh test     deps -> native -> wasm -> bench build, beside test models -> fuzz and sanitizer builds -> node --test tests/
 #   ./build.sh serve    wasm -> web/models/ -> serve web/ on 127.0.0.1 (PORT=8000), prints the URL
 #   ./build.sh dist     wasm -> dist/ (any static host) + dist/alignscope-standalone.html (file://)
 #   ./build.sh pack     wasm -> build/npm/ and build/alignscope-VERSION.tgz (the npm package)
@@ -745,10 +745,19 @@ mode_soak() {
 
 # ---- test ------------------------------------------------------------------
 mode_test() {
+    # Two builds side by side: the C and WebAssembly builds run one compiler
+    # at a time, so on a 2-core machine the other core makes the test models
+    # (one PyTorch thread, ~25 s) and the sanitizer builds the fuzz and
+    # sanitizer test files would otherwise make while the browser tests run.
+    # (Their outputs are apart: build/test-models, build/fuzz, build/sanitize.)
+    ( mode_models; mode_fuzz_build; mode_sanitize_build ) &
+    local side=$!
+    trap 'kill "$side" 2>/dev/null || true' EXIT
     mode_native
     mode_wasm
-    mode_models
     bench_build
+    wait "$side" || { log "the test models or the sanitizer builds failed (above)"; return 1; }
+    trap - EXIT
     # Test files run in parallel, at least two at a time: Node's default is
     # one fewer than the cores (one on a 2-core machine), and most files wait
     # on Chromium, a child process or a timed fuzz run rather than compute.
