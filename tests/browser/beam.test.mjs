@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
+import { startBrowser, openPage, gotoReady, beamFilled, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
 import { buildBeamTree, differenceFromBest, differenceAtLevel, beamChangeAt, tokenLabel, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
 import { figureMatrix } from '../../web/lib/figure.js';
@@ -102,10 +102,7 @@ test('off screen, the card fills once the page is quiet; a reader who then jumps
   // Never scrolled to: the tree and the heatmap come all the same (before, the search waited for the card to be seen,
   // and the card grew by about a thousand pixels when it was: the pin card below went off the screen).
   assert.ok(await page.$eval(CARD, (c) => c.getBoundingClientRect().top > innerHeight), 'precondition: the card starts below the screen');
-  await page.waitForFunction((sel) => {
-    const card = document.querySelector(sel);
-    return card.dataset.busy === 'false' && card.querySelector('.as-beam-svg') && Number(card.querySelector('.as-heatmap-canvas')?.dataset.paints ?? 0) > 0;
-  }, CARD, { timeout: 60_000 });
+  await beamFilled(page);
   assert.equal(await page.evaluate(() => scrollY), 0, 'nothing scrolled the page');
   assert.equal((await cardState(page)).radios.length, beam4.length, 'the hypotheses of the default width');
   // Jump to the pin card (its bottom edge at the screen's, the beam card's end above it on the screen) and watch it.
