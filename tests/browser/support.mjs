@@ -52,9 +52,15 @@ export async function startBrowser() {
   };
 }
 
-/** A fresh page in its own context; errors collects console errors and uncaught exceptions. */
-export async function openPage(browser, { viewport = DESKTOP, colorScheme = 'light', locale = 'en-US', reducedMotion = 'reduce', isMobile = false } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme, locale, reducedMotion, isMobile, hasTouch: isMobile });
+/**
+ * A fresh page in its own context; errors collects console errors and uncaught exceptions.
+ * serviceWorker: false (the default) blocks the page's service worker, as page.test.mjs does:
+ * its install fetches the whole release again into the Cache API (measured: about a third of
+ * the CPU of a cold load), which only the tests of offline use need (offline.test.mjs, and
+ * here with serviceWorker: true).
+ */
+export async function openPage(browser, { viewport = DESKTOP, colorScheme = 'light', locale = 'en-US', reducedMotion = 'reduce', isMobile = false, serviceWorker = false } = {}) {
+  const context = await browser.newContext({ viewport, colorScheme, locale, reducedMotion, isMobile, hasTouch: isMobile, serviceWorkers: serviceWorker ? 'allow' : 'block' });
   // Waits and actions get 60 s, not Playwright's 30: test files run two at a
   // time, and a busy shared machine can take more than 30 s to load a page.
   context.setDefaultTimeout(60_000);

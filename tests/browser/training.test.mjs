@@ -137,7 +137,7 @@ after(async () => {
 
 describe('the training film', () => {
   test('nothing of the film is fetched until the card is opened; then each point loads, and the scrubber moves through them', async () => {
-    const { page, context, errors } = await openPage(browser, { viewport: DESKTOP });
+    const { page, context, errors } = await openPage(browser, { viewport: DESKTOP, serviceWorker: true });
     context.setDefaultTimeout(90_000);
     const before = snapshotHits();
     await ready(page, { sw: true });
