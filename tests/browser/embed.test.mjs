@@ -58,7 +58,7 @@ after(async () => {
 test('the example page: two elements and an iframe, the default model downloaded once, ≤ 8 MB in all', async () => {
   const html = fs.readFileSync(path.join(WEB, 'example-embed.html'), 'utf8');
   assert.doesNotMatch(html, /model=|[#&;]m=/, 'the example names no model: each embed shows the catalogue’s default');
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } }); // with the service worker: its install counts in the page's bytes
   try {
     const page = await context.newPage();
     const bytesBefore = site.stats.bytes;
@@ -82,7 +82,7 @@ test('the example page: two elements and an iframe, the default model downloaded
 // for that end; had it waited for a heatmap, every other widget of the origin would wait
 // on the lock for ever (the example page hung when its steps element won the lock).
 test('a steps-only embed that downloaded the model lets another widget of the origin load it', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
     const steps = await context.newPage();
     await steps.goto(`${site.url}embed.html#s=Open+the+file&view=steps`);
@@ -120,7 +120,7 @@ async function settled(page) {
 }
 
 test('the iframe takes its content’s height (desktop and phone): it never scrolls inside itself', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     await page.goto(`${course.url}course.html`);
@@ -144,7 +144,7 @@ test('the iframe takes its content’s height (desktop and phone): it never scro
 });
 
 test('height messages from another origin, or malformed ones, are ignored', async () => {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     await page.goto(`${course.url}course.html`);

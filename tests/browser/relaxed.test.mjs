@@ -216,7 +216,7 @@ describe('the page picks its build by feature detection and says which', () => {
   const seen = {};
   for (const [want, hide, words] of [['relaxed', null, 'relaxed SIMD build'], ['simd', 'relaxed', 'SIMD128 build'], ['scalar', 'simd', 'scalar (no SIMD) build']]) {
     test(`${hide ? `without ${hide === 'simd' ? 'any SIMD' : 'relaxed SIMD'}` : 'Chromium as it is'}: the ${want} build`, async () => {
-      const context = await browser.newContext();
+      const context = await browser.newContext({ serviceWorkers: 'block' }); // the build's choice, not offline use (offline.test.mjs)
       if (hide) await context.addInitScript(HIDE[hide]);
       const page = await context.newPage();
       const errors = [];
