@@ -152,13 +152,11 @@ async function childBackend(name, detail, cmd, argv, env = {}) {
 // ---- browser -----------------------------------------------------------------
 
 async function browserBench() {
-  const { chromium } = await import('playwright-core');
+  const { launchChromium } = await import('../support/chromium.mjs');
   const { startServer } = await import('../../web/tools/serve.mjs');
-  // --expose-gc: the step rounds collect garbage before each backend's turn, as in Node.
-  const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--disable-quic', '--no-first-run', '--js-flags=--expose-gc'];
   const result = {};
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  // --expose-gc: the step rounds collect garbage before each backend's turn, as in Node.
+  const browser = await launchChromium({ args: ['--js-flags=--expose-gc'] });
   result.chromium = browser.version();
   try {
     // (0) the decoder-step rounds, relaxed SIMD and SIMD128 against

@@ -117,10 +117,9 @@ export function browserStepTargets(r) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { readFileSync } = await import('node:fs');
-  const { chromium } = await import('playwright-core');
+  const { launchChromium } = await import('../support/chromium.mjs');
   const sentences = readFileSync(join(HERE, 'sentences.txt'), 'utf8').split('\n').filter((l) => l.trim());
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--js-flags=--expose-gc', '--no-first-run'] });
+  const browser = await launchChromium({ args: ['--js-flags=--expose-gc'] });
   try {
     const r = await browserStepBench(browser, { quick: process.argv.includes('--quick'), sentences, log: (m) => console.error(m) });
     console.log(JSON.stringify(r, null, 1));

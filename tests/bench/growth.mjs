@@ -30,7 +30,6 @@ import { ISOLATION_HEADERS } from './rounds.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 
 export const GROWTH_LENGTHS = [1, 2, 4, 8, 16, 32, 64, 100];
 export const GROWTH_LENGTHS_QUICK = [1, 8, 32];
@@ -351,8 +350,8 @@ export function growthTargets(r) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const { launchChromium } = await import('../support/chromium.mjs');
+  const browser = await launchChromium();
   let r;
   try {
     r = await growthBench(browser, { quick });

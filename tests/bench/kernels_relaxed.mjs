@@ -31,8 +31,6 @@ import { ISOLATION_HEADERS } from './rounds.js';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const KERNELS_RELAXED_WASM = join(ROOT, 'build', 'bench', 'kernels_bench_relaxed.wasm');
 export const SHIPPED_MODEL = join(ROOT, 'models', 'en-fr-int8.alsc');
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--disable-quic', '--no-first-run'];
 
 // Flop-equivalents per instruction (per chain step) in the peak loops.
 const FLOPS = { muladd: 8, madd: 8, dot: 16, rdot: 32 };
@@ -286,8 +284,8 @@ export function relaxedKernelTargets(r) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const { launchChromium } = await import('../support/chromium.mjs');
+  const browser = await launchChromium();
   try {
     const r = await relaxedKernelBench(browser, { quick: process.argv.includes('--quick') });
     if (process.argv.includes('--md')) console.log(relaxedKernelLines(r).join('\n'));

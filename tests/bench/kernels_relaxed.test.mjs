@@ -11,15 +11,13 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../support/chromium.mjs';
 
 import {
   KERNELS_RELAXED_WASM, Q8C4_DIGITS, outputLayerShape, rdotChecksum, relaxedKernelBench, relaxedKernelLines, relaxedKernelTargets,
 } from './kernels_relaxed.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const skip = !existsSync(KERNELS_RELAXED_WASM) ? 'not built (build/bench/kernels_bench_relaxed.wasm): run ./build.sh bench --build-only'
   : !existsSync(CHROMIUM) ? `no Chromium at ${CHROMIUM}` : false;
 
@@ -67,7 +65,7 @@ test('the peak loops run the instructions they count (clang 19 assembly)', { ski
 });
 
 test('kernels_relaxed.mjs quick mode in Chromium: every figure, consistent', { skip, timeout: 120_000 }, async () => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const browser = await launchChromium();
   let r;
   try {
     r = await relaxedKernelBench(browser, { quick: true });

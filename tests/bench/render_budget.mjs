@@ -31,7 +31,6 @@ import { fileURLToPath } from 'node:url';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 export const BUDGET_SENTENCE = 'When you open a new window from the file menu, the program asks whether you want to save the changes to the current document before it closes the old one';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const TARGETS = { sliderP90Desktop: 16, sliderP90Throttled: 60, sliderP90EveryCardOpen: 33, longestTask: 50, keystroke: 50 };
 const DESKTOP = Object.freeze({ width: 1280, height: 800 });
 /** The profiles, in the order they run and are reported. */
@@ -228,7 +227,7 @@ async function keystrokes(page, n) {
  * cpuThrottling, viewport, slider, keystroke, cards } } for each profile run (PROFILES; `profiles` picks some).
  */
 export async function renderBudget({ drags = 2, moves = 60, keys = 24, root = join(ROOT, 'web'), profiles = Object.keys(PROFILES) } = {}) {
-  const { chromium } = await import('playwright-core');
+  const { launchChromium } = await import('../support/chromium.mjs');
   const { startServer } = await import('../../web/tools/serve.mjs');
   const { assemble } = await import('../../web/tools/assemble.mjs');
   if (!existsSync(join(ROOT, 'web', 'gen', 'alignscope-simd.wasm'))) throw new Error('web/gen/alignscope-simd.wasm is missing: run ./build.sh wasm');
@@ -236,7 +235,7 @@ export async function renderBudget({ drags = 2, moves = 60, keys = 24, root = jo
   const catalog = assemble({ quiet: true });
   const compared = COMPARED.filter((id) => id !== catalog.default && catalog.models.some((m) => m.id === id));
   const server = await startServer({ root, port: 0, mounts: { '/models/': join(ROOT, 'web', 'models'), '/gen/': join(ROOT, 'web', 'gen') } });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const browser = await launchChromium();
   const out = { chromium: browser.version(), model: catalog.default, sentence: BUDGET_SENTENCE, words: BUDGET_SENTENCE.split(/\s+/).length, profiles: [] };
   try {
     for (const name of profiles) {

@@ -24,8 +24,6 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--disable-quic', '--no-first-run'];
 const PREFIX = 'alignscope:startup:';
 /** The phases the page marks (web/lib/startup.js STARTUP_PHASES), in the order they end. */
 export const PHASES = ['catalog', 'worker', 'download', 'compile', 'load', 'translation', 'paint'];
@@ -147,8 +145,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   const args = process.argv.slice(2);
   const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
   const quick = args.includes('--quick');
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const { launchChromium } = await import('../support/chromium.mjs');
+  const browser = await launchChromium();
   let r;
   let tmp = null;
   try {

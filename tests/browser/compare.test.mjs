@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.mjs';
 import { startServer } from '../../web/tools/serve.mjs';
 import { assemble } from '../../web/tools/assemble.mjs';
 import { createEngine, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/engine.js';
@@ -20,7 +20,6 @@ import { differenceMatrix, mean, scoreSpread, spreadVerdict } from '../../web/li
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(REPO, 'web');
 const ARTIFACTS = path.join(REPO, 'tests', 'artifacts');
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const SENTENCE = 'Open the selected file and close the window.';
 
 let server;
@@ -58,7 +57,7 @@ before(async () => {
   assert.ok(other, 'the catalogue needs a second model of the default pair to compare');
   for (const m of [main, other, none].filter(Boolean)) traces.set(m.id, await nodeTrace(m));
   server = await startServer({ root: WEB, port: 0 });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  browser = await launchChromium();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
 });
 

@@ -16,15 +16,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.mjs';
 import { startServer } from '../../web/tools/serve.mjs';
 import { assemble } from '../../web/tools/assemble.mjs';
 import { TOLERANCES, alphaRowTolerance, fixtureFiles } from '../support/alsc.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(REPO, 'web');
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const READY = '#app .as-root[data-ready="true"]';
 const SENTENCE = 'Delete all messages in this folder';
 
@@ -37,7 +35,7 @@ before(async () => {
     root: WEB, port: 0,
     mounts: { '/test-build/': path.join(REPO, 'build'), '/repo-models/': path.join(REPO, 'models') },
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -6,22 +6,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.mjs';
 import { startServer } from '../../web/tools/serve.mjs';
 import { assemble } from '../../web/tools/assemble.mjs';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WEB = path.join(REPO, 'web');
 export const ARTIFACTS = path.join(REPO, 'tests', 'artifacts');
-export const CHROMIUM = '/usr/bin/chromium';
-export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; worker-src 'self' blob:; connect-src 'self' data: blob:";
 // A widget with its first result, anywhere (the page's #app, an iframe, an element's shadow root).
 export const READY = '.as-root[data-ready="true"]';
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-export const launch = () => chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+export const launch = () => launchChromium();
 
 /**
  * startServer() whose `hits` counts requests per path (200 and 304 alike)
