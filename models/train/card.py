@@ -268,7 +268,8 @@ def main():
     stats = json.load(open(args.corpus_stats, encoding="utf-8"))
     size = os.path.getsize(args.model)
     a = m["args"]
-    phases = m.get("phases") or [{"seconds": m["train_seconds"], "args": a}]
+    # (a phase of 0 updates: a resume that found its budget done, in metrics from before train.py left those out)
+    phases = [p for p in m.get("phases") or [] if p.get("updates") != 0] or [{"seconds": m["train_seconds"], "args": a}]
     if m.get("segmentation") == "subwords":
         text = subword_card(args, m, stats, size, a, phases)
     else:

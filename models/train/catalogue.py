@@ -36,17 +36,18 @@ def report_caption(report_path):
 
 def report_budgets(models_dir, entries):
     """What each line of the report's figure was trained for, for its caption:
-    {"budgets": {kind: updates}}, the additive line being the picker's default
-    English -> French additive model (report.py's choice) and the others the
-    zoo's metrics. The page says "equal budget" only when they are equal."""
+    {"budgets": {kind: updates}} from the zoo's metrics (report.py's choice:
+    its own additive model, or without one the picker's default English ->
+    French additive model). The page says "equal budget" only when they are equal."""
     budgets = {}
+    zoo_additive = os.path.exists(os.path.join(models_dir, "report", "en-fr-additive.metrics.json"))
     additive = next((e for model_id in ("en-fr-int8", "en-fr") for e in entries if e["id"] == model_id), None)
-    if additive and additive.get("updates"):
+    if additive and additive.get("updates") and not zoo_additive:
         budgets["additive"] = additive["updates"]
     for path in sorted(glob.glob(os.path.join(models_dir, "report", "en-fr-*.metrics.json"))):
         with open(path, encoding="utf-8") as f:
             m = json.load(f)
-        if m.get("updates") and m.get("attention") and m["attention"] != "additive":
+        if m.get("updates") and m.get("attention"):
             budgets[m["attention"]] = m["updates"]
     return {"budgets": budgets} if budgets else {}
 
@@ -160,6 +161,12 @@ def main():
         if general:
             entries[-1]["generalBleu"] = general["bleu_cased_13a"]
             entries[-1]["uiBleuCased"] = m["tests"]["ui_test"]["bleu_cased_13a"]
+    # Two files of one kind and weight type (the default and the zoo's additive
+    # model, trained by different recipes) are told apart: the zoo's says so.
+    labels = [e["label"] for e in entries]
+    for e in entries:
+        if labels.count(e["label"]) > 1 and os.path.exists(os.path.join(args.models, "report", f"{e['id']}.metrics.json")):
+            e["label"] = f"{e['label'][:-1]}, comparison recipe)"
     default = args.default
     if default is None:
         candidates = [e for e in entries if (e["source"], e["target"], e["attention"]) == ("en", "fr", "additive")]

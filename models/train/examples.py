@@ -124,7 +124,8 @@ def engine_translations(cli, model, sentences, beam):
     lines = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
     if [j["text"] for j in lines] != sentences:
         raise SystemExit(f"examples.py: {model}: the engine's outputs do not match its inputs")
-    return [j["hypotheses"][0] for j in lines]
+    # Greedy (--beam 1) prints the translation itself; a beam prints its hypotheses, best first.
+    return [j["hypotheses"][0] if "hypotheses" in j else j for j in lines]
 
 
 def engine_candidates(args):

@@ -1,21 +1,24 @@
-"""The training film: the default model's weights at a few points of its own
+"""The training film: a catalogue model's weights at a few points of its own
 training, as int8 model files that the page's training scrubber loads only
-when it is opened (web/cards/training.js).
+when it is opened (web/cards/training.js). The shipped film is of the zoo's
+additive model (en-fr-additive: build.sh ZOO_RECIPE, 6,000 updates), whose
+run `ZOO_JOBS=fr:additive ./build.sh zoo` makes; the film's run is the same
+recipe again with train.py --snapshots 60,300,1200,3000:
 
   /usr/bin/python3 models/train/snapshots.py \
       --state ~/.cache/alignscope/runs/en-fr-additive-film \
-      --final models/train/runs/en-fr-additive/checkpoint.pt \
-      --data models/train/data/en-fr --id en-fr-int8 --final-file en-fr-int8.alsc \
+      --final models/train/runs/zoo-en-fr-additive/checkpoint.pt \
+      --data models/train/data/en-fr --id en-fr-additive --final-file en-fr-additive.alsc \
       --film-log models/train/runs/en-fr-additive-film/log.txt \
-      --final-log models/train/runs/en-fr-additive/log.txt
+      --final-log models/train/runs/zoo-en-fr-additive/log.txt
 
 Where the weights come from: train.py --snapshots N,N,... saves the weights
 at those updates to STATE/snapshots/update-N.pt. Saving draws no random
 numbers, and train.py's run is a pure function of its arguments and corpus
 (seeded, one thread, data order by (seed, epoch), resumes restoring every
-RNG), so a run of the default model's recipe with --snapshots passes through
-the default model's own weights; its dev BLEU at each evaluation matches the
-default run's log (the manifest records both, so anyone can check).
+RNG), so a run of the model's recipe with --snapshots passes through the
+model's own weights; its dev BLEU at each evaluation matches that run's log
+(the manifest records both, so anyone can check).
 
 Writes models/snapshots/ID-uN.alsc for each snapshot and models/snapshots/
 ID.json, the manifest: for each point its update count, the share of the

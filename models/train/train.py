@@ -775,7 +775,9 @@ def write_results(run, vocab_counts, params):
     args, corpus, device = run.args, run.corpus, run.device
     phases = list(run.phases)
     if args.updates:
-        phases.append(run.this_phase())
+        this = run.this_phase()
+        if this["updates"]:  # a resume that found the budget done trained nothing: no phase
+            phases.append(this)
         if os.path.abspath(run.best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
             import shutil
             shutil.copy(run.best_path, os.path.join(args.out, "checkpoint.pt"))

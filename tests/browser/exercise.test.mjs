@@ -1,12 +1,11 @@
 // The exercise card (web/cards/exercise.js: "Add attention to your seq2seq")
 // in Debian's Chromium: the figure's points and the table's cells are the
-// metrics files' numbers (the report's: models/en-fr-int8.metrics.json,
-// models/report/en-fr-*.metrics.json, models/report/longest-tenth.json), the
-// longest-10% row is marked (and the buckets it covers), the button puts the
-// three models side by side in the comparison card on the reader's sentence
-// (their columns translate it), axe-core finds nothing serious, and the card
-// fits a 360-px phone and a 1920 × 1080 projector (screenshots in
-// tests/artifacts/).
+// metrics files' numbers (the report's: models/report/en-fr-*.metrics.json,
+// models/report/longest-tenth.json), the longest-10% row is marked (and the
+// buckets it covers), the button puts the three models side by side in the
+// comparison card on the reader's sentence (their columns translate it),
+// axe-core finds nothing serious, and the card fits a 360-px phone and a
+// 1920 × 1080 projector (screenshots in tests/artifacts/).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -18,9 +17,9 @@ const SLOW = 180_000; // the cores are shared by several Chromiums
 const AXE = fs.readFileSync(path.join(REPO, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const pageErrors = (errors) => errors.filter((e) => !/^Applying inline style violates/.test(e));
 const read = (rel) => JSON.parse(fs.readFileSync(path.join(REPO, 'models', rel), 'utf8'));
-// The report's models (models/train/report.py): the additive line is the default int8 model.
-const IDS = { none: 'en-fr-none', additive: 'en-fr-int8', dot: 'en-fr-dot' };
-const METRICS = { none: read('report/en-fr-none.metrics.json'), additive: read('en-fr-int8.metrics.json'), dot: read('report/en-fr-dot.metrics.json') };
+// The report's models (models/train/report.py): the zoo's, one recipe and budget for all.
+const IDS = { none: 'en-fr-none', additive: 'en-fr-additive', dot: 'en-fr-dot' };
+const METRICS = Object.fromEntries(Object.entries(IDS).map(([kind, id]) => [kind, read(`report/${id}.metrics.json`)]));
 const LONGEST = read('report/longest-tenth.json');
 
 let env;

@@ -6,8 +6,9 @@
 // than the screen).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, ARTIFACTS, PHONE } from './support.mjs';
+import { startBrowser, openPage, gotoReady, ARTIFACTS, PHONE, REPO } from './support.mjs';
 
 let env;
 before(async () => { env = await startBrowser(); });
@@ -32,7 +33,13 @@ test('the browser’s language picks the UI language; <html lang> follows; the m
 });
 
 test('the “Trained on … Debian sentence pairs” line is in the UI language, its number in the locale’s digits, on opening and after the switcher (it stayed English)', async () => {
-  const want = { en: /^Trained on 367,304 Debian sentence pairs/, fr: /^Entraîné sur 367\u202f304 paires de phrases de Debian/, de: /^Trainiert auf 367\.304 Satzpaaren aus Debian/, es: /^Entrenado con 367\.304 pares de frases de Debian/ };
+  // The default model's count (models/index.json), its digits grouped as each locale writes them.
+  const catalog = JSON.parse(fs.readFileSync(path.join(REPO, 'models', 'index.json'), 'utf8'));
+  const pairs = catalog.models.find((m) => m.id === catalog.default).trainPairs;
+  assert.ok(Number.isInteger(pairs) && pairs >= 1000, 'precondition: the default model says how many pairs it was trained on');
+  const grouped = (sep) => String(pairs).replace(/\B(?=(\d{3})+$)/g, sep).replace(/\./g, '\\.');
+  const want = { en: new RegExp(`^Trained on ${grouped(',')} Debian sentence pairs`), fr: new RegExp(`^Entraîné sur ${grouped('\u202f')} paires de phrases de Debian`),
+    de: new RegExp(`^Trainiert auf ${grouped('.')} Satzpaaren aus Debian`), es: new RegExp(`^Entrenado con ${grouped('.')} pares de frases de Debian`) };
   const line = (page) => page.locator('#app .as-trained-on').textContent();
   for (const [locale, lang] of [['fr-FR', 'fr'], ['de-DE', 'de'], ['es-ES', 'es']]) {
     const { page, context, errors } = await openPage(env.browser, { locale });

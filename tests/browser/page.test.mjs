@@ -793,7 +793,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     // A real model's row and line give its training budget: updates and time, from its metrics.
     const realRow = rows.find((r) => r[0] === `${real.label} (default)`);
     assert.equal(realRow[5], real.updates.toLocaleString('en-US'));
-    assert.match(realRow[6], /^(\d+ h )?\d+ min$/);
+    assert.match(realRow[6], real.trainCpuSeconds ? /^(\d+ h )?\d+ min \(CPU time (\d+ h )?\d+ min\)$/ : /^(\d+ h )?\d+ min$/);
     assert.ok(line.includes(`after ${real.updates.toLocaleString('en-US')} updates · ${realRow[6]} of training`), line);
     assert.ok(rows.find((r) => r[0] === `${real.label} (default)`), 'the default is marked');
     // The real model's card is linked and served as text.

@@ -8,9 +8,10 @@
 // point is the main model's own translation; a snapshot that answers 404,
 // arrives corrupt (wrong SHA-256) or is refused by the engine says so,
 // naming the file, while the other points work, and "Try again" recovers; a
-// broken manifest says so with its name; another main model still shows
-// the default model's film; dist/'s content-hashed film works; no serious
-// axe violation on the open card; phone and desktop screenshots.
+// broken manifest says so with its name; another main model (the default
+// among them) still shows the film's model's film; dist/'s content-hashed
+// film works; no serious axe violation on the open card; phone and desktop
+// screenshots.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -39,8 +40,12 @@ const hitsOf = (p) => server.hits.get(`/${p}`) ?? 0;
 const pageUrl = (hash) => `${server.url}index.html#${hash}`;
 const card = '#app .as-training-card';
 
-/** Open the page on SENTENCE and wait for its first result (and, with sw, for its service worker to be installed). */
-async function ready(page, { hash = new URLSearchParams({ s: SENTENCE }).toString(), sw = false } = {}) {
+/**
+ * Open the page on SENTENCE with the film's model in use (not the default:
+ * the film is of the comparison models' additive member) and wait for its
+ * first result (and, with sw, for its service worker to be installed).
+ */
+async function ready(page, { hash = new URLSearchParams({ s: SENTENCE, m: main.id }).toString(), sw = false } = {}) {
   await gotoReady(page, pageUrl(hash));
   if (sw) await page.evaluate(async () => { await navigator.serviceWorker.ready; });
 }
@@ -336,7 +341,7 @@ describe('the training film', () => {
     }
   });
 
-  test('another main model: the card says the film is of the default model, and shows it on the current sentence; phone layout', async () => {
+  test('another main model: the card says the film is of another model, and shows it on the current sentence; phone layout', async () => {
     // The smallest other model with attention (the download is the test's cost).
     const otherModel = catalog.models.filter((m) => m.id !== film.model && m.source === main.source && m.attention !== 'none').sort((a, b) => a.bytes - b.bytes)[0];
     assert.ok(otherModel);

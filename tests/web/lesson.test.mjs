@@ -34,8 +34,8 @@ test('the built-in path: the 7 recap points, then the 4 pitfalls, each on a card
   // The step's card is the one its paragraph talks about (a few anchors).
   assert.equal(LESSON.steps[5].card, 'slider');
   assert.equal(LESSON.steps[5].scale, 4);
-  assert.deepEqual(LESSON.steps[2].compare, ['en-fr-dot']);
-  assert.deepEqual(LESSON.steps[6].compare, ['en-fr-none']);
+  assert.deepEqual(LESSON.steps[2].compare, ['en-fr-additive', 'en-fr-dot']);
+  assert.deepEqual(LESSON.steps[6].compare, ['en-fr-additive', 'en-fr-none']);
   assert.equal(LESSON.steps[8].card, 'erasure');
 });
 

@@ -22,8 +22,8 @@ import { groupPairs } from '../../web/lib/erasure.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WASM = path.join(REPO, 'web', 'gen', 'alignscope-scalar.wasm');
-const MODELS = { additive: 'en-fr-int8', dot: 'en-fr-dot', general: 'en-fr-general', scaled_dot: 'en-fr-scaled_dot', none: 'en-fr-none' };
-// "Reconfigure" and "shortcuts" are several pieces to the subword model (en-fr-int8), in and out.
+const MODELS = { additive: 'en-fr-additive', dot: 'en-fr-dot', general: 'en-fr-general', scaled_dot: 'en-fr-scaled_dot', none: 'en-fr-none' };
+// "Reconfigure" and "shortcuts" are several pieces to the subword models, in and out.
 const SENTENCE = 'Reconfigure the keyboard shortcuts.';
 const skip = !fs.existsSync(WASM) ? 'web/gen not built (./build.sh wasm)' : false;
 

@@ -3,12 +3,13 @@
 // files are, which film the page offers, and how its sizes, shares of the
 // training budget and BLEU read.
 //
-// A film (models/train/snapshots.py) is the default model's weights at a few
-// points of its own training, each an .alsc file, and a manifest
+// A film (models/train/snapshots.py) is a catalogue model's weights at a few
+// points of its own training (the shipped one: the zoo's additive model,
+// en-fr-additive), each an .alsc file, and a manifest
 //   models/snapshots/ID.json = { model, updates, devSentences, devBleu (how it was measured),
 //     trajectoryCheck, snapshots: [{ update, fraction, file, bytes, sha256, devBleu, shipped? }] }
 // where `file` is relative to models/snapshots/ and the last point, the end of
-// training, is the shipped model file itself ("../ID.alsc").
+// training, is that model's catalogue file itself ("../ID.alsc").
 // web/tools/assemble.mjs checks each film, copies it to web/models/snapshots/
 // and lists it in the catalogue as
 //   index.films = [{ model, manifest ('snapshots/ID.json'), sha256 (of the manifest), points, bytes, shipped }]
@@ -31,7 +32,7 @@ const isCount = (x) => Number.isInteger(x) && x > 0;
  * Where a manifest's `file` is, relative to models/: 'x.alsc' next to the
  * manifest, or '../x.alsc' (a catalogue model, the shipped one) one folder up.
  * Anything else (a path, a URL, a second '..') -> null.
- *   filmFilePath('snapshots/en-fr-int8.json', '../en-fr-int8.alsc') -> 'en-fr-int8.alsc'
+ *   filmFilePath('snapshots/en-fr-additive.json', '../en-fr-additive.alsc') -> 'en-fr-additive.alsc'
  */
 export function filmFilePath(manifestPath, file) {
   if (typeof manifestPath !== 'string' || typeof file !== 'string') return null;

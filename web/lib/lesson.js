@@ -39,13 +39,13 @@ export const BUILTIN_LESSONS = Object.freeze({
   attention: Object.freeze({
     id: 'attention',
     steps: Object.freeze([
-      { card: 'steps', sentence: 'Open your books, please.', step: 2, kind: 'recap', n: 1 },
-      { card: 'heat', sentence: 'Open your books, please.', step: 4, kind: 'recap', n: 2 },
-      { card: 'compare', sentence: 'I lost my keys.', compare: ['en-fr-dot'], kind: 'recap', n: 3 },
+      { card: 'steps', sentence: 'I need a new phone.', step: 2, kind: 'recap', n: 1 },
+      { card: 'heat', sentence: 'I need a new phone.', step: 4, kind: 'recap', n: 2 },
+      { card: 'compare', sentence: 'I lost my keys.', compare: ['en-fr-additive', 'en-fr-dot'], kind: 'recap', n: 3 },
       { card: 'theory', sentence: 'I lost my keys.', kind: 'recap', n: 4 },
       { card: 'byhand', sentence: 'I lost my keys.', kind: 'recap', n: 5 },
-      { card: 'slider', sentence: 'Thank you for your help.', scale: 4, kind: 'recap', n: 6 },
-      { card: 'compare', sentence: 'Thank you for your help.', compare: ['en-fr-none'], kind: 'recap', n: 7 },
+      { card: 'slider', sentence: 'I need a new phone.', scale: 4, kind: 'recap', n: 6 },
+      { card: 'compare', sentence: 'Thank you for your help.', compare: ['en-fr-additive', 'en-fr-none'], kind: 'recap', n: 7 },
       { card: 'steps', sentence: 'I lost my keys.', step: 1, kind: 'pitfall', n: 1 },
       { card: 'erasure', sentence: 'I lost my keys.', kind: 'pitfall', n: 2 },
       { card: 'mathcheck', sentence: 'Good morning, everyone.', kind: 'pitfall', n: 3 },
