@@ -12,6 +12,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { assembleExamples } from '../web/tools/assemble.mjs';
+import { PYTHON } from './support/alsc.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODELS = path.join(REPO, 'models');
@@ -94,5 +95,29 @@ test('assemble puts the lesson first, then the picked sentences, into the catalo
     assert.equal(bare.models[0].examples, undefined);
   } finally {
     fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+// examples.py --alsc reads the native CLI's --json lines: greedy (--beam 1, the
+// committed lists' decoding) prints the translation itself, a beam its
+// hypotheses. It once read every line as a beam's, so `./build.sh model`
+// stopped at the examples step; the default's committed list must be exactly
+// what the script makes from the committed file.
+const CLI = path.join(REPO, 'build', 'native', 'alignscope');
+test('examples.py --alsc makes the default model\'s committed list again from the committed file (greedy), and runs with a beam', { skip: fs.existsSync(CLI) ? false : 'build/native/alignscope not built (./build.sh native)' }, () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'as-examples-py-'));
+  try {
+    const run = (out, beam) => spawnSync(PYTHON, [path.join(MODELS, 'train', 'examples.py'), '--alsc', path.join(MODELS, `${index.default}.alsc`),
+      '--out', out, '--beam', String(beam)], { cwd: REPO, encoding: 'utf8' });
+    const greedy = run(path.join(tmp, 'greedy.json'), 1);
+    assert.equal(greedy.status, 0, greedy.stderr);
+    assert.equal(fs.readFileSync(path.join(tmp, 'greedy.json'), 'utf8'), fs.readFileSync(path.join(DIR, `${index.default}.json`), 'utf8'));
+    const beam = run(path.join(tmp, 'beam.json'), 2);
+    assert.equal(beam.status, 0, beam.stderr);
+    const list = JSON.parse(fs.readFileSync(path.join(tmp, 'beam.json'), 'utf8'));
+    assert.equal(list.decoding, 'beam 2');
+    for (const e of list.examples) assert.ok(byEnglish.has(e.text) && e.translation, JSON.stringify(e));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
