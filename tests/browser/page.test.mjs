@@ -1467,7 +1467,14 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
     for (const [id, kind] of [['toy-dot', 'dot'], ['toy-scaled-dot', 'scaled_dot'], ['toy-general', 'general']]) {
       const toy = await nodeModel(path.join(modelsDir, `${id}.alsc`));
       await page.locator('#app .as-model-card select').selectOption(id);
+      // The model in use is the toy (two toys may translate the sentence alike), then its translation;
+      // the card may be off screen, and the render scheduler updates it once the store is quiet.
+      await page.waitForFunction((want) => document.querySelector('#app .as-root')?.dataset.model === want, id);
       await waitForTranslation(page, toy.translate('Open the file').translation);
+      const want = kind === 'general' ? 'The score scale (softmax temperature)' : 'The √d slider';
+      const says = kind === 'general' ? 'bilinear form' : `d = ${toy.info.keyDim} (the key dimension`;
+      await page.waitForFunction(([w, part]) => document.querySelector('#app .as-slider-card h2')?.textContent === w
+        && document.querySelector('#app .as-slider-card').textContent.includes(part), [want, says]);
       const title = await card.locator('h2').textContent();
       const text = await card.textContent();
       if (kind === 'general') {

@@ -40,6 +40,10 @@ function drag(page, { steps, perFrame }) {
       .filter((el) => { const r = el.getBoundingClientRect(); return r.bottom < -NEAR || r.top > innerHeight + NEAR; })
       .map((el) => el.dataset.area);
     const off = new Set(offNow());
+    // The main map's last paint before the drag was at the slider's value now: its multiplier times
+    // 2^value is the model's trained one, so the last value's multiplier is known before it is painted.
+    const before = performance.getEntriesByName('alignscope:heatmap-paint').filter((e) => e.detail?.map === 'main' && e.detail.scoreScale != null).at(-1);
+    const trained = before ? before.detail.scoreScale * 2 ** Number(input.value) : null;
     const painted = [];
     const po = new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail?.map === 'main') painted.push(e.detail.scoreScale); });
     po.observe({ entryTypes: ['mark'] });
@@ -59,18 +63,19 @@ function drag(page, { steps, perFrame }) {
       for (const a of [...off]) if (!offNow().includes(a)) off.delete(a);
     }
     // The last result: let the worker answer and its frame paint (well before the store's quiet catch-up).
-    const perf = document.querySelector('#app .as-perf');
-    const count0 = Number(perf.dataset.count);
+    // Until the last value's own paint: a result asked for earlier may still arrive first.
+    const want = trained == null ? null : trained / 2 ** Number(values.at(-1));
+    const lastPainted = () => painted.length > 0 && (want == null || Math.abs(painted.at(-1) - want) <= 1e-6 * want);
     const t0 = performance.now();
     while (performance.now() - t0 < 5000) {
       await new Promise((r) => requestAnimationFrame(r));
       frames += 1;
-      if (Number(perf.dataset.count) > count0 && painted.length) break;
+      if (lastPainted()) break;
     }
     for (let k = 0; k < 2; k++) { await new Promise((r) => requestAnimationFrame(r)); frames += 1; }
     po.disconnect();
     const during = log.slice(start);
-    return { frames, log: during, off: [...off], painted: painted.filter((x) => x != null), values };
+    return { frames, log: during, off: [...off], painted: painted.filter((x) => x != null), values, want };
   }, { steps, perFrame });
 }
 
@@ -113,6 +118,7 @@ describe('render scheduler', () => {
     const { page, errors, context } = await openLogged();
     const r = await drag(page, { steps: 100, perFrame: 3 });
     assert.ok(r.painted.length >= 1, 'the drag was painted');
+    assert.ok(r.want != null, 'the last value\'s multiplier was known (a paint before the drag)');
     // The slider moves one way: the score multiplier only falls. An older value painted after a newer one would break that.
     for (let i = 1; i < r.painted.length; i++) assert.ok(r.painted[i] <= r.painted[i - 1] + 1e-12, `paint ${i}: ${r.painted[i - 1]} then ${r.painted[i]}`);
     assert.ok(r.painted.length < 100, `intermediate values were dropped (${r.painted.length} paints for 100 steps)`);
