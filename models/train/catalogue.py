@@ -34,21 +34,13 @@ def report_caption(report_path):
     return ""
 
 
-def report_budgets(models_dir, entries):
+def report_budgets(models_dir):
     """What each line of the report's figure was trained for, for its caption:
-    {"budgets": {kind: updates}} from the zoo's metrics (report.py's choice:
-    its own additive model, or without one the picker's default English ->
-    French additive model). The page says "equal budget" only when they are equal."""
-    budgets = {}
-    zoo_additive = os.path.exists(os.path.join(models_dir, "report", "en-fr-additive.metrics.json"))
-    additive = next((e for model_id in ("en-fr-int8", "en-fr") for e in entries if e["id"] == model_id), None)
-    if additive and additive.get("updates") and not zoo_additive:
-        budgets["additive"] = additive["updates"]
-    for path in sorted(glob.glob(os.path.join(models_dir, "report", "en-fr-*.metrics.json"))):
-        with open(path, encoding="utf-8") as f:
-            m = json.load(f)
-        if m.get("updates") and m.get("attention"):
-            budgets[m["attention"]] = m["updates"]
+    {"budgets": {kind: updates}}, of the models report.py compares
+    (report.load_models). The page says "equal budget" only when they are equal."""
+    import report
+    budgets = {kind: m["metrics"]["updates"] for kind, m in sorted(report.load_models(models_dir).items())
+               if m["metrics"].get("updates")}
     return {"budgets": budgets} if budgets else {}
 
 
@@ -191,7 +183,7 @@ def main():
     if os.path.exists(figure):
         index["report"] = {"figure": "report/bleu-by-length.svg", "text": "REPORT.md",
                            "caption": report_caption(os.path.join(args.models, "REPORT.md")),
-                           **report_budgets(args.models, entries), **report_by_length(args.models),
+                           **report_budgets(args.models), **report_by_length(args.models),
                            **report_local(args.models)}
     with open(os.path.join(args.models, "index.json"), "w", encoding="utf-8") as f:
         json.dump(index, f, ensure_ascii=False, indent=2)

@@ -55,23 +55,22 @@ def read_json(path):
 
 
 def load_models(models_dir):
-    """{kind: {"id", "metrics", "file"}} for English -> French."""
+    """{kind: {"id", "metrics", "file"}} for English -> French: the zoo's models
+    (models/report/en-fr-KIND.metrics.json); without the zoo's additive one,
+    the default English -> French model's metrics stand in for it."""
     out = {}
     report_dir = os.path.join(models_dir, "report")
-    for model_id in ("en-fr-int8", "en-fr"):
-        if os.path.exists(os.path.join(report_dir, "en-fr-additive.metrics.json")):
-            break  # the zoo's own additive model, read below with the other kinds
-        path = os.path.join(models_dir, f"{model_id}.metrics.json")
-        if os.path.exists(path):
-            alsc = os.path.join(models_dir, f"{model_id}.alsc")
-            out["additive"] = {"id": model_id, "metrics": read_json(path), "file": alsc if os.path.exists(alsc) else None}
-            break
     for kind in KIND_ORDER:
         path = os.path.join(report_dir, f"en-fr-{kind}.metrics.json")
         if os.path.exists(path):
             alsc = os.path.join(models_dir, f"en-fr-{kind}.alsc")
             out[kind] = {"id": f"en-fr-{kind}", "metrics": read_json(path), "file": alsc if os.path.exists(alsc) else None}
-    return out
+    for model_id in ("en-fr-int8", "en-fr"):
+        path = os.path.join(models_dir, f"{model_id}.metrics.json")
+        if "additive" not in out and os.path.exists(path):
+            alsc = os.path.join(models_dir, f"{model_id}.alsc")
+            out["additive"] = {"id": model_id, "metrics": read_json(path), "file": alsc if os.path.exists(alsc) else None}
+    return {kind: out[kind] for kind in KIND_ORDER if kind in out}
 
 
 def by_length(metrics, test_set):

@@ -65,9 +65,10 @@ export async function browserStepBench(browser, { quick = false, sentences, log 
     // f16 file's weights on a long sentence); ORT runs the f32 weights.
     const referenceOf = (n) => (n.endsWith('-int8') && setup.tokens['simd-int8'] ? 'simd-int8' : setup.reference);
     const agreement = Object.fromEntries(Object.entries(setup.tokens).map(([n, t]) => {
-      const ref = setup.tokens[referenceOf(n)];
+      const reference = referenceOf(n);
+      const ref = setup.tokens[reference];
       return [n, {
-        reference: referenceOf(n),
+        reference,
         sameTokens: t.every((x, i) => JSON.stringify(x) === JSON.stringify(ref[i])),
         perSentence: t.map((x, i) => JSON.stringify(x) === JSON.stringify(ref[i])),
       }];
@@ -101,8 +102,8 @@ export function browserStepLines(r, sentences) {
       rs.int8 && `int8 step ${f(rs.int8.step.median)}× (${f(rs.int8.step.q1)}–${f(rs.int8.step.q3)})`,
     ].filter(Boolean).join(', ')}.`, '');
   }
-  const ag = Object.entries(r.agreement).filter(([k, v]) => k !== (v.reference ?? r.reference))
-    .map(([k, v]) => `${k} against ${v.reference ?? r.reference} ${v.sameTokens ? 'same' : 'DIFFERENT'}`);
+  const ag = Object.entries(r.agreement).filter(([k, v]) => k !== v.reference)
+    .map(([k, v]) => `${k} against ${v.reference} ${v.sameTokens ? 'same' : 'DIFFERENT'}`);
   lines.push(`Greedy tokens in Chromium, each build against the SIMD128 build of the same weights: ${ag.join(', ')}.`, '');
   if (Object.keys(r.unavailable).length) lines.push(`Not run in Chromium: ${Object.entries(r.unavailable).map(([k, v]) => `${k} (${v})`).join('; ')}.`, '');
   return lines;

@@ -37,9 +37,9 @@ test('the “Trained on … Debian sentence pairs” line is in the UI language,
   const catalog = JSON.parse(fs.readFileSync(path.join(REPO, 'models', 'index.json'), 'utf8'));
   const pairs = catalog.models.find((m) => m.id === catalog.default).trainPairs;
   assert.ok(Number.isInteger(pairs) && pairs >= 1000, 'precondition: the default model says how many pairs it was trained on');
-  const grouped = (sep) => String(pairs).replace(/\B(?=(\d{3})+$)/g, sep).replace(/\./g, '\\.');
-  const want = { en: new RegExp(`^Trained on ${grouped(',')} Debian sentence pairs`), fr: new RegExp(`^Entraîné sur ${grouped('\u202f')} paires de phrases de Debian`),
-    de: new RegExp(`^Trainiert auf ${grouped('.')} Satzpaaren aus Debian`), es: new RegExp(`^Entrenado con ${grouped('.')} pares de frases de Debian`) };
+  const digits = (lang) => new Intl.NumberFormat(lang).format(pairs).replace(/\./g, '\\.');
+  const want = { en: new RegExp(`^Trained on ${digits('en')} Debian sentence pairs`), fr: new RegExp(`^Entraîné sur ${digits('fr')} paires de phrases de Debian`),
+    de: new RegExp(`^Trainiert auf ${digits('de')} Satzpaaren aus Debian`), es: new RegExp(`^Entrenado con ${digits('es')} pares de frases de Debian`) };
   const line = (page) => page.locator('#app .as-trained-on').textContent();
   for (const [locale, lang] of [['fr-FR', 'fr'], ['de-DE', 'de'], ['es-ES', 'es']]) {
     const { page, context, errors } = await openPage(env.browser, { locale });
