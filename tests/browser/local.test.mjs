@@ -107,7 +107,7 @@ describe('the local window', () => {
     const y = windowWhy(global, local, 0);
     assert.equal(got.global.markedRow, String(y.step), 'the row where they part is marked');
     assert.match(got.why, new RegExp(`With a window of D = 0, ${d.distance} words? of ${translationWords(global).length} changed\\.`));
-    assert.match(got.why, new RegExp(`The two part at step ${y.step + 1} \\(“${y.word}” with global attention\\): there the model looked most at “${y.looked}”`));
+    assert.match(got.why, new RegExp(`The two part at step ${y.step + 1}, where with global attention the model writes “${y.word}”: there it looked most at “${y.looked}”`));
     assert.match(got.why, /zone économique européenne/, 'outside the window: the diagonal’s failure is said');
     await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('win') === '0', null, { timeout: 10_000 });
     // The report's numbers for this kind of attention, as report.py wrote them (index.json's report.local).

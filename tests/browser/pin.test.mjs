@@ -144,7 +144,11 @@ describe('pin the finger', () => {
     await gotoReady(page, env.url(`index.html#${new URLSearchParams({ s: SENTENCE, step: String(STEP) })}`));
     const card = page.locator('#app .as-pin-card');
     await card.scrollIntoViewIfNeeded();
-    assert.match(await card.locator('.as-pin-step').textContent(), new RegExp(`^Step ${STEP + 1} of ${original.T}: the decoder writes “${original.target[STEP].text}”`));
+    // Numbered as the step view numbers it: at word level, “Fermez” (two pieces) is one step.
+    const mA = figureMatrix(original, info, false);
+    assert.ok(rowOfStep(mA, STEP) < STEP, 'precondition: a word of several pieces before the step');
+    assert.equal(await card.locator('.as-pin-step').textContent(), `Step ${rowOfStep(mA, STEP) + 1} of ${mA.T}: the decoder writes “${original.target[STEP].text}”`);
+    assert.equal(await page.textContent('#app .as-step-count'), `step ${rowOfStep(mA, STEP) + 1} / ${mA.T}`, 'as the step view says');
     assert.equal(await card.locator('.as-pin-results').isHidden(), true, 'no results before a pin');
     assert.equal(await card.locator('.as-heatmap-canvas').count(), 0, 'and no heatmaps of its own');
     const first = sourceWords(original)[0];
@@ -155,7 +159,7 @@ describe('pin the finger', () => {
     const got = await results(page);
     const { d } = checkAgainstNode(got, { step: STEP, at: 0 }, 'all on the first word');
     assert.ok(d.distance > 0, 'this pin changes the output (so the marks are tested)');
-    assert.match(got.summary, new RegExp(`At step ${STEP + 1} \\(“${original.target[STEP].text}”\\), all the weight was put on “${first.text}”`));
+    assert.match(got.summary, new RegExp(`At step ${rowOfStep(mA, STEP) + 1}, where the decoder writes “${original.target[STEP].text}”, all the weight was put on “${first.text}”`));
     assert.equal(await card.getByRole('button', { name: `Put all the weight on “${first.text}” (1 of ${n})` }).getAttribute('aria-pressed'), 'true');
     pinLink = got.link;
     // The address follows the store after a short pause (controllers/share.js).

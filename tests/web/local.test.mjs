@@ -120,6 +120,23 @@ describe('the window', () => {
     assert.deepEqual(windowWhy(one, oneLocal, 0), { same: true });
   });
 
+  test('why the two part, at piece level: what global attention looked at and the window\'s centre are source pieces (the heatmap\'s columns)', async () => {
+    await real();
+    // “agreement” is read as three pieces; with D = 1 the two part at “sur”, where global attention looks at one of them.
+    const text = 'The agreement on the European Economic Area was signed in August 1992.';
+    const g = decode(text);
+    const w = decode(text, { window: 1, windowSteps: g.T });
+    const words = windowWhy(g, w, 1);
+    const pieces = windowWhy(g, w, 1, { pieces: true });
+    assert.equal(pieces.step, words.step, 'the same step parts');
+    assert.equal(words.looked, 'agreement', 'word level: the word');
+    assert.equal(pieces.looked, 're', 'piece level: the piece of it');
+    const row = Array.from(g.alpha.subarray(pieces.step * g.S, (pieces.step + 1) * g.S));
+    assert.equal(pieces.looked, g.source[row.indexOf(Math.max(...row))].text, 'the step\'s largest weight');
+    assert.equal(pieces.centre, g.source[windowCentre(pieces.step, g.T, g.S)].text);
+    assert.equal(pieces.lost, words.lost, 'the weight outside the window does not depend on how it is named');
+  });
+
   test('the controller decodes the store\'s translation with the window, its T and its decoding; off clears it', async () => {
     await real();
     const trace = { ...decode('Open the red file', { scoreScale: info.trainedScoreScale, topK: 5 }), text: 'Open the red file', beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: 1 };

@@ -4,7 +4,9 @@
 // bars are the heatmap's row for that step (the matrix the card draws), the
 // steps are the matrix's rows (a word's pieces are sub-steps, not steps), and
 // "Translation so far" is the engine's own detokenised text. Plus a hand-made
-// trace (no byte spans) for the fallback.
+// trace (no byte spans) for the fallback. stepName (what the pin, comparison
+// and local-window cards call a decoder step) numbers and names it as the
+// step view does, and views/step-name.js says it in words.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../web/engine.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 import { rowOfStep } from '../../web/lib/words.js';
-import { stepView, stepOfRow, rowTexts } from '../../web/lib/steps.js';
+import { stepView, stepOfRow, rowTexts, stepName } from '../../web/lib/steps.js';
+import { sayStep } from '../../web/views/step-name.js';
+import { setUiLanguage } from '../../web/i18n/all.js'; // every UI language, registered
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SENTENCES = [
@@ -135,4 +139,57 @@ test('beam card: where a hypothesis parts and looks, named at the heatmap\'s lev
     }
   }
   assert.ok(checked > 0, 'some hypothesis looked elsewhere than #1');
+});
+
+test('stepName: the step view\'s number and row label at both levels; a word\'s pieces are its sub-steps', async () => {
+  const trace = await traceOf(SENTENCES[0]);
+  const words = figureMatrix(trace, info, false);
+  const pieces = figureMatrix(trace, info, true);
+  const tw = words.rowGroups;
+  for (let t = 0; t < trace.T; t++) {
+    for (const m of [words, pieces]) {
+      const v = stepView(m, t);
+      const n = stepName(m, trace, t);
+      assert.deepEqual([n.number, n.of, n.row, n.text, n.level], [v.row + 1, v.rows, v.row, v.word, m.level], `${m.level} step ${t}: “step ${v.row + 1} / ${v.rows}”, row “${v.word}”`);
+      assert.equal(n.piece, trace.target[t].isEnd ? '</s>' : trace.target[t].text, 'the piece this decoder step writes');
+    }
+    // Its word and its place in it: the word-level row's group.
+    const g = tw[rowOfStep(words, t)];
+    const n = stepName(pieces, trace, t);
+    assert.deepEqual([n.word, n.i, n.n], [g.text, t - g.first + 1, g.count], `step ${t}: piece ${t - g.first + 1} of ${g.count} of “${g.text}”`);
+  }
+  // Piece level counts every decoder step; word level only the words.
+  assert.equal(stepName(pieces, trace, trace.T - 1).number, trace.T);
+  assert.equal(stepName(words, trace, trace.T - 1).number, words.T);
+  assert.ok(words.T < trace.T);
+  // Out of range: clamped to the translation.
+  assert.equal(stepName(words, trace, trace.T + 5).number, words.T);
+  assert.equal(stepName(words, trace, -1).number, 1);
+});
+
+test('sayStep: a word; a word with the piece this step writes (word level); a piece with its word (piece level); in the UI languages', () => {
+  // L' = L + ', then accord, then the end.
+  const trace = {
+    S: 2, T: 4, alpha: new Float32Array(8).fill(0.5), translation: "L'accord",
+    source: [{ text: 'The' }, { text: 'agreement' }],
+    target: [{ text: 'L' }, { text: "'" }, { text: 'accord' }, { text: '', isEnd: true }],
+    targetWords: [{ text: "L'", first: 0, count: 2 }, { text: 'accord', first: 2, count: 1 }, { text: '</s>', first: 3, count: 1 }],
+  };
+  const words = figureMatrix(trace, {}, false);
+  const pieces = figureMatrix(trace, {}, true);
+  assert.equal(words.T, 3);
+  setUiLanguage('en');
+  try {
+    assert.equal(sayStep(stepName(words, trace, 0)), '“L\'” (piece 1 of 2: “L”)');
+    assert.equal(sayStep(stepName(words, trace, 1)), '“L\'” (piece 2 of 2: “\'”)');
+    assert.equal(sayStep(stepName(words, trace, 2)), '“accord”');
+    assert.equal(stepName(words, trace, 2).number, 2, 'accord is the second word');
+    assert.equal(sayStep(stepName(pieces, trace, 1)), '“\'” (piece 2 of 2 of “L\'”)');
+    assert.equal(sayStep(stepName(pieces, trace, 2)), '“accord”');
+    assert.equal(stepName(pieces, trace, 2).number, 3, 'accord is the third piece');
+    assert.equal(sayStep(stepName(words, trace, 3)), '“</s>”');
+    setUiLanguage('fr');
+    assert.equal(sayStep(stepName(words, trace, 0)), '« L\' » (morceau 1 sur 2 : « L »)');
+    assert.equal(sayStep(stepName(pieces, trace, 0)), '« L » (morceau 1 sur 2 de « L\' »)');
+  } finally { setUiLanguage('en'); }
 });

@@ -9,12 +9,15 @@
 // softmax most widely spread has the sharpest rows. Below them, the difference heatmap
 // α_A − α_B of the main model and one other, where both read the same
 // source words. The step (the step-through's) is marked in every column, so
-// playing the step-through plays them all. The models come from
+// playing the step-through plays them all: the step view's row, at the
+// heatmap's level (step i is row i of every column, as the difference
+// heatmap pairs rows), numbered as the step view numbers it. The models come from
 // controllers/compare.js through the store (`compare`, `compared`,
 // `compareMatrices`); the checkboxes write `compare` (URL `vs=`).
 
 import { CONFIG } from '../config.js';
 import { rowOfStep } from '../lib/words.js';
+import { stepOfRow } from '../lib/steps.js';
 import { h, replaceChildren } from '../lib/dom.js';
 import { attentionName, bleuWithBudget, fixedSummary, kindUnlessNamed, updatesCount, weightsName } from '../lib/catalog.js';
 import { COMPARE_MAX, comparedIds, differenceMatrix, mean, scoreSpread, spreadVerdict } from '../lib/compare.js';
@@ -108,8 +111,8 @@ export function mount(store, { headingId, frame = null, actions }) {
     remove?.addEventListener('click', () => store.set({ compare: comparedIds(store.get().compare, store.get().model).filter((x) => x !== id) }));
     const heat = heatmapView.render(box, {
       frame,
-      // A row of this column: move the step-through there (its decoder step, counted in this model's steps).
-      onPick: (t) => { const m = matrixOf(store.get(), id); actions.setStep(m?.rowGroups?.[t]?.first ?? t); },
+      // A row of this column: move the step-through to that row (the main model's decoder step that begins it).
+      onPick: (t) => { const st = store.get(); actions.setStep(st.matrix ? stepOfRow(st.matrix, t) : t); },
     });
     heat.setOptions(COLUMN_OPTIONS);
     const el = h('article', { class: 'as-compare-col', dataset: { model: main ? 'main' : id } },
@@ -124,6 +127,16 @@ export function mount(store, { headingId, frame = null, actions }) {
     if (id === null) return st.matrix;
     const m = own(st.compareMatrices, id);
     return m && st.trace && m.trace.text === st.trace.text ? m : null;
+  }
+
+  /**
+   * The row of matrix `m` (a column's) at the step-through's step: the step
+   * view's row of the main heatmap (a word, or a piece), the same index in
+   * every column, the last row of a shorter translation.
+   */
+  function rowNow(st, m) {
+    const row = st.matrix ? rowOfStep(st.matrix, st.step ?? 0) : rowOfStep(m, st.step ?? 0);
+    return Math.max(0, Math.min(m.T - 1, row));
   }
 
   /** -> { name, spread, entropy } for the spread note (spread null: nothing to measure). */
@@ -155,14 +168,14 @@ export function mount(store, { headingId, frame = null, actions }) {
     c.message.textContent = message ?? '';
     if (m?.alpha) {
       c.heat.update(m);
-      const step = Math.min(st.step, m.trace.T - 1);
-      const row = rowOfStep(m, step);
+      const row = rowNow(st, m);
       c.heat.setMarkedRow(row);
       const alphaRow = Array.from(m.alpha.subarray(row * m.S, (row + 1) * m.S));
       const best = alphaRow.indexOf(Math.max(...alphaRow));
-      c.line.textContent = t('compare.line', { h: fmt(mean(m.entropies), 2), step: num(step + 1), row: m.rowLabels[row], col: m.colLabels[best], a: fmt(alphaRow[best]) });
+      c.line.textContent = t('compare.line', { h: fmt(mean(m.entropies), 2), step: num(row + 1), row: m.rowLabels[row], col: m.colLabels[best], a: fmt(alphaRow[best]) });
     } else {
-      c.line.textContent = trace && !m.alpha ? t('compare.lineNone', { step: num(Math.min(st.step, trace.T - 1) + 1), word: trace.target[Math.min(st.step, trace.T - 1)]?.text ?? '' }) : '';
+      const row = trace ? rowNow(st, m) : 0;
+      c.line.textContent = trace && !m.alpha ? t('compare.lineNone', { step: num(row + 1), word: m.rowLabels[row] ?? '' }) : '';
     }
     c.box.hidden = !m?.alpha;
     const spread = m?.alpha ? scoreSpread(m.trace) : null;

@@ -5,19 +5,24 @@
 // (views/beside.js, as the pin card shows its pinned decode). A sentence
 // computed from the two results says where they part and why (lib/local.js
 // windowWhy): at that step, was the word global attention looked at most
-// outside the window? The report's measure on the held-out test
+// outside the window? It numbers and names that step as the step view does,
+// at the heatmap's level (lib/steps.js stepName: at word level the step of
+// the word, with the piece where they part), and names source words or
+// pieces as the heatmap's columns. The report's measure on the held-out test
 // (report.local, via index.json) is cited under it. Part of the
 // step-through card (cards/steps.js mounts it).
 
 import { h, uid } from '../lib/dom.js';
 import { figureMatrix } from '../lib/figure.js';
 import { rowOfStep } from '../lib/words.js';
+import { stepName } from '../lib/steps.js';
 import { translationWords } from '../lib/pin.js';
 import { WINDOW_CHOICES, localReport, windowWhy } from '../lib/local.js';
 import { fmt } from '../lib/math.js';
 import { t, num } from '../i18n/index.js';
 import { legendGradientCSS } from '../theme.js';
 import { createBeside } from '../views/beside.js';
+import { sayStep } from '../views/step-name.js';
 
 /** ctx: { frame (the widget's render scheduler), actions: { setWindow(d | null), setStep(step) } } */
 export function mountLocal(store, { frame = null, actions }) {
@@ -89,7 +94,8 @@ export function mountLocal(store, { frame = null, actions }) {
     windowed.head.textContent = t('local.windowHead', { d: num(d) });
     global.heat.update(st.matrix);
     windowed.heat.update(m);
-    const y = windowWhy(st.trace, w.result, d);
+    const y = windowWhy(st.trace, w.result, d, { pieces: st.matrix.level === 'pieces' });
+    const at = y.same ? null : stepName(st.matrix, st.trace, y.step);
     global.heat.setMarkedRow(y.same ? -1 : rowOfStep(st.matrix, y.step));
     windowed.heat.setMarkedRow(y.same ? -1 : rowOfStep(m, y.step));
     const total = translationWords(st.trace).length;
@@ -98,7 +104,7 @@ export function mountLocal(store, { frame = null, actions }) {
     // In words, from the two results: whether they differ, where they part, and why.
     why.textContent = y.same ? t('local.same', { d: num(d), n: total })
       : `${t('local.changed', { d: num(d), n: diff.distance, total: num(total) })} ${t(y.outside ? 'local.partOutside' : 'local.partInside', {
-        step: num(y.step + 1), word: y.word, looked: y.looked, centre: y.centre, dist: num(y.distance), n: y.distance, d: num(d), lost: fmt(y.lost, 2),
+        step: num(at.number), word: sayStep(at), looked: y.looked, centre: y.centre, dist: num(y.distance), n: y.distance, d: num(d), lost: fmt(y.lost, 2),
       })}${y.outside ? ` ${t('local.diagonal')}` : ''}`;
     element.dataset.changed = String(diff.distance);
     element.dataset.partStep = y.same ? '' : String(y.step);

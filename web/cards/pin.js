@@ -12,16 +12,21 @@
 // Levels: the engine pins source POSITIONS (a subword model's pieces). When
 // the heatmap shows words, a word's weight is shared evenly by its pieces
 // and the other words keep how theirs was shared (lib/pin.js setGroupWeight);
-// "Show subword pieces" in the heatmap card sets each piece.
+// "Show subword pieces" in the heatmap card sets each piece. The pin itself
+// is a decoder step (a piece: `pin=` in the link), but the card numbers and
+// names it as the step view does, at the heatmap's level (lib/steps.js
+// stepName): at word level the step of the word, with the piece it writes.
 
 import { h, replaceChildren } from '../lib/dom.js';
 import { figureMatrix } from '../lib/figure.js';
-import { rowOfStep, sourceWords, wordOfStep } from '../lib/words.js';
+import { rowOfStep, sourceWords } from '../lib/words.js';
+import { stepName } from '../lib/steps.js';
 import { alphaRow, forcedRow, pinChange, pinToString, roundWeights, setGroupWeight, translationWords } from '../lib/pin.js';
 import { fmt } from '../lib/math.js';
 import { t, num } from '../i18n/index.js';
 import { legendGradientCSS } from '../theme.js';
 import { createBeside } from '../views/beside.js';
+import { sayStep } from '../views/step-name.js';
 
 // A change of α at least this large (total variation) is "large" in the card's verdict.
 const LARGE_CHANGE = 0.5;
@@ -111,7 +116,7 @@ export function mount(store, { headingId, frame = null, actions }) {
   }
 
   function renderEditor(st) {
-    const ok = !!st.trace?.alpha;
+    const ok = !!(st.trace?.alpha && st.matrix);
     editor.hidden = !ok;
     unavailable.hidden = ok || !st.trace;
     if (!ok) {
@@ -123,12 +128,15 @@ export function mount(store, { headingId, frame = null, actions }) {
     const subword = st.trace.sourceWords?.length !== st.trace.S;
     levelNote.hidden = !subword;
     levelNote.textContent = subword ? t(st.pieces ? 'pin.levelPieces' : 'pin.levelWords') : '';
-    stepHead.textContent = t('pin.stepHead', { step: num(step + 1), n: num(st.trace.T), word: stepName(st.trace, step) });
+    const here = stepName(st.matrix, st.trace, step);
+    stepHead.textContent = t('pin.stepHead', { step: num(here.number), n: num(here.of), word: sayStep(here) });
     const pinnedHere = st.pin && st.pin.step === step;
     editorNote.textContent = t(pinnedHere ? 'pin.editorPinned' : 'pin.editorModel');
-    otherStep.hidden = !st.pin || pinnedHere;
+    // (A pin from a link past this translation's end waits for its own sentence, then is checked: not said meanwhile.)
+    const there = st.pin && !pinnedHere && st.pin.step < st.trace.T ? stepName(st.matrix, st.trace, st.pin.step) : null;
+    otherStep.hidden = !there;
     goBtn.hidden = otherStep.hidden;
-    if (st.pin && !pinnedHere) otherStep.textContent = t('pin.otherStep', { step: num(st.pin.step + 1), word: st.pin.step < st.trace.T ? stepName(st.trace, st.pin.step) : '' });
+    if (there) otherStep.textContent = t('pin.otherStep', { step: num(there.number), word: sayStep(there) });
     resetBtn.disabled = !st.pin;
     const base = baseRow(st, step);
     const active = element.getRootNode().activeElement;
@@ -171,7 +179,9 @@ export function mount(store, { headingId, frame = null, actions }) {
     // The two translations, word by word.
     const d = beside.show(orig, res, st.info?.targetLanguage);
     const [original, pinnedCol] = beside.columns();
-    pinnedCol.head.textContent = t('pin.pinnedStepHead', { step: num(pin.step + 1) });
+    // The pinned step as the step view numbers it, in the model's own translation (the steps before it are the same in both).
+    const name = stepName(st.matrix, orig, pin.step);
+    pinnedCol.head.textContent = t('pin.pinnedStepHead', { step: num(name.number) });
     // The heatmaps, each with the pinned step's row marked.
     original.heat.update(st.matrix);
     pinnedCol.heat.update(m);
@@ -189,10 +199,10 @@ export function mount(store, { headingId, frame = null, actions }) {
     // In words: what was changed, by how much, and what it did.
     const level = st.pieces || st.matrix.identity ? orig.source.map((s, j) => ({ text: s.text, first: j, count: 1 })) : sourceWords(orig);
     const ch = pinChange(alphaRow(orig, pin.step), forcedRow(pin, orig.S), level);
-    const word = stepName(orig, pin.step);
+    const word = sayStep(name);
     said.textContent = ch.oneHot >= 0
-      ? t(ch.to === ch.from ? 'pin.saidAllSame' : 'pin.saidAll', { step: num(pin.step + 1), word, to: level[ch.to].text, had: fmt(ch.hadThere, 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) })
-      : t('pin.saidSet', { step: num(pin.step + 1), word, to: level[ch.to].text, b: fmt(ch.after[ch.to], 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) });
+      ? t(ch.to === ch.from ? 'pin.saidAllSame' : 'pin.saidAll', { step: num(name.number), word, to: level[ch.to].text, had: fmt(ch.hadThere, 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) })
+      : t('pin.saidSet', { step: num(name.number), word, to: level[ch.to].text, b: fmt(ch.after[ch.to], 2), from: level[ch.from].text, a: fmt(ch.before[ch.from], 2) });
     moved.textContent = t('pin.moved', { tv: fmt(ch.tv, 2) });
     const total = translationWords(orig).length;
     output.textContent = d.distance === 0 ? t('pin.outSame', { n: total }) : t('pin.outChanged', { n: d.distance, total: num(total) });
@@ -242,13 +252,4 @@ export function mount(store, { headingId, frame = null, actions }) {
     redraw() { beside.redraw(); },
     destroy() { beside.destroy(); },
   };
-}
-
-/** “chat”, or “mez” (in “Fermez”) for a piece of a longer word; “</s>” for the end. */
-function stepName(trace, step) {
-  const p = trace.target[step];
-  if (!p) return '';
-  if (p.isEnd) return '</s>';
-  const of = wordOfStep(trace, step);
-  return of.of > 1 ? t('pin.stepPiece', { piece: p.text, word: of.word }) : t('pin.stepWord', { word: p.text });
 }

@@ -48,9 +48,10 @@ const argmax = (row) => row.reduce((b, x, j) => (x > row[b] ? j : b), 0);
  *        distance (source positions from the centre to the nearest piece of
  *        `looked`), outside (that word lay wholly outside the window), lost
  *        (global attention's weight outside the window at that step, 0 … 1) }
- * Words are the traces' (a subword model's pieces grouped).
+ * Words are the traces' (a subword model's pieces grouped); with pieces:
+ * true (the heatmap at piece level), `looked` and `centre` are source pieces.
  */
-export function windowWhy(global, local, d) {
+export function windowWhy(global, local, d, { pieces = false } = {}) {
   const T = global.T;
   const n = Math.min(T, local.T);
   let step = 0;
@@ -60,7 +61,7 @@ export function windowWhy(global, local, d) {
   const S = global.S;
   const centre = windowCentre(step, T, S);
   const row = Array.from(global.alpha.subarray(step * S, (step + 1) * S));
-  const words = sourceWords(global);
+  const words = pieces ? global.source.map((p, j) => ({ text: p.text, first: j, count: 1 })) : sourceWords(global);
   const wordOf = pieceToWord(words, S);
   const byWord = new Array(words.length).fill(0);
   row.forEach((a, j) => { byWord[wordOf[j]] += a; });

@@ -11,7 +11,7 @@
 // So the bars of the step view are, by construction, the marked row of the
 // heatmap, at either level.
 
-import { rowOfStep } from './words.js';
+import { rowOfStep, wordOfStep } from './words.js';
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -84,4 +84,25 @@ export function stepOfRow(matrix, row) {
 export function stepMovedBy(matrix, step, delta) {
   const row = Math.max(0, Math.min(matrix.T - 1, rowOfStep(matrix, step) + delta));
   return stepOfRow(matrix, row);
+}
+
+/**
+ * What the cards that speak of one decoder step (the pin, the comparison,
+ * the local window) call it, at the matrix's level, as the step view does:
+ *   { level, number (the step view's "step i / n", 1-based: the matrix row + 1),
+ *     of (n: the matrix's rows), row, text (the row's label: a word, or a piece),
+ *     piece (the step's own piece, '</s>' at the end), word (the target word it is part of),
+ *     i, n (its place in that word: piece i of n, 1-based; n = 1 for a word of one piece) }
+ * At word level the pieces of a word of several are sub-steps of one step
+ * (text the word, piece the sub-step's); at piece level each is a step.
+ */
+export function stepName(matrix, trace, step) {
+  const t = Math.max(0, Math.min(trace.T - 1, step | 0));
+  const row = rowOfStep(matrix, t);
+  const p = trace.target[t];
+  const w = wordOfStep(trace, t);
+  return {
+    level: matrix.level, number: row + 1, of: matrix.T, row, text: matrix.rowLabels[row],
+    piece: p.isEnd ? '</s>' : p.text, word: w.word, i: w.index + 1, n: w.of,
+  };
 }
