@@ -212,6 +212,32 @@ test('the default width: the tree of the engine’s hypotheses, best first; a se
   } finally { await context.close(); }
 });
 
+test('at piece level (“Show subword pieces”, pieces=1) the sentences name pieces: where #2 parts from #1 and where it looks, and the marked row is the piece\'s', async () => {
+  const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
+  try {
+    await openCard(page, `s=${encodeURIComponent(SENTENCE)}&pieces=1`);
+    const before = Number(await page.locator(`${CARD} canvas.as-heatmap-canvas`).getAttribute('data-paints'));
+    await page.locator(`${CARD} .as-beam-leaf[data-rank="1"]`).click();
+    await page.waitForFunction(([sel, p]) => document.querySelector(sel).dataset.pick === '1'
+      && Number(document.querySelector(`${sel} canvas.as-heatmap-canvas`).dataset.paints) > p, [CARD, before]);
+    const st = await cardState(page);
+    const diff = differenceFromBest(beam4[1], beam4[0]);
+    const [p2, p1] = [figureMatrix(beam4[1], info, true), figureMatrix(beam4[0], info, true)];
+    const [w2, w1] = [figureMatrix(beam4[1], info, false), figureMatrix(beam4[0], info, false)];
+    const lp = differenceAtLevel(diff, p2, p1);
+    const lw = differenceAtLevel(diff, w2, w1);
+    // The sentence is one whose levels differ (else this proves nothing): #1's “d'” is the pieces “d” and “'”.
+    assert.notEqual(lp.bestWrote, lw.bestWrote, `precondition: the pieces where they part are not words (${lp.bestWrote} / ${lw.bestWrote})`);
+    const re = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    assert.match(st.parting, new RegExp(`parts from #1 at step ${lp.step + 1}: it writes “${re(lp.wrote)}” where #1 writes “${re(lp.bestWrote)}”`), st.parting);
+    assert.equal(lp.step, diff.step, 'at piece level the step is the decoder step');
+    assert.ok(diff.most?.tv > 0.2, 'this sentence: #2 looks elsewhere after it parts');
+    assert.match(st.looking, new RegExp(`their attention differs most at step ${diff.most.step + 1} \\(the marked row\\): it looks most at “${re(beam4[1].source[diff.most.col].text)}” \\(α = ${fmtRe(diff.most.a, 3)}\\) where #1 looks most at “${re(beam4[0].source[diff.most.bestCol].text)}”`), st.looking);
+    assert.equal(await page.locator(`${CARD} canvas.as-heatmap-canvas`).getAttribute('data-marked-row'), String(diff.most.step), 'the marked row is the piece\'s (the decoder step\'s)');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
 test('width 1 is greedy: exactly the main translation, and the card says so', async () => {
   const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
   try {
