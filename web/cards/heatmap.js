@@ -238,7 +238,7 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
           cellMax: st.presenter ? CONFIG.cellMaxPresenter : CONFIG.cellMax,
           // A phone: a 12-word sentence's map fits the width with smaller cells (a tap reads a cell, zoom prints the values).
           cellMin: st.presenter ? CONFIG.cellMinPresenter : phone ? CONFIG.cellMinPhone : CONFIG.cellMin,
-          // A phone: a short sentence's map (8 words) ends above the fold on opening, with smaller cells still.
+          // A phone: a short sentence's map (8 words, up to 14 rows) ends above the fold on opening, with smaller cells still.
           screenMin: phone ? CONFIG.firstScreenCellMinPhone : CONFIG.firstScreenCellMin,
           reserve: st.presenter ? CONFIG.heatBoxReservePresenterPx : CONFIG.heatBoxReservePx,
           boxPx: st.presenter ? 0 : (boxPx ?? 0),
