@@ -67,7 +67,9 @@ stale() {
 DEPS_NATIVE=(gcc)
 DEPS_WASM=(emscripten clang-19 lld-19 wasi-libc libclang-rt-19-dev-wasm32)
 DEPS_TORCH=(python3-torch libopenblas0-pthread)
-DEPS_BROWSER=(chromium chromium-driver)
+# xvfb and xdotool: a display for Chromium with a window, and real key
+# presses on it (tests/browser/headed.test.mjs: Escape in a real full screen).
+DEPS_BROWSER=(chromium chromium-driver xvfb xdotool)
 DEPS_CHECKS=(clang libclang-rt-dev valgrind)
 
 # dep_ok PACKAGE : PACKAGE is usable here. A package with a program is
@@ -77,9 +79,10 @@ dep_ok() {
     case $1 in
         emscripten) command -v emcc ;;
         chromium-driver) command -v chromedriver ;;
+        xvfb) command -v Xvfb ;;
         lld-19) command -v wasm-ld-19 ;;
         wasi-libc) [[ -f /usr/lib/wasm32-wasi/libc.a ]] ;;
-        gcc | clang | clang-19 | valgrind | chromium) command -v "$1" ;;
+        gcc | clang | clang-19 | valgrind | chromium | xdotool) command -v "$1" ;;
         python3-torch)
             # Another Python (ALIGNSCOPE_PYTHON) brings its own PyTorch.
             if [[ -n ${ALIGNSCOPE_PYTHON:-} || -z ${DPKG_HAVE+x} ]]; then "$PYTHON" -c 'import torch'

@@ -74,6 +74,20 @@ test('without ALIGNSCOPE_NO_INSTALL: as another user, the sudo line; as root wit
   else assert.ok(out.split('\n').some((l) => l.endsWith(`  sudo ${LINE}`)), out);
 });
 
+test('./build.sh deps without Xvfb and xdotool (the headed browser test\'s display and keys): names the packages xvfb and xdotool and puts them on the line', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alignscope-path-'));
+  try {
+    // Judged by their programs on the PATH (dep_ok): the package xvfb by Xvfb.
+    linkPath(dir, new Set(['apt-get', 'apt', 'sudo', 'Xvfb', 'xdotool']));
+    const { status, out } = build('deps', { PATH: dir, ALIGNSCOPE_NO_INSTALL: '1' });
+    assert.equal(status, 1, out);
+    assert.match(out, /^\[build\] missing for \.\/build\.sh deps: .*\bxvfb xdotool\b/m, out);
+    assert.ok(out.split('\n').some((l) => / {2}apt-get install -y --no-install-recommends .*\bxvfb xdotool\b/.test(l)), `the line to run:\n${out}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 // A bare machine as dpkg sees it: a fake dpkg-query that knows none of the
 // packages asked about and exits 1, as the real one does for a package that
 // was never installed; and, as root, a fake apt-get that "installs" by

@@ -37,12 +37,12 @@ export async function countingServer(opts) {
   return s;
 }
 
-/** The server and the browser: { url(path), browser, close() }. */
-export async function startBrowser() {
+/** The server and the browser: { url(path), browser, close() }; `launch` as launchChromium takes it (headless, env). */
+export async function startBrowser({ launch: launchOptions } = {}) {
   assemble({ quiet: true });
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const server = await startServer({ root: WEB, port: 0, headers: () => ({ 'Content-Security-Policy': CSP }) });
-  const browser = await launch();
+  const browser = await launchChromium(launchOptions);
   return {
     browser,
     url: (p) => new URL(p, server.url).href,

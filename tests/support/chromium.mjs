@@ -1,6 +1,7 @@
 // chromium.mjs - the one way every browser test and bench starts Chromium:
-// Debian's /usr/bin/chromium (never a downloaded one), headless, with these
-// flags, each for a reason.
+// Debian's /usr/bin/chromium (never a downloaded one), headless unless a
+// test needs the browser's own window (headed.test.mjs, on an Xvfb display),
+// with these flags, each for a reason.
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -16,7 +17,10 @@ export const LAUNCH_ARGS = [
   '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
 ];
 
-/** Chromium with LAUNCH_ARGS and `args` after them (e.g. --js-flags=--expose-gc). */
-export function launchChromium({ args = [] } = {}) {
-  return chromium.launch({ executablePath: CHROMIUM, args: [...LAUNCH_ARGS, ...args] });
+/**
+ * Chromium with LAUNCH_ARGS and `args` after them (e.g. --js-flags=--expose-gc).
+ * headless: false opens a real window, on the X display that `env` names (DISPLAY).
+ */
+export function launchChromium({ args = [], headless = true, env } = {}) {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...LAUNCH_ARGS, ...args], headless, ...(env && { env }) });
 }
