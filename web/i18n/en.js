@@ -771,9 +771,14 @@ export default Object.freeze({
   'local.partOutside': { one: 'The two part at step {step} (“{word}” with global attention): there the model looked most at “{looked}”, {dist} position from the window’s centre “{centre}”, outside the window, so the windowed decoder could not see it.', other: 'The two part at step {step} (“{word}” with global attention): there the model looked most at “{looked}”, {dist} positions from the window’s centre “{centre}”, outside the window, so the windowed decoder could not see it.' },
   'local.partInside': 'The two part at step {step} (“{word}” with global attention): the word it looked at most, “{looked}”, is inside the window (centre “{centre}”), but the window took away the weight on the words outside it ({lost} of it), and that was enough to change the word.',
   'local.diagonal': 'A diagonal window assumes the t-th target word comes from about the t-th source word; where word order swaps, as “European economic zone” becomes “zone économique européenne”, the word a step needs lies off the diagonal.',
+  // the model's own numbers (…Own), or its kind's measured model's (local.report, erasure.report) and which model that was
+  'local.reportOwn': 'On the held-out UI test ({n} sentences, greedy; REPORT.md), this model scores {g} BLEU with global attention, and with windows: {windows} (paired difference, 90% interval).',
   'local.report': 'On the held-out UI test ({n} sentences, greedy; REPORT.md), this kind of attention scores {g} BLEU with global attention, and with windows: {windows} (paired difference, 90% interval).',
   'local.reportWindow': 'D = {d} {diff} ({lo} to {hi})',
   'erasure.report': 'On the held-out UI test ({n} sentences; REPORT.md), the most-attended and the most-needed source word were the same at {share} of {compared} decoder steps for this kind of attention (90% interval {lo} to {hi}).',
+  'erasure.reportOwn': 'On the held-out UI test ({n} sentences; REPORT.md), this model’s most-attended and most-needed source word were the same at {share} of {compared} decoder steps (90% interval {lo} to {hi}).',
+  'local.measuredOn': 'These numbers were measured on {model} ({updates} training updates), the report’s model with the same kind of attention, not on the model in use.',
+  'local.measuredOnModel': 'These numbers were measured on {model}, the report’s model with the same kind of attention, not on the model in use.',
   'erasure.readCell': 'Drop in log p of “{row}” without “{col}”: {d} nats   ·   row {t}, source word {j}',
   'erasure.canvasLabel': 'Erasure map: {T} target rows by {S} source columns; colour shows the drop in log-probability when the source word is removed, from −{m} nats (purple) through 0 (grey) to +{m} nats (orange). Focus it and use the arrow keys to read cells.',
   // ---- the exercise card (cards/exercise.js): attention against none, by sentence length
