@@ -170,7 +170,10 @@ export declare class Engine {
   /** Checks the file (magic, version, sizes, CRC-32) and loads it; throws AlignscopeError if refused. */
   load(modelBytes: Uint8Array): ModelInfo;
   readonly info: ModelInfo | null;
+  /** A target-vocabulary token by id. */
   targetToken(id: number): string;
+  /** A source-vocabulary token by id. */
+  sourceToken(id: number): string;
   translate(text: string, options?: TranslateOptions): Translation;
   /** Beam search: every final hypothesis, best first; beamWidth 1 is translate()'s result bit for bit. */
   beam(text: string, options?: BeamOptions): BeamResult;

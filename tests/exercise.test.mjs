@@ -4,7 +4,8 @@
 // engine (the page's loader) as the tutorial's architecture without and with
 // dot attention, and translate; the printed table has BLEU overall and on
 // the longest 10% for both, the same numbers as results.json; the engine's
-// words are PyTorch's. Bad input ends with a message and a non-zero exit,
+// words are PyTorch's; both files open on the page (Chromium) through its
+// file input, translate and are described. Bad input ends with a message and a non-zero exit,
 // never a traceback.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { PYTHON, ROOT, createEngine, requireBuilt } from './support/alsc.mjs';
+import { DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../web/engine.js';
+import { gotoReady, openPage, startBrowser } from './browser/support.mjs';
 
 requireBuilt();
 const work = mkdtempSync(join(tmpdir(), 'alignscope-exercise-'));
@@ -98,6 +101,40 @@ describe('./build.sh exercise on a made-up corpus', () => {
       }
     });
   }
+
+  // What a student does next: "Open a model file…" on the page, with the two files the command wrote (the same
+  // pair as above: no second training run). The translation shown is the engine's with the page's beam, and the
+  // model line names the file, its kind of attention and the tutorial network's traits (one-direction encoder,
+  // the tutorial's tokeniser, f32 weights).
+  test('both files open on the page through its file input: the translation shows, the model is described', async () => {
+    const env = await startBrowser();
+    try {
+      const { page, errors, context } = await openPage(env.browser);
+      const sentence = 'Open the new file';
+      await gotoReady(page, env.url(`index.html#${new URLSearchParams({ s: sentence })}`));
+      const engine = await createEngine({ variant: 'simd' });
+      for (const [kind, described, short] of [['none', 'no attention \\(baseline\\)', 'no attention'], ['dot', 'dot-product attention \\(Luong\\)', 'dot']]) {
+        const file = join(out, `en-fr-tutorial-${kind}.alsc`);
+        const info = engine.load(new Uint8Array(readFileSync(file)));
+        const want = engine.beam(sentence, { topK: 5, scoreScale: info.trainedScoreScale, beamWidth: DEFAULT_BEAM_WIDTH, lengthPenalty: DEFAULT_LENGTH_PENALTY }).hypotheses[0].translation;
+        assert.ok(want.trim().length > 0, `precondition: ${kind} translates “${sentence}”`);
+        await page.locator('#app input.as-file-input').setInputFiles(file);
+        await page.locator('#app .as-model-info', { hasText: `en-fr-tutorial-${kind}.alsc` }).waitFor();
+        await page.waitForFunction((t) => document.querySelector('#app .as-translation')?.textContent === t && document.querySelector('#app .as-status')?.hidden, want);
+        const line = await page.locator('#app .as-model-info').textContent();
+        assert.match(line, new RegExp(`^Your file “en-fr-tutorial-${kind}\\.alsc” \\([0-9.]+ [kM]B\\) · ${described} · one-direction encoder, [^·]*the tutorial’s tokeniser · f32 weights · [0-9]+ k parameters · en → fr\\. Not from this site’s list`), line);
+        assert.match(await page.locator('#app .as-model-card select option:checked').textContent(), new RegExp(`^Your file: en-fr-tutorial-${kind}\\.alsc — ${short} · [0-9.]+ [kM]B$`));
+        // No attention: the heatmap card says there is none; dot: its heatmap is painted.
+        if (kind === 'none') assert.match(await page.locator('#app .as-heat-card').textContent(), /This model has no attention/);
+        else await page.waitForFunction(() => Number(document.querySelector('#app .as-heat-card .as-heatmap-canvas')?.dataset.paints ?? 0) > 0);
+      }
+      engine.dispose();
+      assert.deepEqual(errors, []);
+      await context.close();
+    } finally {
+      await env.close();
+    }
+  });
 });
 
 describe('./build.sh exercise refuses bad input with a message', () => {

@@ -99,5 +99,11 @@ test('the declarations cover every attribute and event of the element and every 
   for (const ev of src.matchAll(/emit\('([a-z-]+)'/g)) assert.ok(el.includes(`'${ev[1]}': CustomEvent`), `event ${ev[1]}`);
   const eng = fs.readFileSync(path.join(REPO, 'npm', 'engine.d.ts'), 'utf8');
   for (const name of Object.keys(engineModule)) assert.match(eng, new RegExp(`export declare (const|function|class) ${name}\\b`), `engine export ${name}`);
-  for (const method of ['load', 'translate', 'tokenize', 'targetToken', 'dispose', 'memoryBytes', 'heapBytes']) assert.match(eng, new RegExp(`\\n  ${method}\\(`), `Engine.${method}`);
+  // Every public method of class Engine, read from its source (two-space indent, no #), so a new one needs its declaration.
+  const engineSrc = fs.readFileSync(path.join(REPO, 'web', 'engine.js'), 'utf8');
+  const engineClass = engineSrc.match(/\nclass Engine \{([\s\S]*?)\n\}/)[1];
+  const methods = [...engineClass.matchAll(/\n  ([a-zA-Z]\w*)\(/g)].map((m) => m[1]).filter((m) => m !== 'constructor');
+  for (const method of ['load', 'translate', 'beam', 'forceScore', 'windowMask', 'tokenize', 'dotScores', 'dispose']) assert.ok(methods.includes(method), `class Engine has ${method} (the source reader works)`);
+  for (const method of methods) assert.match(eng, new RegExp(`\\n  ${method}\\(`), `Engine.${method} is declared in npm/engine.d.ts`);
+  for (const type of ['ForceScoreOptions', 'ForceScoreResult', 'ForceScoreError']) assert.match(eng, new RegExp(`export interface ${type}\\b`), `${type} is declared`);
 });

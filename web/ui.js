@@ -109,7 +109,8 @@ export function mountAlignscope(root, opts = {}) {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
     if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
-    if (has.heat) add('slider', sliderCard.mount(store, { headingId: uid('st') }), { sticky: true });
+    const sliderHeadingId = has.heat ? uid('st') : null; // the math check card links to it
+    if (has.heat) add('slider', sliderCard.mount(store, { headingId: sliderHeadingId }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: uid('sp'), frame, actions: { setWindow: (d) => local.set(d) } }), { sticky: true, always: true });
     if (has.full) add('ribbons', () => ribbonsCard.mount(store, { headingId: uid('rb'), frame, memo: memo.ribbons, actions: { modelTag: models.tag } }), far);
     add('model', modelCard.mount(store, {
@@ -127,7 +128,7 @@ export function mountAlignscope(root, opts = {}) {
     add('quiz', () => quizCard.mount(store, { headingId: uid('qz'), actions: { ...quiz, setStep: (s) => store.set({ step: s }), link: (mode) => share.linkOrWhy({ quiz: mode }) } }), { later: !store.get().quiz });
     add('theory', () => theoryCard.mount(store, { headingId: uid('th') }), far);
     add('byhand', () => byhandCard.mount(store, { headingId: uid('bh'), memo: memo.byhand }), far);
-    add('mathcheck', () => mathCard.mount(store, { headingId: uid('mc') }), far);
+    add('mathcheck', () => mathCard.mount(store, { headingId: uid('mc'), sliderHeadingId }), far);
     add('worksheet', () => worksheetCard.mount(store, { headingId: uid('ws'), actions: { link: () => share.linkOrWhy(), modelTag: models.tag } }), far);
     add('lesson', () => lessonCard.mount(store, { headingId: uid('ls'), actions: { ...lesson, startBuiltin: () => lesson.start(BUILTIN_LESSONS.attention, 0) } }), far);
     add('lessonbar', lessonCard.mountBar(store, { actions: lesson }), { always: true });

@@ -4,7 +4,9 @@
 // changed words marked, as engine.js gives it in Node with the same window
 // (centred with the global translation's T); the sentence says where the two
 // part and why, from the result; D = 0 on a one-word source is global
-// attention (the same translation, the same heatmap); a bad win= in a link
+// attention (the same translation, the same heatmap); the report's numbers
+// under it (and the erasure card's) are the model's own where the report
+// measured it, else its kind's measured model's, named; a bad win= in a link
 // gives a notice and the window shown stays.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,10 +112,15 @@ describe('the local window', () => {
     assert.match(got.why, new RegExp(`The two part at step ${y.step + 1}, where with global attention the model writes “${y.word}”: there it looked most at “${y.looked}”`));
     assert.match(got.why, /zone économique européenne/, 'outside the window: the diagonal’s failure is said');
     await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('win') === '0', null, { timeout: 10_000 });
-    // The report's numbers for this kind of attention, as report.py wrote them (index.json's report.local).
+    // The report's numbers for this kind of attention, as report.py wrote them (index.json's report.local): the default
+    // model was not measured, so they are its kind's measured model's, and the card says which model that was.
     const file = JSON.parse(fs.readFileSync(path.join(REPO, 'models', 'report', 'local-attention.json'), 'utf8'));
     const measured = file.kinds[info.attention];
-    assert.ok(got.report.includes(`scores ${measured.global.bleu.toFixed(1)} BLEU`), got.report);
+    const catalog = JSON.parse(fs.readFileSync(path.join(WEB, 'models', 'index.json'), 'utf8'));
+    assert.notEqual(measured.id, catalog.default, 'precondition: the default model is not the one the report measured');
+    const measuredOn = `These numbers were measured on ${measured.id} (${catalog.models.find((m) => m.id === measured.id).updates.toLocaleString('en-US')} training updates), the report’s model with the same kind of attention, not on the model in use.`;
+    assert.ok(got.report.includes(`this kind of attention scores ${measured.global.bleu.toFixed(1)} BLEU`), got.report);
+    assert.ok(got.report.endsWith(` ${measuredOn}`), got.report);
     for (const d of [1, 2, 4]) {
       const m = measured.windows[d].minus_global.bleu;
       assert.ok(got.report.includes(`D = ${d} ${m > 0 ? '+' : m < 0 ? '−' : ''}${Math.abs(m).toFixed(1)}`), `D = ${d}: ${got.report}`);
@@ -121,7 +128,7 @@ describe('the local window', () => {
     const erasureReport = page.locator('#app .as-erasure-card .as-er-report');
     await erasureReport.scrollIntoViewIfNeeded();
     const pct = (x) => `${(100 * x).toFixed(1)}%`;
-    assert.equal(await erasureReport.textContent(), `On the held-out UI test (${file.sentences.toLocaleString('en-US')} sentences; REPORT.md), the most-attended and the most-needed source word were the same at ${pct(measured.agreement.share)} of ${measured.compared.toLocaleString('en-US')} decoder steps for this kind of attention (90% interval ${pct(measured.agreement.ci90[0])} to ${pct(measured.agreement.ci90[1])}).`);
+    assert.equal(await erasureReport.textContent(), `On the held-out UI test (${file.sentences.toLocaleString('en-US')} sentences; REPORT.md), the most-attended and the most-needed source word were the same at ${pct(measured.agreement.share)} of ${measured.compared.toLocaleString('en-US')} decoder steps for this kind of attention (90% interval ${pct(measured.agreement.ci90[0])} to ${pct(measured.agreement.ci90[1])}). ${measuredOn}`);
 
     // D = 2 from the control: another decode.
     await group.scrollIntoViewIfNeeded();
@@ -153,6 +160,24 @@ describe('the local window', () => {
     assert.match(got.why, /the translation is the same as with global attention/);
     assert.ok([null, '-1'].includes(got.global.markedRow), 'no row outlined');
     assert.doesNotMatch(got.global.line, /outlined/, 'and the line under it says none is');
+    assert.deepEqual(pageErrors(errors), []);
+    await page.context().close();
+  });
+
+  test('the model the report measured: its own numbers, said as this model’s, with no other model named', async () => {
+    const file = JSON.parse(fs.readFileSync(path.join(REPO, 'models', 'report', 'local-attention.json'), 'utf8'));
+    const measured = file.kinds.additive;
+    const { page, errors } = await openPage(env.browser);
+    await gotoReady(page, env.url(`index.html#${new URLSearchParams({ s: SENTENCE, m: measured.id })}`));
+    const localReport = page.locator('#app .as-steps-card .as-local-report');
+    await page.waitForFunction((id) => document.querySelector('#app .as-steps-card .as-local-report')?.dataset.measuredOn === id, measured.id);
+    const said = await localReport.textContent();
+    assert.ok(said.startsWith(`On the held-out UI test (${file.sentences.toLocaleString('en-US')} sentences, greedy; REPORT.md), this model scores ${measured.global.bleu.toFixed(1)} BLEU`), said);
+    assert.doesNotMatch(said, /measured on/);
+    const erasureReport = page.locator('#app .as-erasure-card .as-er-report');
+    await erasureReport.scrollIntoViewIfNeeded();
+    const pct = (x) => `${(100 * x).toFixed(1)}%`;
+    assert.equal(await erasureReport.textContent(), `On the held-out UI test (${file.sentences.toLocaleString('en-US')} sentences; REPORT.md), this model’s most-attended and most-needed source word were the same at ${pct(measured.agreement.share)} of ${measured.compared.toLocaleString('en-US')} decoder steps (90% interval ${pct(measured.agreement.ci90[0])} to ${pct(measured.agreement.ci90[1])}).`);
     assert.deepEqual(pageErrors(errors), []);
     await page.context().close();
   });

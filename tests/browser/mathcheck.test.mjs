@@ -8,7 +8,8 @@
 // WebAssembly). The d and n sliders work from the keyboard and go into the
 // link, "New draw" changes the seed and the link reproduces the draw; a link
 // with d, keys and seed out of range gives the nearest valid values and
-// notices; the scaled dot-product model's d is marked on every curve, an
+// notices; the scaled dot-product model's d is marked on every curve (and
+// the sentence about the √d slider is a keyboard-reachable link to it), an
 // additive model's is not; German words; axe finds nothing serious (light on
 // a projector, dark on a phone); nothing is wider than a phone.
 // Screenshots: tests/artifacts/mathcheck-{projector,phone}.png.
@@ -276,10 +277,26 @@ test('math check: the scaled dot-product model’s d is marked on every curve, a
     assert.equal(await page.locator(`${CARD} .as-mc-model-line`).count(), 4);
     assert.deepEqual(await page.$$eval(`${CARD} .as-mc-model-label`, (els) => els.map((e) => e.textContent)), Array(4).fill(`model d = ${keyDim}`));
     await audit(page, 'desktop, light, with the model marked');
-    // The additive model: no d to mark, and the card says why.
+    // The sentence about the √d slider is a link to it: from the keyboard, Enter on it brings the slider card into view
+    // and puts the focus on the slider; the address (the page's state) does not change.
+    const link = page.locator(`${CARD} .as-mc-model a.as-mc-slider-link`);
+    assert.equal(await link.textContent(), 'The √d slider above moves that divisor.');
+    const hashBefore = await page.evaluate(() => location.hash);
+    await link.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.closest('.as-slider-card') && document.activeElement.type === 'range');
+    const landed = await page.evaluate(() => {
+      const r = document.activeElement.closest('.as-slider-card').getBoundingClientRect();
+      return { inView: r.top >= -1 && r.top < innerHeight, heading: document.querySelector(`#app .as-slider-card h2`).id, href: document.querySelector('#app .as-mc-slider-link').getAttribute('href'), hash: location.hash };
+    });
+    assert.ok(landed.inView, 'the slider card is in view');
+    assert.equal(landed.href, `#${landed.heading}`, 'the link names the slider card');
+    assert.equal(landed.hash, hashBefore, 'the link left the address alone');
+    // The additive model: no d to mark, and the card says why; no link.
     await page.goto(env.url('index.html#s=Show+the+new+window&m=en-fr-int8'));
     await page.waitForSelector(`${CARD} .as-mc-model[data-d=""]`);
     assert.match(await page.textContent(`${CARD} .as-mc-model`), /does not score with dot products/);
+    assert.equal(await page.locator(`${CARD} .as-mc-slider-link`).isHidden(), true, 'nothing to jump to');
     assert.equal(await page.locator(`${CARD} .as-mc-model-line`).count(), 0);
     // German: the card's own words.
     await page.goto(env.url('index.html#s=Show+the+new+window&m=en-fr-int8&uilang=de&d=16'));

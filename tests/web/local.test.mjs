@@ -11,13 +11,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseWindow, windowCentre, windowWhy, localReport, WINDOW_CHOICES } from '../../web/lib/local.js';
+import { parseWindow, windowCentre, windowWhy, localReport, localReportFor, measuredOnText, WINDOW_CHOICES } from '../../web/lib/local.js';
 import { parseShareString, serializeShareState, defaultShareState, createStore, linkProblemText } from '../../web/state.js';
 import { createLinks } from '../../web/controllers/links.js';
 import { createLocal } from '../../web/controllers/local.js';
 import { createEngine, DEFAULT_BEAM_WIDTH } from '../../web/engine.js';
 import { CONFIG } from '../../web/config.js';
-import { setUiLanguage } from '../../web/i18n/index.js';
+import { setUiLanguage } from '../../web/i18n/all.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 setUiLanguage('en');
@@ -177,8 +177,10 @@ describe('the report\'s numbers', () => {
     assert.deepEqual(kinds.sort(), ['additive', 'dot', 'general', 'scaled_dot']);
     for (const kind of kinds) {
       const m = measured.kinds[kind];
-      const r = localReport(index, kind);
+      const r = localReport(index, kind, m.id);
       assert.ok(r, kind);
+      assert.equal(r.own, true, `${m.id} was measured: its own numbers`);
+      assert.equal(r.measuredOn, m.id);
       assert.equal(r.sentences, measured.sentences);
       assert.deepEqual(r.agreement, { share: m.agreement.share, ci90: m.agreement.ci90, compared: m.compared }, kind);
       assert.deepEqual(r.global, m.global);
@@ -191,6 +193,50 @@ describe('the report\'s numbers', () => {
       assert.ok(report.includes(`${(100 * m.agreement.share).toFixed(1)}% (${(100 * m.agreement.ci90[0]).toFixed(1)}% to ${(100 * m.agreement.ci90[1]).toFixed(1)}%)`), `${kind}: agreement in REPORT.md`);
     }
     assert.equal(localReport(index, 'none'), null, 'no attention: nothing measured');
+    assert.equal(localReport(index, 'none', 'en-fr-none'), null, 'the model without attention: nothing measured');
     assert.equal(localReport({ report: { local: { ...index.report.local, sentences: 'many' } } }, 'additive'), null, 'a report that does not hold together is not cited');
+  });
+
+  // The report measured one model file per kind. Another model of that kind (the default en-fr-int8: additive, a longer
+  // training than the measured en-fr-additive) is shown that model's numbers, and the page says which model they are.
+  test('a model the report did not measure gets its kind\'s measured model\'s numbers, and the page names that model in every UI language', { skip: !fs.existsSync(file) && 'no report/local-attention.json' }, () => {
+    const index = JSON.parse(fs.readFileSync(path.join(REPO, 'models', 'index.json'), 'utf8'));
+    const kinds = index.report.local.kinds;
+    const measuredIds = new Set(Object.values(kinds).map((k) => k.id));
+    const standIns = index.models.filter((e) => kinds[e.attention] && !measuredIds.has(e.id));
+    assert.ok(standIns.some((e) => e.id === index.default), `precondition: the default model ${index.default} was not measured`);
+    for (const entry of standIns) {
+      const measuredOn = kinds[entry.attention].id;
+      const r = localReport(index, entry.attention, entry.id);
+      assert.equal(r.own, false, entry.id);
+      assert.equal(r.measuredOn, measuredOn, entry.id);
+      assert.equal(r.updates, index.models.find((e) => e.id === measuredOn).updates);
+      assert.deepEqual(r.global, localReport(index, entry.attention, measuredOn).global, `${entry.id}: ${measuredOn}'s numbers`);
+    }
+    // The store's state: a catalogue model by its id; a file opened from disk is never the measured one, even with the same kind.
+    const info = { attention: 'additive' };
+    const additive = kinds.additive.id;
+    assert.equal(localReportFor({ catalog: index, info, model: additive, local: null }).own, true);
+    assert.equal(localReportFor({ catalog: index, info, model: additive, local: { name: `${additive}.alsc` } }).own, false, 'a file from disk');
+    assert.equal(localReportFor({ catalog: index, info: null, model: additive }), null, 'no model yet');
+    const standIn = localReportFor({ catalog: index, info, model: index.default, local: null });
+    assert.equal(measuredOnText(localReportFor({ catalog: index, info, model: additive, local: null })), '', 'its own numbers: nothing to add');
+    const updates = index.models.find((e) => e.id === additive).updates;
+    const want = {
+      en: `These numbers were measured on ${additive} (${updates.toLocaleString('en')} training updates), the report’s model with the same kind of attention, not on the model in use.`,
+      fr: `Ces chiffres ont été mesurés sur ${additive} (${updates.toLocaleString('fr')} mises à jour d’entraînement), le modèle du rapport qui a le même type d’attention, et non sur le modèle utilisé.`,
+      de: `Diese Zahlen wurden an ${additive} gemessen (${updates.toLocaleString('de')} Trainings-Updates), dem Modell des Berichts mit derselben Art der Aufmerksamkeit, nicht am verwendeten Modell.`,
+      es: `Estas cifras se midieron en ${additive} (${updates.toLocaleString('es')} actualizaciones de entrenamiento), el modelo del informe con el mismo tipo de atención, no en el modelo en uso.`,
+    };
+    try {
+      for (const [lang, text] of Object.entries(want)) {
+        setUiLanguage(lang);
+        assert.equal(measuredOnText(standIn), text, lang);
+      }
+      setUiLanguage('en');
+      assert.match(measuredOnText({ ...standIn, updates: null }), new RegExp(`measured on ${additive}, the report`), 'without its updates in the catalogue');
+    } finally {
+      setUiLanguage('en');
+    }
   });
 });

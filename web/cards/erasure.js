@@ -23,7 +23,7 @@ import { erasureRequest } from '../controllers/erasure.js';
 import { divergingGradientCSS, legendGradientCSS } from '../theme.js';
 import * as heatmapView from '../views/heatmap.js';
 import { t, num } from '../i18n/index.js';
-import { localReport } from '../lib/local.js';
+import { localReportFor, measuredOnText } from '../lib/local.js';
 
 // Both maps: the comparison's cells (two fit side by side), absolute colour (α is compared as it is).
 const COLUMN_OPTIONS = { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.compareCellMax, reserve: CONFIG.heatBoxReservePx };
@@ -210,13 +210,18 @@ export function mount(store, { headingId, frame = null, actions }) {
   }
 
   function renderReport(st) {
-    const r = st.info ? localReport(st.catalog, st.info.attention) : null;
+    const r = localReportFor(st);
     const a = r?.agreement;
     report.hidden = !a;
     if (!a) return;
     const pct = (x) => t('steps.percent', { p: fmt(100 * x, 1) });
-    report.textContent = t('erasure.report', { n: num(r.sentences), share: pct(a.share), compared: num(a.compared), lo: pct(a.ci90[0]), hi: pct(a.ci90[1]) });
+    // The model's own numbers, or its kind's measured model's, named.
+    const said = t(r.own ? 'erasure.reportOwn' : 'erasure.report', { n: num(r.sentences), share: pct(a.share), compared: num(a.compared), lo: pct(a.ci90[0]), hi: pct(a.ci90[1]) });
+    const on = measuredOnText(r);
+    report.textContent = on ? `${said} ${on}` : said;
     report.dataset.share = String(a.share);
+    report.dataset.measuredOn = r.measuredOn ?? '';
+    report.dataset.own = String(r.own);
   }
 
   const KEYS = ['erasure', 'matrix', 'trace', 'info', 'step'];
@@ -224,7 +229,7 @@ export function mount(store, { headingId, frame = null, actions }) {
     element,
     update(st, changed) {
       if (KEYS.some((k) => changed.has(k))) render(st);
-      if (changed.has('catalog') || changed.has('info')) renderReport(st);
+      if (['catalog', 'info', 'model', 'local'].some((k) => changed.has(k))) renderReport(st);
     },
     redraw() { looked?.heat.redraw(); needed?.heat.redraw(); },
     destroy() { looked?.heat.destroy(); needed?.heat.destroy(); },

@@ -17,7 +17,7 @@ import { figureMatrix } from '../lib/figure.js';
 import { rowOfStep } from '../lib/words.js';
 import { stepName } from '../lib/steps.js';
 import { translationWords } from '../lib/pin.js';
-import { WINDOW_CHOICES, localReport, windowWhy } from '../lib/local.js';
+import { WINDOW_CHOICES, localReportFor, measuredOnText, windowWhy } from '../lib/local.js';
 import { fmt } from '../lib/math.js';
 import { t, num } from '../i18n/index.js';
 import { legendGradientCSS } from '../theme.js';
@@ -61,11 +61,16 @@ export function mountLocal(store, { frame = null, actions }) {
   }
 
   function renderReport(st) {
-    const r = st.info ? localReport(st.catalog, st.info.attention) : null;
+    const r = localReportFor(st);
     report.hidden = !r;
     if (!r) return;
     const windows = r.windows.map((w) => t('local.reportWindow', { d: num(w.d), diff: signed(w.minus.bleu), lo: signed(w.minus.ci90[0]), hi: signed(w.minus.ci90[1]) })).join('; ');
-    report.textContent = t('local.report', { n: num(r.sentences), g: fmt(r.global.bleu, 1), windows });
+    // The model's own numbers, or its kind's measured model's, named.
+    const said = t(r.own ? 'local.reportOwn' : 'local.report', { n: num(r.sentences), g: fmt(r.global.bleu, 1), windows });
+    const on = measuredOnText(r);
+    report.textContent = on ? `${said} ${on}` : said;
+    report.dataset.measuredOn = r.measuredOn ?? '';
+    report.dataset.own = String(r.own);
     report.dataset.global = String(r.global.bleu);
     report.dataset.windows = JSON.stringify(r.windows.map((w) => [w.d, w.minus.bleu]));
   }
@@ -114,7 +119,7 @@ export function mountLocal(store, { frame = null, actions }) {
     element,
     update(st, changed) {
       if (['winD', 'windowed', 'trace', 'matrix', 'pieces', 'info'].some((k) => changed.has(k))) render(st);
-      if (changed.has('catalog') || changed.has('info')) renderReport(st);
+      if (['catalog', 'info', 'model', 'local'].some((k) => changed.has(k))) renderReport(st);
     },
     redraw() { beside.redraw(); },
     destroy() { beside.destroy(); },

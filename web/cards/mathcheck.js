@@ -44,7 +44,7 @@ const val = (stat, x) => fmt(x, stat === 'sd' && x >= 10 ? 1 : 2);
 /** √d as a factor: 16, 1.41, 22.6. */
 const factor = (x) => num(Number(x.toPrecision(3)));
 
-export function mount(store, { headingId }) {
+export function mount(store, { headingId, sliderHeadingId = null }) {
   const dId = uid('mcd');
   const nId = uid('mcn');
   const sentenceId = uid('mcs');
@@ -55,7 +55,20 @@ export function mount(store, { headingId }) {
   const drawBtn = h('button', { type: 'button', class: 'as-btn as-btn-small as-mc-draw' }, t('math.newDraw'));
   const seedText = h('span', { class: 'as-small as-muted as-mc-seed' });
   const sentence = h('p', { id: sentenceId, class: 'as-mc-sentence', 'aria-live': 'polite' });
-  const modelLine = h('p', { class: 'as-small as-mc-model' });
+  // The model's line, and for a dot-product model a jump to the √d slider card that moves its divisor.
+  const modelText = h('span', null);
+  const sliderLink = h('a', { class: 'as-mc-slider-link', href: `#${sliderHeadingId}`, hidden: true });
+  const modelLine = h('p', { class: 'as-small as-mc-model' }, modelText, ' ', sliderLink);
+  // The link moves the view and the focus to the slider itself. Its href names the slider card's heading, but the
+  // page's address holds its state, so the click is handled here and the hash is left alone.
+  sliderLink.addEventListener('click', (ev) => {
+    ev.preventDefault();
+    const card = element.getRootNode().getElementById?.(sliderHeadingId)?.closest('.as-card');
+    const input = card?.querySelector('input[type="range"]');
+    if (!input) return;
+    card.scrollIntoView({ block: 'start', behavior: 'auto' });
+    input.focus({ preventScroll: true });
+  });
   const status = h('p', { class: 'as-small as-mc-status', role: 'status' });
   const swatch = (cls) => svg('svg', { class: 'as-mc-swatch', viewBox: '0 0 28 10', width: 28, height: 10, 'aria-hidden': 'true' }, svg('line', { class: cls, x1: 1, y1: 5, x2: 27, y2: 5, ...STROKE[cls] }));
   const bandSwatch = svg('svg', { class: 'as-mc-swatch', viewBox: '0 0 28 10', width: 28, height: 10, 'aria-hidden': 'true' }, svg('rect', { class: 'as-mc-band-raw', x: 1, y: 1, width: 26, height: 8, 'fill-opacity': G.bandOpacity }));
@@ -167,12 +180,19 @@ export function mount(store, { headingId }) {
 
   function describeModel(st) {
     const info = st.info;
-    if (!info) { modelLine.textContent = ''; return; }
+    sliderLink.hidden = true;
+    if (!info) { modelText.textContent = ''; return; }
     const name = st.local?.name ?? st.catalog?.models.find((m) => m.id === st.model)?.label ?? st.model ?? '';
     const md = modelD(info);
-    if (md === null) modelLine.textContent = t('math.model.other', { name, kind: attentionName(info.attention) });
-    else if (md > CONFIG.mathDMax) modelLine.textContent = t('math.model.far', { name, d: num(md), max: num(CONFIG.mathDMax) });
-    else modelLine.textContent = t(info.attention === 'scaled_dot' ? 'math.model.scaled' : 'math.model.dot', { name, d: num(md), sqrt: fmt(Math.sqrt(md), 2) });
+    if (md === null) modelText.textContent = t('math.model.other', { name, kind: attentionName(info.attention) });
+    else if (md > CONFIG.mathDMax) modelText.textContent = t('math.model.far', { name, d: num(md), max: num(CONFIG.mathDMax) });
+    else {
+      const kind = info.attention === 'scaled_dot' ? 'scaled' : 'dot';
+      const params = { name, d: num(md), sqrt: fmt(Math.sqrt(md), 2) };
+      modelText.textContent = t(`math.model.${kind}`, params);
+      sliderLink.textContent = t(`math.slider.${kind}`, params);
+      sliderLink.hidden = !sliderHeadingId; // no slider card in this widget: nothing to jump to
+    }
     modelLine.dataset.d = md === null ? '' : String(md);
   }
 

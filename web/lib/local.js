@@ -12,6 +12,7 @@
 // tests/web/local.test.mjs checks the two agree).
 
 import { CONFIG } from '../config.js';
+import { t, num } from '../i18n/index.js';
 import { pieceToWord, sourceWords, targetWords } from './words.js';
 
 const WHOLE = /^[0-9]{1,2}$/;
@@ -85,14 +86,24 @@ const isPair = (p) => Array.isArray(p) && p.length === 2 && p.every(isNum) && p[
 
 /**
  * The catalogue's report.local (models/train/catalogue.py, from
- * report/local-attention.json) for one attention kind, checked:
- *   { sentences, sentencesInSet, agreement: { share, ci90, compared } | null,
- *     global: { bleu, ci90 }, windows: [{ d, bleu, ci90, minus: { bleu, ci90 } }] }
+ * report/local-attention.json) for the model in use, checked. The report
+ * measured one model file per attention kind (each kind's `id`): when that
+ * file is the one in use (modelId, the catalogue id; null for a file opened
+ * from disk) its own numbers, else the numbers of the model measured with the
+ * same kind of attention, which the cards then name (the default en-fr-int8
+ * is not measured: it gets en-fr-additive's).
+ *   -> { sentences, sentencesInSet, agreement: { share, ci90, compared } | null,
+ *        global: { bleu, ci90 }, windows: [{ d, bleu, ci90, minus: { bleu, ci90 } }],
+ *        own (these numbers are the model in use's), measuredOn (the measured
+ *        model's catalogue id, or null when the report does not say),
+ *        updates (its training updates from the catalogue, or null) }
  * or null when it is missing or does not hold together.
  */
-export function localReport(catalog, kind) {
+export function localReport(catalog, kind, modelId = null) {
   const r = catalog?.report?.local;
-  const k = r?.kinds?.[kind];
+  const kinds = r?.kinds ?? {};
+  const mine = modelId == null ? undefined : Object.values(kinds).find((e) => e?.id === modelId);
+  const k = mine ?? kinds[kind];
   if (!r || !k || !Number.isInteger(r.sentences) || !Number.isInteger(r.sentencesInSet) || !Array.isArray(r.windows)) return null;
   const a = k.agreement;
   const agreement = a && isNum(a.share) && isPair(a.ci90) && Number.isInteger(k.compared) ? { share: a.share, ci90: a.ci90, compared: k.compared } : null;
@@ -103,5 +114,24 @@ export function localReport(catalog, kind) {
     if (!Number.isInteger(d) || !w || !isNum(w.bleu) || !isPair(w.ci90) || !isNum(w.minusGlobal?.bleu) || !isPair(w.minusGlobal?.ci90)) return null;
     windows.push({ d, bleu: w.bleu, ci90: w.ci90, minus: { bleu: w.minusGlobal.bleu, ci90: w.minusGlobal.ci90 } });
   }
-  return { sentences: r.sentences, sentencesInSet: r.sentencesInSet, agreement, global: k.global, windows };
+  const measuredOn = typeof k.id === 'string' && k.id ? k.id : null;
+  const updates = catalog?.models?.find?.((m) => m.id === measuredOn)?.updates;
+  return {
+    sentences: r.sentences, sentencesInSet: r.sentencesInSet, agreement, global: k.global, windows,
+    own: !!mine, measuredOn, updates: Number.isInteger(updates) ? updates : null,
+  };
+}
+
+/** localReport for the store's state: the model in use, by catalogue id unless it was opened from disk. */
+export const localReportFor = (st) => (st.info ? localReport(st.catalog, st.info.attention, st.local ? null : st.model) : null);
+
+/**
+ * The sentence that says which model a stand-in report measured, in the UI
+ * language: '' when the numbers are the model in use's own, or the report
+ * does not name its model.
+ */
+export function measuredOnText(r) {
+  if (!r || r.own || !r.measuredOn) return '';
+  return r.updates == null ? t('local.measuredOnModel', { model: r.measuredOn })
+    : t('local.measuredOn', { model: r.measuredOn, updates: num(r.updates) });
 }
