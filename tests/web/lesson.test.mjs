@@ -31,8 +31,9 @@ test('the built-in path: the 7 recap points, then the 4 pitfalls, each on a card
       }
     }
   }
-  // The step's card is the one its paragraph talks about (a few anchors).
-  assert.equal(LESSON.steps[5].card, 'slider');
+  // The step's card is the one its paragraph talks about (a few anchors). √d: the heatmap, whose
+  // header holds the slider, so the rows the paragraph speaks of are on screen with it.
+  assert.equal(LESSON.steps[5].card, 'heat');
   assert.equal(LESSON.steps[5].scale, 4);
   assert.deepEqual(LESSON.steps[2].compare, ['en-fr-additive', 'en-fr-dot']);
   assert.deepEqual(LESSON.steps[6].compare, ['en-fr-additive', 'en-fr-none']);

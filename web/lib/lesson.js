@@ -44,7 +44,7 @@ export const BUILTIN_LESSONS = Object.freeze({
       { card: 'compare', sentence: 'I lost my keys.', compare: ['en-fr-additive', 'en-fr-dot'], kind: 'recap', n: 3 },
       { card: 'theory', sentence: 'I lost my keys.', kind: 'recap', n: 4 },
       { card: 'byhand', sentence: 'I lost my keys.', kind: 'recap', n: 5 },
-      { card: 'slider', sentence: 'I need a new phone.', scale: 4, kind: 'recap', n: 6 },
+      { card: 'heat', sentence: 'I need a new phone.', scale: 4, kind: 'recap', n: 6 },
       { card: 'compare', sentence: 'Thank you for your help.', compare: ['en-fr-additive', 'en-fr-none'], kind: 'recap', n: 7 },
       { card: 'steps', sentence: 'I lost my keys.', step: 1, kind: 'pitfall', n: 1 },
       { card: 'erasure', sentence: 'I lost my keys.', kind: 'pitfall', n: 2 },
