@@ -8,12 +8,14 @@
 // the WebM loads in a <video> with a frame per step's worth of time; the
 // heatmap's exports carry the model, the scale and the step, and its PNG the
 // legend and a caption; a model without attention says why there are no
-// bands; a phone and presenter mode. Screenshots: tests/artifacts/ribbons-*.png.
+// bands; a phone and presenter mode; a slider drag changes the bands' paths and
+// the hidden list of weights in place (no node added or removed).
+// Screenshots: tests/artifacts/ribbons-*.png.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, ARTIFACTS, PHONE, DESKTOP } from './support.mjs';
+import { startBrowser, openPage, gotoReady, beamFilled, ARTIFACTS, PHONE, DESKTOP } from './support.mjs';
 
 const SENTENCE = 'Open the selected file';
 let env;
@@ -221,6 +223,81 @@ describe('ribbons', () => {
     const last = Math.min(3, m.target.length - 1);
     await page.waitForFunction((row) => document.querySelector('#app .as-rb-svg').dataset.row === String(row), last, { timeout: 5000 });
     assertRow(await bands(page), m, last, 'caught up');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a slider drag re-creates no node of the figure: the bands’ paths and the hidden list of weights change in place, in both modes', async () => {
+    const { page, errors, context } = await open({ viewport: DESKTOP, reducedMotion: 'reduce' });
+    // The worker's searches after the start done, so that the drag's results come as fast as they can.
+    await beamFilled(page);
+    const m = await exported(page);
+    // On screen: the card follows the drag (off it, it would wait for a quiet store).
+    await page.locator('#app .as-ribbons-card').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(500);
+    /**
+     * A drag of the √d slider from 0 to 1.5 in steps of 0.05, one input every 25 ms,
+     * watched by MutationObservers on the SVG and the list: nodes added or removed,
+     * band shapes (`d`) and list texts changed, and the target words' count at each input.
+     */
+    const drag = () => page.evaluate(async () => {
+      const svg = document.querySelector('#app .as-rb-svg');
+      const list = document.querySelector('#app .as-rb-list');
+      const input = document.querySelector('#app .as-slider input[type="range"]');
+      const got = { svgNodes: [], listNodes: [], shapes: 0, texts: 0, words: new Set(), paths: 0, items: 0 };
+      const nodes = (records) => records.flatMap((r) => [...r.addedNodes, ...r.removedNodes].map((n) => `${r.addedNodes.length ? '+' : '-'}${n.nodeName}`));
+      const moSvg = new MutationObserver((records) => {
+        got.svgNodes.push(...nodes(records.filter((r) => r.type === 'childList')));
+        got.shapes += records.filter((r) => r.attributeName === 'd').length;
+      });
+      moSvg.observe(svg, { subtree: true, childList: true, attributes: true, attributeFilter: ['d'] });
+      const moList = new MutationObserver((records) => {
+        got.listNodes.push(...nodes(records.filter((r) => r.type === 'childList')));
+        got.texts += records.filter((r) => r.type === 'characterData').length;
+      });
+      moList.observe(list, { subtree: true, childList: true, characterData: true });
+      const paths = [...svg.querySelectorAll('path')];
+      const items = [...list.children];
+      for (let i = 1; i <= 30; i++) {
+        input.value = String(i * 0.05);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 25));
+        got.words.add(document.querySelectorAll('#app .as-rb-target .as-rb-word').length);
+      }
+      // The last value's result, drawn (the store then goes quiet).
+      await new Promise((r) => setTimeout(r, 1500));
+      got.words.add(document.querySelectorAll('#app .as-rb-target .as-rb-word').length);
+      moSvg.disconnect();
+      moList.disconnect();
+      got.paths = paths.filter((p, k) => svg.querySelectorAll('path')[k] === p).length;
+      got.items = items.filter((li, k) => list.children[k] === li).length;
+      return { ...got, words: [...got.words], pathCount: paths.length, itemCount: items.length };
+    });
+    const reset = () => page.evaluate(() => {
+      const input = document.querySelector('#app .as-slider input[type="range"]');
+      input.value = '0';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    for (const mode of ['step', 'all']) {
+      if (mode === 'all') {
+        await reset();
+        await page.click('#app .as-ribbons-card button:has-text("All steps")');
+        await page.waitForFunction(() => document.querySelector('#app .as-rb-svg').dataset.mode === 'all');
+        await page.waitForTimeout(800);
+      }
+      const r = await drag();
+      console.log(`${mode}: ${r.shapes} band shapes and ${r.texts} list texts changed; ${r.svgNodes.length + r.listNodes.length} nodes added or removed; target words ${r.words}`);
+      // The precondition: this drag keeps the translation's length (in "All steps" every target word has its bands).
+      assert.deepEqual(r.words, [m.target.length], `${mode}: the translation kept its length all along`);
+      assert.equal(r.pathCount, mode === 'all' ? m.target.length * m.source.length : m.source.length, `${mode}: the bands drawn`);
+      assert.equal(r.itemCount, m.source.length, 'one list item per source word');
+      assert.deepEqual(r.svgNodes, [], `${mode}: no SVG node was added or removed`);
+      assert.deepEqual(r.listNodes, [], `${mode}: no list item (or its text node) was added or removed`);
+      assert.equal(r.paths, r.pathCount, `${mode}: the same <path> elements, in the same order`);
+      assert.equal(r.items, r.itemCount, `${mode}: the same <li> elements`);
+      assert.ok(r.shapes > 0, `${mode}: the bands followed the drag`);
+      assert.ok(r.texts > 0, `${mode}: the list's weights followed the drag`);
+    }
     assert.deepEqual(errors, []);
     await context.close();
   });

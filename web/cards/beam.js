@@ -221,13 +221,27 @@ export function mount(store, { headingId, frame = null, memo = {} }) {
     } else heatmap().update({ message: t('beam.noAttentionMap') });
   }
 
-  /** Scroll the tree's box so that step `step`'s column (and the one before it) shows. */
+  /**
+   * Scroll the tree's box so that step `step`'s column (and the one before it)
+   * shows. The box's width and scroll are read in the next frame's measure
+   * phase (the tree was just written), and the box scrolled in that frame.
+   */
   function showColumn(step) {
-    const col = shapes.columns[Math.min(step + 1, shapes.columns.length - 1)];
-    const view = treeBox.clientWidth;
-    if (!col || !view) return;
-    const from = shapes.columns[Math.max(0, step)].x;
-    if (from < treeBox.scrollLeft || col.x + col.w > treeBox.scrollLeft + view) treeBox.scrollLeft = Math.max(0, from - view / 4);
+    const columns = shapes.columns;
+    const scrollTo = () => {
+      const col = columns[Math.min(step + 1, columns.length - 1)];
+      const view = treeBox.clientWidth;
+      if (!col || !view) return null;
+      const from = columns[Math.max(0, step)].x;
+      const left = treeBox.scrollLeft;
+      return from < left || col.x + col.w > left + view ? Math.max(0, from - view / 4) : null;
+    };
+    if (!frame) { const x = scrollTo(); if (x != null) treeBox.scrollLeft = x; return; }
+    frame.measure('beam-column', () => {
+      if (shapes?.columns !== columns) return; // another tree since
+      const x = scrollTo();
+      if (x != null) frame.add('beam-column', () => { treeBox.scrollLeft = x; });
+    });
   }
 
   // What width 1 is, and how the greedy translation of the same text (the
@@ -282,6 +296,6 @@ export function mount(store, { headingId, frame = null, memo = {} }) {
       else if (changed.has('trace') || changed.has('beam')) showGreedy(st);
     },
     redraw() { heat?.redraw(); },
-    destroy() { frame?.drop('beam'); heat?.destroy(); },
+    destroy() { frame?.drop('beam'); frame?.drop('beam-column'); heat?.destroy(); },
   };
 }

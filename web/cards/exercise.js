@@ -58,6 +58,7 @@ export function mount(store, { headingId, frame = null }) {
   let report = null;
   let catalog = null;
   let drawnWidth = 0;
+  let figureWidth = 0; // the figure's width: its ResizeObserver's, or read in a frame's measure phase before it reports
   const labelOf = (id) => catalog?.models?.find((m) => m.id === id)?.label || id;
   const kindName = (kind) => attentionName(kind);
 
@@ -125,9 +126,18 @@ export function mount(store, { headingId, frame = null }) {
     });
   }
 
+  // The figure is drawn for a known width: never read in the frame that wrote the card.
+  const readWidth = () => { figureWidth = figure.clientWidth || 0; };
+  function drawSoon() {
+    if (figureWidth) { draw(); return; } // (0: hidden when last observed; read again, it may show now)
+    if (!frame) { readWidth(); draw(); return; }
+    frame.drop('exercise-draw');
+    frame.measure('exercise-width', () => { readWidth(); frame.add('exercise-draw', draw); });
+  }
+
   function draw() {
     if (!report) return;
-    const width = Math.round(Math.max(G.minWidth, Math.min(G.maxWidth, figure.clientWidth || G.minWidth)));
+    const width = Math.round(Math.max(G.minWidth, Math.min(G.maxWidth, figureWidth || G.minWidth)));
     drawnWidth = width;
     const height = Math.round(Math.max(G.minHeight, Math.min(G.maxHeight, width * G.ratio)));
     const dark = themeColors(element).dark;
@@ -214,7 +224,7 @@ export function mount(store, { headingId, frame = null }) {
     });
     renderSentence();
     renderTable();
-    draw();
+    drawSoon();
     renderSide(st);
   }
 
@@ -228,10 +238,12 @@ export function mount(store, { headingId, frame = null }) {
     element.dataset.side = on ? 'shown' : 'hidden';
   }
 
-  // A new width draws the figure again, in the render scheduler's frame.
+  // A new width draws the figure again, in the render scheduler's frame. (Read here, the
+  // figure's width costs no layout: the observer reports after the browser's own.)
   const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => {
-    if (!report || Math.abs((figure.clientWidth || 0) - drawnWidth) < 2) return;
-    if (frame) frame.add('exercise-draw', draw); else draw();
+    readWidth();
+    if (!report || Math.abs(figureWidth - drawnWidth) < 2) return;
+    if (frame) { frame.drop('exercise-width'); frame.add('exercise-draw', draw); } else draw();
   }) : null;
   ro?.observe(figure);
 
@@ -241,7 +253,7 @@ export function mount(store, { headingId, frame = null }) {
       if (changed.has('catalog') || changed.has('uiLang')) render(st);
       else if (report && (changed.has('compare') || changed.has('model'))) renderSide(st);
     },
-    redraw: draw,
-    destroy() { ro?.disconnect(); },
+    redraw: drawSoon,
+    destroy() { ro?.disconnect(); frame?.drop('exercise-draw'); frame?.drop('exercise-width'); },
   };
 }

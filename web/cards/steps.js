@@ -223,6 +223,31 @@ export function mount(store, { headingId, frame = null, actions = null }) {
     pieceButtons.forEach((b, i) => b.setAttribute('aria-pressed', String(i === v.piece)));
   }
 
+  // ---- the pointer: over the column with the largest weight ----
+  // The columns' places are read once per sentence and size (geometry), and
+  // never in the frame that wrote them: with the render scheduler, in the next
+  // frame's measure phase (before its writes), and the pointer is placed then.
+  function readGeometry() {
+    geometry = cols.length ? { width: finger.clientWidth, cols: cols.map((c) => ({ left: c.col.offsetLeft - finger.offsetLeft, width: c.col.offsetWidth })) } : null;
+    fingerScroll = finger.scrollLeft;
+  }
+  function measureGeometry() {
+    if (!frame) { readGeometry(); placePointer(); return; }
+    frame.measure('steps-geometry', () => { readGeometry(); frame.add('steps-pointer', placePointer); });
+  }
+  function placePointer() {
+    const best = view?.best ?? -1;
+    const g = geometry?.cols[best];
+    if (!g) return;
+    // Keep the finger in view on narrow screens (the row scrolls sideways).
+    if (g.left < fingerScroll || g.left + g.width > fingerScroll + geometry.width) {
+      fingerScroll = Math.max(0, g.left - geometry.width / 2);
+      finger.scrollLeft = fingerScroll;
+    }
+    // The pointer glides (a CSS transition on transform) to the largest weight.
+    pointer.style.transform = `translateX(${g.left - fingerScroll + g.width / 2}px) translateX(-50%)`;
+  }
+
   // ---- per step: update in place ----
   function drawStep() {
     if (!trace || !matrix) return;
@@ -249,18 +274,8 @@ export function mount(store, { headingId, frame = null, actions = null }) {
       c.col.classList.toggle('as-best', j === best);
     }
     if (best >= 0) {
-      if (!geometry) {
-        geometry = { width: finger.clientWidth, cols: cols.map((c) => ({ left: c.col.offsetLeft - finger.offsetLeft, width: c.col.offsetWidth })) };
-        fingerScroll = finger.scrollLeft;
-      }
-      const g = geometry.cols[best];
-      // Keep the finger in view on narrow screens (the row scrolls sideways).
-      if (g.left < fingerScroll || g.left + g.width > fingerScroll + geometry.width) {
-        fingerScroll = Math.max(0, g.left - geometry.width / 2);
-        finger.scrollLeft = fingerScroll;
-      }
-      // The pointer glides (a CSS transition on transform) to the largest weight.
-      pointer.style.transform = `translateX(${g.left - fingerScroll + g.width / 2}px) translateX(-50%)`;
+      if (geometry) placePointer();
+      else measureGeometry();
     }
     const pieces = matrix.level === 'pieces' && !matrix.identity;
     fingerNote.textContent = (row
@@ -323,7 +338,7 @@ export function mount(store, { headingId, frame = null, actions = null }) {
     info = st.info;
     matrix = trace ? st.matrix : null;
     panel.hidden = !trace;
-    if (!trace) { setPlaying(false); frame?.drop('steps'); sourceKey = ''; targetKey = ''; view = null; return; }
+    if (!trace) { setPlaying(false); frame?.drop('steps'); frame?.drop('steps-geometry'); frame?.drop('steps-pointer'); sourceKey = ''; targetKey = ''; view = null; return; }
     const sk = JSON.stringify([matrix.level, matrix.colLabels, trace.source.map((p) => [p.text, p.unknown]), !!trace.alpha, trace.contextDim, info?.srcVocabSize]);
     const tk = JSON.stringify([matrix.level, matrix.rowLabels, trace.target.map((p) => p.text), trace.topK, info?.tgtVocabSize, trace.beamWidth]);
     const built = sk !== sourceKey || tk !== targetKey;
@@ -335,8 +350,8 @@ export function mount(store, { headingId, frame = null, actions = null }) {
     if (built || !frame) { frame?.drop('steps'); drawStep(); } else frame.add('steps', drawStep);
   }
 
-  // Sizes change the columns' places: measure again at the next step.
-  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { geometry = null; }) : null;
+  // Sizes change the columns' places: measure again, and put the pointer back over its column.
+  const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(() => { geometry = null; if (view?.best >= 0) measureGeometry(); }) : null;
   ro?.observe(finger);
   finger.addEventListener('scroll', () => { fingerScroll = finger.scrollLeft; }, { passive: true });
   // The number under the pointer, as the cells' titles used to say.
@@ -366,7 +381,7 @@ export function mount(store, { headingId, frame = null, actions = null }) {
     },
     stop() { setPlaying(false); },
     redraw() { local?.redraw(); },
-    destroy() { setPlaying(false); ro?.disconnect(); local?.destroy(); },
+    destroy() { setPlaying(false); ro?.disconnect(); local?.destroy(); frame?.drop('steps-geometry'); frame?.drop('steps-pointer'); },
   };
 }
 

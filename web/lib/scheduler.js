@@ -35,9 +35,11 @@
  *   setTimer(fn, ms) → id, clearTimer(id) (default setTimeout);
  *   quietMs: how long the store must be quiet before inactive cards catch up;
  *   onFrame(state): after a frame's updates and jobs (the widget's "ready" flag);
- *   log: an array that receives [frame, 'update'|'job', key] per run, and
+ *   log: an array that receives [frame, 'update'|'job', key] per run,
  *        [frame, 'settle'] for a frame that brings every card up to date
- *        (the store was quiet, a print, the first ready) (the browser tests' hook)
+ *        (the store was quiet, a print, the first ready), and [frame, 'quiet']
+ *        when the store has been quiet for quietMs, before the controllers are
+ *        woken (frame: the last one run) (the browser tests' hook)
  *   onTime(card, kind, key, ms, frame): what each measure, update and job of a
  *        frame cost ('measure'|'update'|'job'), credited to the card whose update
  *        queued it (a job queued outside any update: its own key), timed with
@@ -115,6 +117,7 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
 
   function onQuiet() {
     quietTimer = 0;
+    log?.push([frames, 'quiet']);
     settle = true;
     request();
     quietWake = true;

@@ -16,7 +16,8 @@
 // Nothing here reads layout after writing it in a frame: the box's width
 // and client size come from a ResizeObserver, the scroll position from the
 // scroll event, and the box's top (for the first-screen fit) is read in the
-// scheduler's measure phase, before the frame's writes (measure()).
+// scheduler's measure phase, before the frame's writes (measure()); so is
+// the box's width when a map is laid out before the observer has reported.
 
 import { CONFIG } from '../config.js';
 import { h } from '../lib/dom.js';
@@ -76,6 +77,8 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   let needLayout = true;
   let laidOutHeight = 0; // the box height the layout was made for (px)
   let boxWidth = 0;      // the container's width (ResizeObserver)
+  let readWidth = 0;     // the same, read in a measure phase before the observer's first report (widthRead: it was)
+  let widthRead = false;
   let boxSize = null;    // { w, h } of the scroll box's client area (ResizeObserver)
   let colors = null;     // the theme's colours, read from the CSS when first needed
   let docTop = null;     // the scroll box's top in the document, as measured before a frame's writes
@@ -89,7 +92,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   /** The layout for the matrix shown, the box as last observed and the top as last measured. */
   function computeLayout() {
     const o = s.opts;
-    const avail = Math.max(260, boxWidth || container.clientWidth || 600);
+    const avail = Math.max(260, boxWidth || readWidth || 600);
     if (measuredPx !== o.labelPx) { measureCtx.font = fontsFor(o.labelPx).label; measuredPx = o.labelPx; }
     const boxFit = o.boxPx > 0 ? o.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - o.reserve);
     const room = (window.innerHeight || 0) - (docTop ?? Infinity) - (o.marginPx ?? CONFIG.firstScreenMarginPx);
@@ -109,6 +112,10 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     if (fits() && queue) queue.measure(`${jobKey}-top`, checkTop);
   }
   const readTop = () => { docTop = container.getBoundingClientRect().top + (window.scrollY || 0); };
+  const readBoxWidth = () => { readWidth = Math.round(container.clientWidth); widthRead = true; };
+  // A map laid out before the ResizeObserver has reported (a box just made or just
+  // shown) reads its width in the next frame's measure phase and paints then.
+  const widthUnknown = () => !boxWidth && !widthRead;
   function checkTop() {
     if (!s.vm || !fits() || !s.L) return;
     const was = docTop;
@@ -122,6 +129,11 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const paintNow = () => {
     const { vm } = s;
     if (!vm) return;
+    if (needLayout && widthUnknown()) {
+      // Without a scheduler (a view on its own) it is the paint's first read.
+      if (!queue) readBoxWidth();
+      else { queue.measure(`${jobKey}-width`, () => { readBoxWidth(); frame.request(); }); return; }
+    }
     const relaid = needLayout;
     if (needLayout) layout();
     const L = s.L;
@@ -218,8 +230,8 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
 
   return {
     element: canvas,
-    /** The scheduler's measure phase (before the frame's writes): the box's top, for the first-screen fit. */
-    measure() { if (fits()) readTop(); },
+    /** The scheduler's measure phase (before the frame's writes): the box's top, for the first-screen fit, and its width until the ResizeObserver reports. */
+    measure() { if (fits()) readTop(); if (widthUnknown()) readBoxWidth(); },
     /** Show a new matrix (or a message instead: { message }). */
     update(next) {
       if (!next || next.message) {
@@ -269,6 +281,6 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     redraw() { colors = null; if (s.vm) { needLayout = true; draw(); } },
     /** Paint now if a paint is pending (tests, exports). */
     flush() { frame.flush(); },
-    destroy() { ro?.disconnect(); frame.cancel(); queue?.drop(`${jobKey}-top`); removeEventListener('resize', onWindowResize); },
+    destroy() { ro?.disconnect(); frame.cancel(); queue?.drop(`${jobKey}-top`); queue?.drop(`${jobKey}-width`); removeEventListener('resize', onWindowResize); },
   };
 }

@@ -58,7 +58,9 @@ export function render(container, { onPick, frame: queue = null } = {}) {
   let all = false;
   let L = null;
   let opts = { labelPx: RIBBONS.labelPx, bandMax: RIBBONS.bandMax, bandHeight: RIBBONS.bandHeight };
-  let boxWidth = 0;
+  let boxWidth = 0;       // the container's width (ResizeObserver)
+  let readWidth = 0;      // the same, read in a measure phase before the observer's first report (widthRead: it was)
+  let widthRead = false;
   let viewWidth = 0;      // the scroller's client width, as last observed
   let scrollLeft = 0;
   let needLayout = true;
@@ -66,6 +68,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
   let sourceButtons = [];
   let targetButtons = [];
   let paths = [];         // one <path> per band drawn
+  let items = [];         // the hidden list's <li>s, reused (a step changes only their text)
   let shown = null;       // the bands as drawn now (a step's S bands), for the glide
   let glide = 0;          // the glide's animation frame
   let hover = null;       // { side: 's'|'t', i } whose bands stand out
@@ -73,7 +76,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
   let focusIn = { s: 0, t: 0 }; // the roving tab stop of each row
 
   function layout() {
-    const avail = Math.max(280, boxWidth || container.clientWidth || 600);
+    const avail = Math.max(280, boxWidth || readWidth || 600);
     L = layoutRibbons(vm, measurer(opts.labelPx), avail, { labelPx: opts.labelPx, bandMax: opts.bandMax, bandHeight: opts.bandHeight, gap: RIBBONS.gap, maxGap: RIBBONS.maxGap, pad: RIBBONS.pad });
     needLayout = false;
     box.style.width = `${L.width}px`;
@@ -138,8 +141,27 @@ export function render(container, { onPick, frame: queue = null } = {}) {
 
   function stopGlide() { if (glide) { cancelAnimationFrame(glide); glide = 0; } }
 
+  // The screen reader's list of the step's weights: the same <li>s, new text.
+  function setList(words) {
+    while (items.length < words.length) { const li = h('li', null, ''); list.append(li); items.push(li); }
+    while (items.length > words.length) items.pop().remove();
+    words.forEach((w, k) => {
+      const text = tr('ribbons.listItem', { word: w.label, a: fmt(w.alpha, 3) });
+      const node = items[k].firstChild;
+      if (node.data !== text) node.data = text;
+    });
+  }
+
+  const readBoxWidth = () => { readWidth = Math.round(container.clientWidth); widthRead = true; };
   function drawNow() {
     if (!vm) return;
+    // Laid out before the ResizeObserver has reported (the figure just made or shown): the
+    // width is read in the next frame's measure phase, before its writes, and drawn then.
+    // (Without a scheduler it is the draw's first read.)
+    if (needLayout && !boxWidth && !widthRead) {
+      if (!queue) readBoxWidth();
+      else { queue.measure('ribbons-width', () => { readBoxWidth(); draw(); }); return; }
+    }
     if (needLayout) { layout(); shown = null; }
     stopGlide();
     figure.dataset.mode = all ? 'all' : 'step';
@@ -184,7 +206,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
       if (!focusOnTargets) b.setAttribute('tabindex', current ? '0' : '-1');
     });
     figure.setAttribute('aria-label', describeRow(vm, row, { all }));
-    list.replaceChildren(...topWeights(vm, row, vm.S).map((w) => h('li', null, tr('ribbons.listItem', { word: w.label, a: fmt(w.alpha, 3) }))));
+    setList(topWeights(vm, row, vm.S));
     highlight();
     keepTargetInView();
   }
@@ -259,7 +281,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
     update(m, r) {
       vm = m?.alpha ? m : null;
       scroller.hidden = !vm;
-      if (!vm) { stopGlide(); labelsKey = ''; list.replaceChildren(); return; }
+      if (!vm) { stopGlide(); labelsKey = ''; setList([]); return; }
       row = Math.max(0, Math.min(vm.T - 1, r));
       buildWords();
       draw();
@@ -283,7 +305,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
     focusCurrent() { targetButtons[row]?.focus(); },
     flush() { queue?.flush(); own?.flush(); },
     get layout() { return L; },
-    destroy() { stopGlide(); ro?.disconnect(); own?.cancel(); queue?.drop('ribbons'); },
+    destroy() { stopGlide(); ro?.disconnect(); own?.cancel(); queue?.drop('ribbons'); queue?.drop('ribbons-width'); },
   };
 }
 
