@@ -12,7 +12,7 @@
 // tests/web/local.test.mjs checks the two agree).
 
 import { CONFIG } from '../config.js';
-import { t, num } from '../i18n/index.js';
+import { t, num } from '../i18n/core.js';
 import { pieceToWord, sourceWords, targetWords } from './words.js';
 
 const WHOLE = /^[0-9]{1,2}$/;
