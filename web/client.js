@@ -229,11 +229,14 @@ export class EngineClient {
    * the output `targetIds` scored again with each column group of the
    * source removed. Resolves to { method, base, drop, erasable, T, G,
    * workerMs, cached }; rejects with the engine's error (err.code) or, when
-   * a model load overtakes it, with err.superseded set.
+   * a model load overtakes it, with err.superseded set. signal (an
+   * AbortSignal): aborting it stops the worker's computation (it runs in
+   * slices, worker.js) and rejects at once with err.cancelled set.
    */
-  erasure({ sourceIds, targetIds, scoreScale, groups }) {
+  erasure({ sourceIds, targetIds, scoreScale, groups }, { signal = null } = {}) {
     return this.#ask({ type: 'erasure', sourceIds: Array.from(sourceIds), targetIds: Array.from(targetIds), scoreScale, groups },
-      'erasure-result', 'erasure', ({ method, base, drop, erasable, T, G, workerMs, cached }) => ({ method, base, drop, erasable, T, G, workerMs, cached }));
+      'erasure-result', 'erasure', ({ method, base, drop, erasable, T, G, workerMs, cached }) => ({ method, base, drop, erasable, T, G, workerMs, cached }),
+      { signal });
   }
 
   /**
@@ -242,12 +245,21 @@ export class EngineClient {
    * the model (needsModel) that a model load overtook rejects with
    * err.superseded: its answer is about the old model.
    */
-  #ask(message, answer, stage, value, { needsModel = true } = {}) {
+  #ask(message, answer, stage, value, { needsModel = true, signal = null } = {}) {
     if (!this.worker) return Promise.reject(new Error(t('engine.notRunning')));
+    if (signal?.aborted) return Promise.reject(cancelled());
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.asked.set(id, { answer, stage, loadId: needsModel ? this.loadId : null, value, resolve, reject });
+      const entry = { answer, stage, loadId: needsModel ? this.loadId : null, value, resolve, reject };
+      this.asked.set(id, entry);
       this.worker.postMessage({ ...message, id });
+      signal?.addEventListener('abort', () => {
+        if (this.asked.get(id) !== entry) return; // answered already
+        // The worker's reply (an error saying it stopped, or an answer already on its way) is dropped when it comes.
+        entry.resolve = entry.reject = () => {};
+        this.worker?.postMessage({ type: 'cancel', id });
+        reject(cancelled());
+      }, { once: true });
     });
   }
 
@@ -378,6 +390,9 @@ export class EngineClient {
     }
   }
 }
+
+/** The rejection of a request its caller cancelled (#ask's signal). */
+const cancelled = () => Object.assign(new Error('cancelled'), { code: null, cancelled: true });
 
 /** "3.2 MB" (decimal megabytes, as download sizes are usually given). */
 export function formatBytes(n) {

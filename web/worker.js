@@ -50,7 +50,11 @@
 //     method 'mask' (attention masked) or 'delete' (the no-attention model);
 //     kept per (model, sentence, output, scoreScale, columns): ERASURE_CACHE answers;
 //     a refusal is { type: 'error', stage: 'erasure', id, code, message })
-//   ← { type: 'error', id?, loadId?, stage, code?, message }
+//   → { type: 'cancel', id }   stop the erasure or mathcheck request `id` (its reply: an error with cancelled: true)
+//     (those two run in slices of a few ms, lib/slices.js: a translation or token count asked
+//     for meanwhile is answered between slices; one whose model a load replaced meanwhile stops,
+//     its reply an error with superseded: true)
+//   ← { type: 'error', id?, loadId?, stage, code?, message, cancelled?, superseded? }
 // Typed arrays in a trace are copied out of wasm memory before they are
 // transferred, so the engine's memory is never detached.
 // Times (startedAt, …, doneAt) are epoch ms (performance.timeOrigin +
@@ -58,8 +62,9 @@
 // page puts them on its timeline itself (lib/startup.js pageTime).
 
 import { bestVariant, createEngine } from './engine.js';
-import { mathCurves } from './lib/mathcheck.js';
-import { erasureMap } from './lib/erasure.js';
+import { mathCurvesSteps } from './lib/mathcheck.js';
+import { erasureSteps } from './lib/erasure.js';
+import { runInSlices } from './lib/slices.js';
 import { getModel, onStored } from './lib/model-store.js';
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -80,6 +85,33 @@ const PROGRESS_MS = 50;
 // key -> the reply's fields. A few: the page asks again for the sentence and level it shows.
 const ERASURE_CACHE = 8;
 const erasures = new Map();
+// Bumped by every model load: work in slices (below) on an older model stops.
+let modelGeneration = 0;
+// The requests running in slices (erasure, mathcheck), by id: { cancelled }.
+// Between slices the worker answers what came meanwhile (a translation, a
+// token count), and a 'cancel' from the page stops the request.
+const slicedJobs = new Map();
+const SLICE_MS = 8;
+
+/**
+ * Run a generator of work (lib/slices.js) in slices for request `id`.
+ * Rejects with err.cancelled when the page cancelled it, and with
+ * err.superseded when `needsModel` and a model load came meanwhile.
+ */
+async function sliced(id, steps, { needsModel }) {
+  const job = { cancelled: false };
+  const generation = modelGeneration;
+  slicedJobs.set(id, job);
+  try {
+    return await runInSlices(steps, {
+      sliceMs: SLICE_MS,
+      stop: () => (job.cancelled ? Object.assign(new Error('cancelled by the page'), { cancelled: true })
+        : needsModel && generation !== modelGeneration ? Object.assign(new Error('superseded by a model load'), { superseded: true }) : null),
+    });
+  } finally {
+    slicedJobs.delete(id);
+  }
+}
 onStored((info) => postMessage({ type: 'stored', ...info }));
 
 function fail(stage, err, id, loadId, extra = {}) {
@@ -126,7 +158,7 @@ function copyTrace(tr) {
 }
 
 /** The erasure map of one request (lib/erasure.js), from the cache when this model computed it already. */
-function erasureFor(msg) {
+async function erasureFor(msg) {
   if (!engine?.info) throw new Error('alignscope: no model loaded');
   const sourceIds = Int32Array.from(msg.sourceIds ?? []);
   const targetIds = Int32Array.from(msg.targetIds ?? []);
@@ -144,7 +176,7 @@ function erasureFor(msg) {
   const S = sourceIds.length + (info.architecture?.sourceEos ? 1 : 0);
   const method = info.attention === 'none' ? 'delete' : 'mask';
   const score = (src, keep) => engine.forceScore(src, targetIds, { keep, scoreScale: msg.scoreScale }).logProbs;
-  const map = erasureMap({ sourceIds, targetIds, S, groups, method }, score);
+  const map = await sliced(msg.id, erasureSteps({ sourceIds, targetIds, S, groups, method }, score), { needsModel: true });
   const value = { method, base: map.base, drop: map.drop, erasable: map.erasable, T: map.T, G: map.G, cached: false };
   erasures.set(key, value);
   if (erasures.size > ERASURE_CACHE) erasures.delete(erasures.keys().next().value);
@@ -165,6 +197,9 @@ self.onmessage = async (event) => {
       postMessage({ type: 'ready', variant, timing: { startedAt, initAt, compiledAt: epochNow(), streamed: engine.streamed } });
     } else if (msg.type === 'settled') {
       settle();
+    } else if (msg.type === 'cancel') {
+      const job = slicedJobs.get(msg.id);
+      if (job) job.cancelled = true;
     } else if (msg.type === 'load') {
       latestLoadId = msg.loadId;
       if (!msg.url) downloading?.abort();
@@ -193,6 +228,7 @@ self.onmessage = async (event) => {
         return;
       }
       erasures.clear();
+      modelGeneration += 1;
       postMessage({ type: 'loaded', modelId: msg.modelId, loadId: msg.loadId, info: { ...info }, timing: { startAt, doneAt: epochNow() } });
     } else if (msg.type === 'translate' || msg.type === 'decode') {
       const t0 = performance.now();
@@ -227,11 +263,12 @@ self.onmessage = async (event) => {
     } else if (msg.type === 'mathcheck') {
       if (!engine) engine = await enginePromise;
       const t0 = performance.now();
-      const curves = mathCurves({ seed: msg.seed, keys: msg.keys, draws: msg.draws }, (q, keys, count, stride) => engine.dotScores(q, keys, count, stride));
+      const curves = await sliced(msg.id, mathCurvesSteps({ seed: msg.seed, keys: msg.keys, draws: msg.draws },
+        (q, keys, count, stride) => engine.dotScores(q, keys, count, stride)), { needsModel: false });
       postMessage({ type: 'mathcheck-result', id: msg.id, curves, workerMs: performance.now() - t0 });
     } else if (msg.type === 'erasure') {
       const t0 = performance.now();
-      const reply = erasureFor(msg);
+      const reply = await erasureFor(msg);
       postMessage({ type: 'erasure-result', id: msg.id, ...reply, base: reply.base.slice(), drop: reply.drop.slice(), erasable: reply.erasable.slice(),
         workerMs: performance.now() - t0 });
     } else if (msg.type === 'tokenize') {
@@ -241,6 +278,6 @@ self.onmessage = async (event) => {
       postMessage({ type: 'tokens', id: msg.id, starts, ends }, [starts.buffer, ends.buffer]);
     }
   } catch (err) {
-    fail(msg.type, err, msg.id, msg.loadId);
+    fail(msg.type, err, msg.id, msg.loadId, err?.cancelled ? { cancelled: true } : err?.superseded ? { superseded: true } : {});
   }
 };

@@ -8,7 +8,10 @@
 //     erasure map still shown, by deletion, with the rows and columns the
 //     page's words have (engine.js in Node, lib/figure.js);
 //   - axe-core on the card: no serious or critical violation; phone: the two
-//     maps stack.
+//     maps stack;
+//   - the map of a long paste (seconds of the worker's time) keeps no later
+//     translation waiting: the next sentence's result comes first, and the
+//     old map is cancelled (the worker runs it in slices, lib/slices.js).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -134,6 +137,52 @@ describe('erasure card', () => {
     assert.ok(b.y >= a.y + a.height - 1, 'stacked on a phone');
     await card.screenshot({ path: path.join(ARTIFACTS, 'erasure-phone-none.png') });
     await audit(page, 'no attention, phone');
+    assert.deepEqual(pageErrors(errors), []);
+    await page.context().close();
+  });
+
+  test('a long paste’s map keeps the next sentence waiting for nothing: that translation comes first, the old map is cancelled', async () => {
+    const { page, errors } = await openPage(env.browser);
+    // What the page and its engine worker say to each other, in order (the worker is the page's only one).
+    await page.addInitScript(() => {
+      window.__said = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function (m, t) {
+        if (!this.__heard) {
+          this.__heard = true;
+          this.addEventListener('message', (e) => window.__said.push({ from: 'worker', type: e.data?.type, id: e.data?.id, cancelled: e.data?.cancelled ?? false }));
+        }
+        window.__said.push({ from: 'page', type: m?.type, id: m?.id, text: typeof m?.text === 'string' ? m.text.slice(0, 20) : null, sources: m?.sourceIds?.length ?? null });
+        return post.call(this, m, t);
+      };
+    });
+    await gotoReady(page, env.url(`index.html#${new URLSearchParams({ s: 'Open the file' })}`));
+    const box = page.locator('#app textarea.as-input');
+    // One run-on sentence of 160 words (no sentence end to split it at): the page translates its
+    // first 100 tokens, and the erasure card then asks for their map (once the store is quiet):
+    // a hundred forced decodes.
+    const long = Array.from({ length: 40 }, () => 'save the file').join(' and ');
+    await box.evaluate((el, v) => { el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); }, long);
+    await page.waitForFunction(() => window.__said.some((m) => m.from === 'page' && m.type === 'erasure' && m.sources >= 60), null, { timeout: SLOW });
+    const mapId = await page.evaluate(() => window.__said.findLast((m) => m.type === 'erasure').id);
+    await box.evaluate((el) => { el.value = 'Close the window'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+    await page.waitForFunction(() => document.querySelector('#app .as-translation')?.textContent && window.__said.some((m) => m.from === 'page' && m.type === 'translate' && m.text === 'Close the window')
+      && window.__said.some((m, i, all) => m.from === 'worker' && m.type === 'result' && m.id === all.findLast((x) => x.type === 'translate').id), null, { timeout: SLOW });
+    const said = await page.evaluate(() => window.__said);
+    const translateId = said.findLast((m) => m.type === 'translate' && m.text === 'Close the window').id;
+    const at = (pred) => said.findIndex(pred);
+    const resultAt = at((m) => m.from === 'worker' && m.type === 'result' && m.id === translateId);
+    const mapReplyAt = at((m) => m.from === 'worker' && m.id === mapId);
+    assert.ok(resultAt > 0, 'the short sentence was translated');
+    assert.ok(mapReplyAt < 0 || mapReplyAt > resultAt, `the translation came before the long map's reply: ${JSON.stringify(said.slice(-12))}`);
+    assert.ok(at((m) => m.from === 'page' && m.type === 'cancel' && m.id === mapId) > 0, 'the page cancelled the long map');
+    // The worker's answer to the cancel is an error that says so, and the page shows no error for it.
+    await page.waitForFunction((id) => window.__said.some((m) => m.from === 'worker' && m.id === id), mapId, { timeout: SLOW });
+    const reply = await page.evaluate((id) => window.__said.find((m) => m.from === 'worker' && m.id === id), mapId);
+    assert.deepEqual([reply.type, reply.cancelled], ['error', true]);
+    // The card goes on to the new sentence's map; a cancel is not an error.
+    const now = await shown(page, 'words');
+    assert.deepEqual(now.cols, ['Close', 'the', 'window'], 'the map of the sentence on screen');
     assert.deepEqual(pageErrors(errors), []);
     await page.context().close();
   });

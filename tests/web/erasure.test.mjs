@@ -3,14 +3,17 @@
 // that computes log p by hand from which positions it is shown), a target
 // word's drop as the sum of its pieces', Spearman's ρ against hand-worked
 // values (ties, NaN cells, constant rows), the per-row comparison, the
-// worst disagreements and the colour scale; and the card's figures built
-// from a store state have exactly the heatmap's rows and columns.
+// worst disagreements and the colour scale; the card's figures built
+// from a store state have exactly the heatmap's rows and columns; and the
+// controller cancels a map the reader no longer wants (another sentence).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   erasureMask, deletedSource, erasureMap, sumRows, ranks, spearman, compareRows, worstDisagreements, dropScale, groupPairs, MIN_NEEDED_NATS,
 } from '../../web/lib/erasure.js';
-import { erasureRequest } from '../../web/controllers/erasure.js';
+import { erasureRequest, createErasure } from '../../web/controllers/erasure.js';
+import { createStore } from '../../web/state.js';
+import { setUiLanguage } from '../../web/i18n/index.js';
 import { erasureFigures } from '../../web/cards/erasure.js';
 import { figureMatrix } from '../../web/lib/figure.js';
 
@@ -174,3 +177,49 @@ for (const pieces of [false, true]) {
     });
   }
 }
+
+test('the controller cancels the map in flight when the translation changes, then asks for the new one; a cancel is no error', async () => {
+  setUiLanguage('en');
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+  // A stand-in for EngineClient.erasure: answers when the test says; an abort rejects as the client does.
+  const asked = [];
+  const client = {
+    erasure(req, { signal } = {}) {
+      return new Promise((resolve, reject) => {
+        const entry = { req, signal, resolve };
+        asked.push(entry);
+        signal?.addEventListener('abort', () => reject(Object.assign(new Error('cancelled'), { cancelled: true })), { once: true });
+      });
+    },
+  };
+  const traceOf = (ids) => ({ source: [...ids.map((id) => ({ id })), { id: 3, isEnd: true }], target: [{ id: 40 }, { id: 3 }], scoreScale: 1 });
+  const matrixOf = (trace) => ({ trace, level: 'words', colGroups: trace.source.map((_, j) => ({ first: j, count: 1 })) });
+  const a = traceOf([11, 12]);
+  const store = createStore({ trace: a, info: { attention: 'dot' }, matrix: matrixOf(a), erasure: null });
+  const ctl = createErasure(store, { client });
+  await settle();
+  assert.equal(asked.length, 1);
+  assert.deepEqual(asked[0].req.sourceIds, [11, 12]);
+  assert.equal(store.get().erasure.busy, true);
+  // The reader translates another sentence: the first map is stopped, the second asked for.
+  const b = traceOf([21, 22, 23]);
+  store.set({ trace: b, matrix: matrixOf(b) });
+  await settle();
+  assert.equal(asked[0].signal.aborted, true, 'the map of the old sentence is cancelled');
+  assert.equal(asked.length, 2);
+  assert.deepEqual(asked[1].req.sourceIds, [21, 22, 23]);
+  assert.equal(asked[1].signal.aborted, false);
+  assert.equal(store.get().erasure.for, b);
+  assert.equal(store.get().erasure.error, null, 'a cancel is not shown as a failure');
+  const result = { method: 'mask', base: new Float32Array(2), drop: new Float32Array(8), erasable: new Uint8Array(4), T: 2, G: 4, workerMs: 1, cached: false };
+  asked[1].resolve(result);
+  await settle();
+  assert.equal(store.get().erasure.result, result);
+  assert.equal(store.get().erasure.busy, false);
+  // The other level (pieces) is another map; destroy() stops a map in flight.
+  store.set({ matrix: { ...matrixOf(b), level: 'pieces' } });
+  await settle();
+  assert.equal(asked.length, 3, 'the other level is another map');
+  ctl.destroy();
+  assert.equal(asked[2].signal.aborted, true);
+});

@@ -143,6 +143,33 @@ test('client: a refused load rejects with the engine’s code and message; a tra
   client.stop();
 });
 
+test('client: an erasure request aborted by its signal asks the worker to stop it, rejects at once as cancelled; the worker’s late reply is dropped', async () => {
+  const results = [];
+  const { client, worker } = await startedClient(results);
+  const ctrl = new AbortController();
+  const asking = client.erasure({ sourceIds: [5, 6], targetIds: [7], scoreScale: 1, groups: [[0, 1], [1, 1]] }, { signal: ctrl.signal });
+  const ask = worker.sent.find((m) => m.type === 'erasure');
+  ctrl.abort();
+  const err = await asking.catch((e) => e);
+  assert.equal(err.cancelled, true);
+  assert.deepEqual(worker.sent.at(-1), { type: 'cancel', id: ask.id });
+  // The worker's answer to a cancel (or a map that was already on its way) goes nowhere: no error on the page.
+  worker.reply({ type: 'error', stage: 'erasure', id: ask.id, message: 'cancelled by the page', cancelled: true });
+  assert.deepEqual(results, []);
+  // An answered request is not cancelled afterwards; a signal aborted before the request sends nothing.
+  const ctrl2 = new AbortController();
+  const answered = client.erasure({ sourceIds: [5], targetIds: [7], scoreScale: 1, groups: [[0, 1]] }, { signal: ctrl2.signal });
+  const ask2 = worker.sent.at(-1);
+  worker.reply({ type: 'erasure-result', id: ask2.id, method: 'mask', base: [], drop: [], erasable: [], T: 1, G: 1, workerMs: 1, cached: false });
+  assert.equal((await answered).G, 1);
+  ctrl2.abort();
+  assert.equal(worker.sent.at(-1), ask2, 'no cancel after the answer');
+  const before = worker.sent.length;
+  assert.equal((await client.erasure({ sourceIds: [5], targetIds: [7], scoreScale: 1, groups: [[0, 1]] }, { signal: ctrl2.signal }).catch((e) => e)).cancelled, true);
+  assert.equal(worker.sent.length, before);
+  client.stop();
+});
+
 test('client: a load replaced by a newer one: its late answer is ignored, the newer one settles', async () => {
   const results = [];
   const { client, worker } = await startedClient(results);

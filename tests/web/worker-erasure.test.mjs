@@ -127,3 +127,67 @@ test('a model load empties the cache; a bad target id is refused with the engine
   assert.equal(bad.code, 'AS_ERR_BAD_TARGET');
   assert.match(bad.message, /target position/);
 });
+
+// The map of a long sentence is seconds of forced decodes: the worker runs it in slices
+// (lib/slices.js), so the page's next translation is answered in between, the page can
+// stop it, and a model load stops it (its columns would be scored by another model).
+const LONG = Array.from({ length: 12 }, () => 'Open the file and save the document.').join(' ');
+
+async function longRequest() {
+  const trace = engine.translate(LONG, { cutSource: true });
+  const groups = figureMatrix(trace, engine.info, true).colGroups;
+  assert.ok(groups.length > 60, `a long source: ${groups.length} columns`);
+  const id = nextId++;
+  const replies = [];
+  const done = new Promise((resolve) => waiters.push({ until: (m) => m.id === id, resolve }));
+  globalThis.onmessage({ data: { type: 'erasure', id, sourceIds: trace.source.filter((p) => !p.isEnd).map((p) => p.id),
+    targetIds: trace.target.map((p) => p.id), scoreScale: trace.scoreScale, groups: groupPairs(groups) } });
+  return { id, done, replies, trace };
+}
+
+test('a long map runs in slices: a translation asked for meanwhile is answered first; a cancel or a model load stops it', { skip }, async () => {
+  await load(MODELS.dot);
+  // 1. A translation sent while the map runs is answered before the map.
+  const order = [];
+  const long = await longRequest();
+  long.done.then(() => order.push('erasure'));
+  const tid = nextId++;
+  const tr = await send({ type: 'translate', id: tid, text: 'Open the file', scoreScale: 1, topK: 5 }, byId(tid));
+  order.push('translate');
+  assert.equal(tr.type, 'result', JSON.stringify(tr).slice(0, 200));
+  const map = await long.done;
+  assert.equal(map.type, 'erasure-result', JSON.stringify(map).slice(0, 200));
+  assert.deepEqual(order, ['translate', 'erasure'], 'the translation did not wait for the map');
+  // The map made in slices is the map made in one go (lib/erasure.js erasureMap, here).
+  const again = await ask(long.trace, figureMatrix(long.trace, engine.info, true).colGroups);
+  assert.equal(again.cached, true);
+  assert.deepEqual(Array.from(again.drop), Array.from(map.drop));
+
+  // 2. The page cancels it: an error that says so, not a map.
+  await load(MODELS.dot); // an empty cache: the map is computed again
+  const cancelled = await longRequest();
+  globalThis.onmessage({ data: { type: 'cancel', id: cancelled.id } });
+  const c = await cancelled.done;
+  assert.equal(c.type, 'error', JSON.stringify(c).slice(0, 200));
+  assert.equal(c.cancelled, true);
+  assert.equal(c.stage, 'erasure');
+
+  // 3. A model load under it: stopped, said to be superseded.
+  const overtaken = await longRequest();
+  await load(MODELS.general);
+  const o = await overtaken.done;
+  assert.equal(o.type, 'error', JSON.stringify(o).slice(0, 200));
+  assert.equal(o.superseded, true);
+});
+
+test('the math check’s curves run in slices too: a token count asked for meanwhile is answered first', { skip }, async () => {
+  const order = [];
+  const mid = nextId++;
+  const curves = send({ type: 'mathcheck', id: mid, seed: 1, keys: 64, draws: 400 }, byId(mid)).then((m) => { order.push('mathcheck'); return m; });
+  const kid = nextId++;
+  const tokens = await send({ type: 'tokenize', id: kid, text: 'Open the file' }, byId(kid));
+  order.push('tokens');
+  assert.equal(tokens.type, 'tokens');
+  assert.equal((await curves).type, 'mathcheck-result');
+  assert.deepEqual(order, ['tokens', 'mathcheck']);
+});

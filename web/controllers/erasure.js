@@ -5,7 +5,9 @@
 // source positions removed (lib/erasure.js). Only while the card is on
 // screen or focused (or the store is quiet): off screen the newest request
 // waits. One request at a time; when it settles, the latest one wanted is
-// sent if it is another. The worker keeps its answers per model, sentence,
+// sent if it is another, and one in flight that is no longer wanted (the
+// reader typed another sentence) is cancelled: the worker stops it between
+// two columns (worker.js runs it in slices). The worker keeps its answers per model, sentence,
 // output, score scale and columns, so going back to a level or a sentence
 // costs a message.
 // What happens goes into the store's `erasure`:
@@ -30,6 +32,7 @@ export function erasureRequest(st) {
  */
 export function createErasure(store, { client, seen = null }) {
   let running = null;   // the request in flight
+  let abort = null;     // …and how to stop it once the translation on screen is another
   let stopped = false;
   let overtaken = null; // the trace whose request a model load overtook: the new model's trace asks again
 
@@ -44,12 +47,17 @@ export function createErasure(store, { client, seen = null }) {
       return;
     }
     const e = st.erasure;
+    // A map of a long sentence takes seconds of the worker's time: one that is no longer wanted
+    // (another translation, or the other level) stops, and the one wanted follows when it has.
+    if (running && (running.trace !== req.trace || running.columns !== req.columns)) abort?.abort();
     if ((same(e, req) && (e.result || e.error)) || running || req.trace === overtaken || (seen && !seen.active())) return;
     send(req);
   }
 
   async function send(req) {
     running = req;
+    const ctrl = new AbortController();
+    abort = ctrl;
     store.set({ erasure: { for: req.trace, columns: req.columns, result: null, error: null, busy: true } });
     const tr = req.trace;
     let next = null;
@@ -60,13 +68,14 @@ export function createErasure(store, { client, seen = null }) {
         sourceIds: tr.source.filter((p) => !p.isEnd).map((p) => p.id),
         targetIds: tr.target.map((p) => p.id),
         scoreScale: tr.scoreScale, groups: req.groups,
-      });
+      }, { signal: ctrl.signal });
       next = { for: tr, columns: req.columns, result, error: null, busy: false };
     } catch (err) {
       if (err.superseded) overtaken = tr;
-      else next = { for: tr, columns: req.columns, result: null, error: t('erasure.failed', { why: err.message }), busy: false };
+      else if (!err.cancelled) next = { for: tr, columns: req.columns, result: null, error: t('erasure.failed', { why: err.message }), busy: false };
     } finally {
       running = null;
+      abort = null;
     }
     if (stopped) return;
     const st = store.get();
@@ -82,6 +91,6 @@ export function createErasure(store, { client, seen = null }) {
   queueMicrotask(sync);
 
   return {
-    destroy() { stopped = true; unsubscribe(); unwake?.(); },
+    destroy() { stopped = true; abort?.abort(); unsubscribe(); unwake?.(); },
   };
 }

@@ -29,6 +29,8 @@
 // pieces' drops (a word's log-probability is the sum of its pieces', so its
 // drop is too), where the heatmap's α row is their mean.
 
+import { finish } from './slices.js';
+
 /** keep (T × S, row-major) with every step dropping the positions first … first+count−1. */
 export function erasureMask(T, S, group) {
   const keep = new Uint8Array(T * S).fill(1);
@@ -54,7 +56,16 @@ export function deletedSource(sourceIds, group) {
  * Returns { base: Float32Array(T) (the unmasked log p(y_t)), drop: Float32Array(T × G) (NaN: the
  * column cannot be removed), erasable: Uint8Array(G), T, G, method }.
  */
-export function erasureMap({ sourceIds, targetIds, S, groups, method }, score) {
+export function erasureMap(request, score) {
+  return finish(erasureSteps(request, score));
+}
+
+/**
+ * erasureMap as a generator that yields after each column's forced score
+ * (lib/slices.js: the worker runs it in slices, so that a translation asked
+ * for meanwhile is not kept waiting); returns erasureMap's value.
+ */
+export function* erasureSteps({ sourceIds, targetIds, S, groups, method }, score) {
   if (method !== 'mask' && method !== 'delete') throw new TypeError(`erasureMap: method must be 'mask' or 'delete', not ${method}`);
   let next = 0;
   for (const g of groups) {
@@ -67,7 +78,9 @@ export function erasureMap({ sourceIds, targetIds, S, groups, method }, score) {
   const base = score(sourceIds, null);
   const drop = new Float32Array(T * G).fill(NaN);
   const erasable = new Uint8Array(G);
-  groups.forEach((g, c) => {
+  yield -1; // the unmasked score
+  for (let c = 0; c < G; c++) {
+    const g = groups[c];
     let lp = null;
     if (method === 'mask') {
       if (g.count < S) lp = score(sourceIds, erasureMask(T, S, g));
@@ -75,10 +88,11 @@ export function erasureMap({ sourceIds, targetIds, S, groups, method }, score) {
       const rest = deletedSource(sourceIds, g);
       if (rest) lp = score(rest, null);
     }
-    if (!lp) return;
+    if (!lp) continue;
     erasable[c] = 1;
     for (let t = 0; t < T; t++) drop[t * G + c] = base[t] - lp[t];
-  });
+    yield c;
+  }
   return { base, drop, erasable, T, G, method };
 }
 

@@ -18,6 +18,7 @@
 
 import { CONFIG } from '../config.js';
 import { mulberry32, normalSampler } from './random.js';
+import { finish } from './slices.js';
 
 /** The slider's key dimensions: the powers of two 1 … CONFIG.mathDMax. */
 export const MATH_POWERS = Object.freeze(Array.from({ length: Math.log2(CONFIG.mathDMax) + 1 }, (_, k) => 2 ** k));
@@ -82,7 +83,16 @@ export function quantile(sorted, q) {
  *     current: [scores of draw 0 at each dim] (arrays of n) }
  * as plain arrays (a worker posts it as it is).
  */
-export function mathCurves({ seed, keys, draws = CONFIG.mathDraws, band = CONFIG.mathBand }, dotScores) {
+export function mathCurves(request, dotScores) {
+  return finish(mathCurvesSteps(request, dotScores));
+}
+
+/**
+ * mathCurves as a generator that yields after each draw (lib/slices.js: the
+ * worker runs it in slices, so that a translation asked for meanwhile is not
+ * kept waiting behind its few hundred thousand scores); returns mathCurves's value.
+ */
+export function* mathCurvesSteps({ seed, keys, draws = CONFIG.mathDraws, band = CONFIG.mathBand }, dotScores) {
   const D = CONFIG.mathDMax;
   const dims = MATH_DIMS;
   const values = { raw: {}, scaled: {} };
@@ -103,6 +113,7 @@ export function mathCurves({ seed, keys, draws = CONFIG.mathDraws, band = CONFIG
         values.scaled[s][di][i] = scaled[s];
       }
     });
+    yield i;
   }
   const summary = (per) => {
     const mean = [], lo = [], hi = [];
