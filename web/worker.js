@@ -117,7 +117,9 @@ onStored((info) => postMessage({ type: 'stored', ...info }));
 function fail(stage, err, id, loadId, extra = {}) {
   const download = err?.name === 'DownloadError'
     ? { kind: err.kind, key: err.key, values: err.values, loaded: err.loaded, total: err.total } : {};
-  postMessage({ type: 'error', id, loadId, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err), ...download, ...extra });
+  // A request stopped in slices (sliced() below) says why, so the page can tell it from a failure.
+  const stopped = err?.cancelled ? { cancelled: true } : err?.superseded ? { superseded: true } : {};
+  postMessage({ type: 'error', id, loadId, stage, code: err?.code ?? null, status: err?.status ?? null, message: String(err?.message ?? err), ...download, ...stopped, ...extra });
 }
 
 /** A catalogue model's bytes, downloaded (or read from the cache) here; its progress to the page. */
@@ -278,6 +280,6 @@ self.onmessage = async (event) => {
       postMessage({ type: 'tokens', id: msg.id, starts, ends }, [starts.buffer, ends.buffer]);
     }
   } catch (err) {
-    fail(msg.type, err, msg.id, msg.loadId, err?.cancelled ? { cancelled: true } : err?.superseded ? { superseded: true } : {});
+    fail(msg.type, err, msg.id, msg.loadId);
   }
 };
