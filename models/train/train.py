@@ -558,6 +558,7 @@ class Run:
         self.model = Seq2SeqAttention(config)
         self.optimiser = None
         self.best, self.curve, self.phases = {"dev_bleu": -1.0}, [], []
+        self.phase_record = None  # (step, this_phase()'s record at that step)
         self.step, self.epoch, self.batch_in_epoch = 0, 1, 0
         state_dir = os.path.dirname(state_path) if state_path else args.out
         self.best_path = os.path.join(state_dir if state_path else args.out,
@@ -620,9 +621,14 @@ class Run:
         return round(time.process_time() - self.cpu_started, 1)
 
     def this_phase(self):
-        return {"seconds": round(time.time() - self.started, 1), "cpu_seconds": self.cpu_seconds(),
-                "updates": self.step - self.first_step, "device": str(self.device),
-                "ended": time.strftime("%Y-%m-%d %H:%M:%S")}
+        """This phase's record, made once per update count: the last state save and metrics.json
+        must carry the same one (runs.py matches an export to its state by the phases' end; two
+        clocks read a second apart under load made them differ)."""
+        if self.phase_record is None or self.phase_record[0] != self.step:
+            self.phase_record = (self.step, {"seconds": round(time.time() - self.started, 1), "cpu_seconds": self.cpu_seconds(),
+                                             "updates": self.step - self.first_step, "device": str(self.device),
+                                             "ended": time.strftime("%Y-%m-%d %H:%M:%S")})
+        return dict(self.phase_record[1])
 
     def checkpoint_payload(self):
         return {"config": self.model.config.__dict__,
