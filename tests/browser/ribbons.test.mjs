@@ -444,6 +444,51 @@ describe('ribbons', () => {
     await context.close();
   });
 
+  test('the figure says in words what it shows as soon as it has a matrix, before any frame draws it (axe: never an unlabelled image)', async () => {
+    // Found by axe (a11y.test.mjs, phone, after a switch to German): the card was rebuilt off
+    // screen and its SVG, role="img", waited for a frame with an empty label. Here the view runs
+    // with a scheduler that never runs its jobs, so nothing is drawn; the words must be there anyway.
+    const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
+    await gotoReady(page, env.url(`index.html#s=${encodeURIComponent(SENTENCE)}`));
+    const seen = await page.evaluate(async () => {
+      const { render, describeRow } = await import('/views/ribbons.js');
+      const box = document.createElement('div');
+      document.body.append(box);
+      const stalled = { add() {}, measure() {}, flush() {}, drop() {} };
+      const view = render(box, { frame: stalled });
+      const svgEl = box.querySelector('.as-rb-svg');
+      const scroller = box.querySelector('.as-rb-scroll');
+      const read = () => ({ hidden: scroller.hidden, label: svgEl.getAttribute('aria-label'), items: box.querySelectorAll('.as-rb-list li').length, paths: svgEl.querySelectorAll('path').length });
+      const m = { S: 3, T: 2, colLabels: ['le', 'chat', 'dort'], rowLabels: ['the', 'cat'], alpha: Float32Array.from([0.7, 0.2, 0.1, 0.1, 0.8, 0.1]) };
+      const empty = read();
+      view.update(m, 0);
+      const first = { ...read(), want: describeRow(m, 0) };
+      view.setRow(1);
+      const second = { ...read(), want: describeRow(m, 1) };
+      view.setAll(true);
+      const all = { ...read(), want: describeRow(m, 1, { all: true }) };
+      view.update(null);
+      const cleared = read();
+      view.destroy();
+      box.remove();
+      return { empty, first, second, all, cleared };
+    });
+    assert.equal(seen.empty.hidden, true, 'without a matrix the figure is hidden, not an image without words');
+    for (const k of ['first', 'second', 'all']) {
+      const s = seen[k];
+      assert.equal(s.paths, 0, `${k}: nothing drawn yet (the scheduler ran no job)`);
+      assert.equal(s.hidden, false, `${k}: shown`);
+      assert.ok(s.want.length > 0);
+      assert.equal(s.label, s.want, `${k}: the label is the step's description at once`);
+      assert.equal(s.items, 3, `${k}: the hidden list has one weight per source word`);
+    }
+    assert.match(seen.second.label, /cat/);
+    assert.notEqual(seen.all.label, seen.second.label, 'All steps is described as such');
+    assert.equal(seen.cleared.hidden, true);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test('on a phone the words stay legible and scroll sideways inside the card; presenter mode leaves them out', async () => {
     const long = 'When you open a new window from the file menu, the program asks whether you want to save the changes';
     const { page, errors, context } = await open({ viewport: PHONE, isMobile: true }, `s=${encodeURIComponent(long)}`);

@@ -48,7 +48,8 @@ export function render(container, { onPick, frame: queue = null } = {}) {
   const sourceRow = h('div', { class: 'as-rb-row as-rb-source', role: 'group', 'aria-label': tr('ribbons.sourceRow') });
   const targetRow = h('div', { class: 'as-rb-row as-rb-target', role: 'group', 'aria-label': tr('ribbons.targetRow') });
   const box = h('div', { class: 'as-rb-box' }, figure, sourceRow, targetRow);
-  const scroller = h('div', { class: 'as-rb-scroll' }, box);
+  // Hidden until update() gives it a matrix (and its words).
+  const scroller = h('div', { class: 'as-rb-scroll', hidden: true }, box);
   // The weights of the current step for a screen reader, largest first.
   const list = h('ul', { class: 'as-visually-hidden as-rb-list' });
   container.append(scroller, list);
@@ -205,10 +206,15 @@ export function render(container, { onPick, frame: queue = null } = {}) {
       if (current) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
       if (!focusOnTargets) b.setAttribute('tabindex', current ? '0' : '-1');
     });
-    figure.setAttribute('aria-label', describeRow(vm, row, { all }));
-    setList(topWeights(vm, row, vm.S));
     highlight();
     keepTargetInView();
+  }
+  // What the figure says in words (its label, the hidden list) needs no layout: it is set
+  // at once, with the step, so the figure never reads as an unlabelled image while its
+  // drawing waits for a frame (a card just built, or rebuilt in another language).
+  function describe() {
+    figure.setAttribute('aria-label', describeRow(vm, row, { all }));
+    setList(topWeights(vm, row, vm.S));
   }
   const own = queue ? null : frameTask(drawNow);
   const draw = queue ? () => queue.add('ribbons', drawNow) : () => own.request();
@@ -284,6 +290,7 @@ export function render(container, { onPick, frame: queue = null } = {}) {
       if (!vm) { stopGlide(); labelsKey = ''; setList([]); return; }
       row = Math.max(0, Math.min(vm.T - 1, r));
       buildWords();
+      describe();
       draw();
     },
     setRow(r) {
@@ -291,9 +298,10 @@ export function render(container, { onPick, frame: queue = null } = {}) {
       const next = Math.max(0, Math.min(vm.T - 1, r));
       if (next === row) return;
       row = next;
+      describe();
       draw();
     },
-    setAll(on) { if (all === !!on) return; all = !!on; shown = null; if (vm) draw(); },
+    setAll(on) { if (all === !!on) return; all = !!on; shown = null; if (vm) { describe(); draw(); } },
     /** Type size, band width and height (a phone's lower bands). */
     setOptions(next) {
       if (Object.keys(next).every((k) => next[k] === opts[k])) return;
