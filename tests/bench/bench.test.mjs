@@ -86,6 +86,11 @@ test('render_budget.mjs --quick measures the page in Chromium and reports every 
       assert.ok(p.cards.some((c) => c.card === 'heat' && c.maxFrameMs > 0), `${name}: ${JSON.stringify(p.cards)}`);
       for (let i = 1; i < p.cards.length; i++) assert.ok(p.cards[i - 1].maxFrameMs >= p.cards[i].maxFrameMs, `${name}: sorted`);
     }
+    // The long paste, on the desktop: its translation came, and the page's long tasks were recorded.
+    const paste = b.desktop.paste;
+    assert.ok(paste && paste.shownMs > 0 && Number.isFinite(paste.longestTaskMs) && paste.tasksOver50 >= 0, JSON.stringify(paste));
+    assert.ok(b.profiles.filter((n) => b[n].paste).length === 1, 'the paste on the desktop only');
+    assert.match(r.stdout, /A 10,000-character paste .*desktop: on screen [0-9.]+ ms after the paste; longest main-thread task until quiet [0-9.]+ ms/);
     assert.equal(b.throttled4x.cpuThrottling, 4);
     assert.equal(b.phone.cpuThrottling, 4);
     assert.equal(b.phone.input, 'touch');

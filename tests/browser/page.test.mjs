@@ -551,21 +551,23 @@ describe('alignscope page in Chromium', { timeout: SUITE_TIMEOUT_MS }, () => {
     // A paste of 10,000 characters: cut at 2000, said so, and the model's
     // token limit explained next to the translation, which still comes: the
     // text's first 100 tokens (it has no sentence ends to split at).
+    // How long the page takes over it is measured in the render bench (tests/bench/render_budget.mjs,
+    // longPaste), not asserted here: a wall-clock bound fails on a busy machine (it did, in a clean-clone run).
     await box.focus();
     await page.keyboard.press('Control+A');
-    const t0 = Date.now();
     await page.keyboard.insertText('word '.repeat(2000));
     await page.waitForFunction(() => /Your text has 400 tokens .*this model reads at most 100 at a time, so this shows its beginning, cut after its first 100 tokens\./.test(document.querySelector('#app .as-translation-box .as-long-note:not([hidden])')?.textContent ?? ''));
-    assert.ok(Date.now() - t0 < 8000, 'the message comes quickly');
     assert.equal((await box.inputValue()).length, 2000);
     assert.match(await page.locator('#app .as-notice').textContent(), /cut at 2,000 characters.*at most 100 words and punctuation marks/);
     assert.match(await page.locator('#app .as-hint, #app p[id^="hint"]').first().textContent(), /^400 \/ 100 tokens \(more than the model reads at once\) · 2,000 \/ 2,000 characters/);
     assert.ok(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').isVisible(), 'the heatmap of what is translated');
     assert.equal(await page.locator('#app .as-matrix th[scope="col"]').count(), 100 + 2, 'the first 100 tokens are the columns');
     assert.ok((await page.locator('#app .as-translation').textContent()).length > 1);
-    const t1 = Date.now();
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-    assert.ok(Date.now() - t1 < 1000, 'the page still paints');
+    // The page still paints: the heatmap's canvas is painted again after one more frame is asked for
+    // (a hung main thread would never run it; the test's own timeout ends such a wait).
+    const paints = Number(await page.locator('#app .as-heat-card canvas.as-heatmap-canvas').getAttribute('data-paints'));
+    assert.ok(paints > 0, 'the heatmap was painted');
+    assert.equal(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r('frame')))), 'frame', 'the page still runs its frames');
     // Odd but valid text is translated; its own words are the columns.
     const cases = [
       ['!!! ??? ...', ['!', '?', '.']],
