@@ -1193,10 +1193,13 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
 
   test('a map that nearly fits the first screen is shrunk to end above the fold; a long one keeps its cells; scrolling does not change them', async () => {
     const cellOf = (page) => page.evaluate(() => Number(document.querySelector('#app .as-heat-card canvas.as-heatmap-canvas').dataset.cell));
-    for (const [width, height] of [[1366, 768], [1280, 800]]) {
+    // A laptop's window: a 1366 × 768 screen less the browser's own bars, and a 1280 × 720 one.
+    for (const [width, height] of [[1366, 657], [1280, 720]]) {
       const at = `${width}×${height}`;
       // The box alone (the window less CONFIG.heatBoxReservePx) would give the default sentence's
-      // five rows 64 px cells, ending 35-50 px below the fold at these sizes (measured before the change).
+      // five rows 64 px cells, ending below the fold at these sizes. (At 1366 × 768 and 1280 × 800
+      // they fit unshrunk since the wide layout's two columns stack independently: measured, the
+      // map ends at 753 px.)
       const { page, errors, context } = await openPage({ viewport: { width, height } });
       await page.goto(server.url);
       await page.waitForSelector(READY);
@@ -1306,7 +1309,11 @@ describe('the page as a figure', { timeout: SUITE_TIMEOUT_MS }, () => {
     await page.screenshot({ path: path.join(ARTIFACTS, 'after', 'presenter-1920x1080.png') });
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelector('#app .as-root').dataset.presenter === 'false');
-    assert.equal(await page.evaluate(() => document.fullscreenElement), null, 'full screen is left too');
+    // Full screen is left too. Where the browser takes Escape itself it leaves full screen first;
+    // where the key reaches the page (seen in Debian's chromium-headless-shell), the page asks to
+    // leave it (exitFullscreen, which settles after presenter mode has ended): wait for that.
+    // headed.test.mjs presses the real key in a real window.
+    await page.waitForFunction(() => document.fullscreenElement === null);
     // The key, from the page (focus on nothing in particular).
     await page.evaluate(() => document.activeElement?.blur());
     await page.keyboard.press('p');

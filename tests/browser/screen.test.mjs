@@ -126,6 +126,18 @@ test('the score-scale control and the 12-word EEA sentence\'s whole map in the v
     const firstScreen = vp.width >= 1366 && vp.height >= 900;
     if (!firstScreen) await page.locator('#app .as-heat-card').evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await settled(page);
+    if (vp.width >= 1200) {
+      // Two columns: each one's second card follows its first at the grid's gap, whichever of the
+      // two top cards is taller (the model card was, at 1366 × 768: a 95 px empty band under the
+      // sentence pushed the map down).
+      const bands = await page.evaluate(() => {
+        const grid = document.querySelector('#app .as-grid');
+        const box = (area) => grid.querySelector(`:scope > [data-area="${area}"]`).getBoundingClientRect();
+        const gap = parseFloat(getComputedStyle(grid).rowGap);
+        return { gap, left: box('heat').top - box('input').bottom, right: box('steps').top - box('model').bottom };
+      });
+      assert.ok(Math.abs(bands.left - bands.gap) <= 1 && Math.abs(bands.right - bands.gap) <= 1, `${at}: no band under the top cards: ${JSON.stringify(bands)}`);
+    }
     const slider = await rect(page, '#app .as-heat-card .as-mini-range');
     const canvas = await rect(page, CANVAS);
     const scrolls = await page.locator('#app .as-heat-card .as-heatmap-scroll').evaluate((s) => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1);
