@@ -135,13 +135,18 @@ const seenNow = (page) => page.evaluate(() => {
  */
 async function goToStep(page, step, m) {
   const row = rowOfStep(m, step);
-  const from = await page.evaluate((s) => {
+  // The render log's length once the page has taken the new step: counted at the hashchange (this
+  // listener runs after the page's own, which sets the store), not when the hash is set. A settle
+  // logged in between (the quiet catch-up of the step before, or of the pieces switch) would
+  // otherwise pass for this step's, and the off-screen cards be read before they catch up
+  // (seen once in a clean-clone run: the pin card still at the last step).
+  const from = await page.evaluate((s) => new Promise((resolve) => {
     const p = new URLSearchParams(location.hash.slice(1));
-    if (p.get('step') === String(s)) return -1; // there already (the store does not change: no settle to wait for)
+    if (p.get('step') === String(s)) { resolve(-1); return; } // there already (the store does not change: no settle to wait for)
     p.set('step', String(s));
+    addEventListener('hashchange', () => resolve(window.ALIGNSCOPE_RENDER_LOG.length), { once: true });
     location.hash = p.toString();
-    return window.ALIGNSCOPE_RENDER_LOG.length;
-  }, step);
+  }), step);
   await page.waitForFunction(([want, r]) => document.querySelector('#app .as-step-count')?.textContent === want
     && document.querySelector('#app .as-heat-card tr[aria-current="step"]')?.dataset.row === String(r), [`step ${row + 1} / ${m.T}`, row], { timeout: 30_000 });
   if (from >= 0) await page.waitForFunction((n) => window.ALIGNSCOPE_RENDER_LOG.slice(n).some(([, kind]) => kind === 'settle'), from, { timeout: 30_000 });
