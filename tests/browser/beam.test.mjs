@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, beamFilled, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
+import { startBrowser, openPage, gotoReady, beamFilled, painted, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
 import { buildBeamTree, differenceFromBest, differenceAtLevel, beamChangeAt, tokenLabel, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
 import { figureMatrix } from '../../web/lib/figure.js';
@@ -330,14 +330,19 @@ test('links with beam=0, 9 or 1000 (or lp=9) get a clear notice; the page decode
 
 test('a width the engine refuses, forced through the client, is shown; the previous tree stays; requests are coalesced; progress shows', async () => {
   const { page, errors, context } = await openPage(env.browser, { viewport: DESKTOP });
-  // The page's side of the worker: count beam requests, and let the test force a width past the card's control.
+  // The page's side of the worker: count beam requests, let the test force a width past the
+  // card's control, and hold requests back (__heldPosts, an array while held) so that a search
+  // is seen under way for as long as the test looks: a refused width answers within a frame or
+  // two, and under load its answer can arrive before the frame that would show the progress bar.
   await context.addInitScript(() => {
     const post = Worker.prototype.postMessage;
     globalThis.__beamSent = [];
+    globalThis.__heldPosts = null;
     Worker.prototype.postMessage = function (msg, ...rest) {
       if (msg?.type === 'beam') {
         if (globalThis.__forceBeamWidth != null) msg = { ...msg, beamWidth: globalThis.__forceBeamWidth };
         globalThis.__beamSent.push(msg.beamWidth);
+        if (globalThis.__heldPosts) { globalThis.__heldPosts.push(() => post.call(this, msg, ...rest)); return undefined; }
       }
       return post.call(this, msg, ...rest);
     };
@@ -346,21 +351,22 @@ test('a width the engine refuses, forced through the client, is shown; the previ
     await openCard(page, `s=${encodeURIComponent(SENTENCE)}`);
     const good = await cardState(page);
     assert.equal(good.error, null);
-    // Watch the progress bar from here on.
-    await page.evaluate((sel) => {
-      const bar = document.querySelector(`${sel} .as-beam-progress`);
-      globalThis.__progressShown = 0;
-      new MutationObserver(() => { if (!bar.hidden) globalThis.__progressShown++; }).observe(bar, { attributes: true, attributeFilter: ['hidden'] });
-    }, CARD);
-    await page.evaluate(() => { globalThis.__forceBeamWidth = 9; });
+    await page.evaluate(() => { globalThis.__forceBeamWidth = 9; globalThis.__heldPosts = []; });
     await page.locator(`${CARD} input[type=range]`).nth(1).focus();
-    await page.keyboard.press('ArrowRight'); // λ 1.0 → 1.1: a new search, sent with width 9
+    await page.keyboard.press('ArrowRight'); // λ 1.0 → 1.1: a new search, sent with width 9 (held back)
+    // While the search runs, the card shows its progress bar and says what it searches.
+    await page.waitForFunction((sel) => document.querySelector(sel).dataset.busy === 'true' && globalThis.__heldPosts.length >= 1, CARD);
+    await painted(page);
+    assert.ok(await page.locator(`${CARD} .as-beam-progress`).isVisible(), 'progress is shown while a search runs');
+    // (It names the card's own width: the 9 is forced into the worker's message, past the card.)
+    assert.equal(await page.locator(`${CARD} .as-beam-status`).textContent(), `Searching with width ${DEFAULT_BEAM_WIDTH}…`, 'the status says a search runs');
+    await page.evaluate(() => { const held = globalThis.__heldPosts; globalThis.__heldPosts = null; for (const send of held) send(); });
     await page.waitForFunction((sel) => !document.querySelector(`${sel} .as-beam-error`).hidden, CARD);
+    assert.ok(await page.locator(`${CARD} .as-beam-progress`).isHidden(), 'the progress bar goes with the answer');
     const bad = await cardState(page);
     assert.equal(bad.error, 'The engine refused the beam width: the beam width must be a whole number from 1 to 8. The tree below is from the last search that worked.');
     assert.equal(await page.locator(`${CARD} .as-beam-error`).getAttribute('role'), 'alert');
     for (const k of ['width', 'count', 'radios', 'leaves', 'nodes', 'caption', 'picked']) assert.deepEqual(bad[k], good[k], `the previous tree stays: ${k}`);
-    assert.ok(await page.evaluate(() => globalThis.__progressShown) >= 1, 'progress is shown while a search runs');
     // The engine works again once the width is sane; the error goes.
     await page.evaluate(() => { globalThis.__forceBeamWidth = null; });
     await page.keyboard.press('ArrowRight'); // λ = 1.2
