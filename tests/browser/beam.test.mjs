@@ -17,7 +17,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startBrowser, openPage, gotoReady, beamFilled, painted, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
+import { startBrowser, openPage, gotoReady, beamFilled, ARTIFACTS, REPO, WEB, PHONE, DESKTOP } from './support.mjs';
 import { createEngine } from '../../web/engine.js';
 import { buildBeamTree, differenceFromBest, differenceAtLevel, beamChangeAt, tokenLabel, DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY } from '../../web/lib/beam.js';
 import { figureMatrix } from '../../web/lib/figure.js';
@@ -355,8 +355,8 @@ test('a width the engine refuses, forced through the client, is shown; the previ
     await page.locator(`${CARD} input[type=range]`).nth(1).focus();
     await page.keyboard.press('ArrowRight'); // λ 1.0 → 1.1: a new search, sent with width 9 (held back)
     // While the search runs, the card shows its progress bar and says what it searches.
+    // (data-busy is written in the same update as the bar's hidden flag: no frame to wait for.)
     await page.waitForFunction((sel) => document.querySelector(sel).dataset.busy === 'true' && globalThis.__heldPosts.length >= 1, CARD);
-    await painted(page);
     assert.ok(await page.locator(`${CARD} .as-beam-progress`).isVisible(), 'progress is shown while a search runs');
     // (It names the card's own width: the 9 is forced into the worker's message, past the card.)
     assert.equal(await page.locator(`${CARD} .as-beam-status`).textContent(), `Searching with width ${DEFAULT_BEAM_WIDTH}…`, 'the status says a search runs');
