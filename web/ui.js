@@ -100,6 +100,8 @@ export function mountAlignscope(root, opts = {}) {
   // What the reader set inside a card that the store does not hold (the by-hand numbers, the ribbons' "All steps").
   const memo = { byhand: {}, ribbons: {}, beam: {} };
   const far = { later: true }; // a card built after the first screen
+  // While a lesson runs its bar is fixed over the window's bottom: the main map's first screen ends at the bar's top.
+  const lessonBarTop = () => grid.querySelector(':scope > .as-lesson-bar:not([hidden])')?.getBoundingClientRect().top ?? Infinity;
   // The cards take their words from the UI language as they are built: a new
   // language builds them again from the store (translation, step, model,
   // compared models and all stay; nothing is asked of the engine again).
@@ -108,7 +110,7 @@ export function mountAlignscope(root, opts = {}) {
   const buildCards = () => render.build(() => {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
-    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
+    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, screenBottom: lessonBarTop, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
     const sliderHeadingId = has.heat ? uid('st') : null; // the math check card links to it
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: sliderHeadingId }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: uid('sp'), frame, actions: { setWindow: (d) => local.set(d) } }), { sticky: true, always: true });

@@ -148,7 +148,19 @@ test('the built-in lesson on a projector: N visits the 11 steps in order (card i
     await page.locator('#app .as-translation').click(); // the focus out of the bar's buttons, for the P key
     await page.keyboard.press('p');
     await page.waitForSelector('#app .as-root[data-presenter="true"]');
+    await painted(page);
+    const mapAndBar = () => page.evaluate(() => ({
+      map: document.querySelector('#app [data-area="heat"] .as-heatmap-canvas').getBoundingClientRect().toJSON(),
+      barTop: document.querySelector('#app .as-lesson-bar').getBoundingClientRect().top }));
+    // On entering: the sentence and the whole map above the bar (the first screen ends at the bar's top).
+    const opened = await mapAndBar();
+    assert.ok(opened.map.bottom <= opened.barTop, `the whole map above the lesson bar on entering: ${JSON.stringify(opened)}`);
     await page.evaluate(() => document.querySelector('#app .as-grid > [data-area="heat"]').scrollIntoView({ block: 'start' }));
+    await painted(page);
+    // The map is laid out again after the reader scrolled (the window's resize of entering full screen
+    // can come that late): in presenter mode the widget's root scrolls, not the page, and the fit must
+    // not follow that scroll. (It did: the map grew to the window's height and went under the bar.)
+    await page.evaluate(() => dispatchEvent(new Event('resize')));
     await painted(page);
     const seen = await page.evaluate(() => {
       const heat = document.querySelector('#app .as-grid > [data-area="heat"]');
@@ -160,6 +172,7 @@ test('the built-in lesson on a projector: N visits the 11 steps in order (card i
     assert.equal(Number(seen.value), 4, 'the header slider at 4 × the trained divisor');
     assert.ok(seen.slider.top >= 0 && seen.slider.bottom <= seen.barTop, `the header slider on screen: ${JSON.stringify(seen)}`);
     assert.ok(seen.map.top >= 0 && seen.map.bottom <= seen.barTop, `the whole map above the lesson bar: ${JSON.stringify(seen)}`);
+    assert.equal(seen.map.height, opened.map.height, 'the same map, scrolled or not');
     assert.equal(await page.isVisible(BAR), true, 'the bar in presenter mode');
     const fixedBar = await page.$eval(BAR, (b) => ({ position: getComputedStyle(b).position, bottom: b.getBoundingClientRect().bottom }));
     assert.deepEqual(fixedBar, { position: 'fixed', bottom: 1080 }, 'the bar at the bottom of the screen in presenter mode');

@@ -24,8 +24,9 @@ import { t, num } from '../i18n/index.js';
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
 /** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's render scheduler), boxPx (a fixed heatmap box height, or none),
+ *        screenBottom (() → px: the top of the bar fixed over the window's bottom, the lesson bar, or Infinity; the map fits above it),
  *        startup (lib/startup.js recorder: the first heatmap's paint), actions: { copyLink() → Promise, modelTag() } } */
-export function mount(store, { ids, headingId, frame = null, boxPx = null, startup = null, actions }) {
+export function mount(store, { ids, headingId, frame = null, boxPx = null, screenBottom = null, startup = null, actions }) {
   const legendLow = h('span', null, '');
   const legendHigh = h('span', null, '');
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
@@ -246,6 +247,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, start
           fitWhole: !!st.presenter,
           // Presenter mode: the readout under the map (a tapped cell's value) stays on the screen too.
           marginPx: st.presenter ? CONFIG.presenterMarginPx : CONFIG.firstScreenMarginPx,
+          // A lesson's bar covers the window's bottom: the first screen ends at its top.
+          screenBottom,
         });
         renderZoom(st);
       }

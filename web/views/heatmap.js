@@ -64,7 +64,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const s = {
     vm: null,      // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
     L: null,       // the layout (heatmap-layout.js)
-    opts: { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false, fitWhole: false },
+    opts: { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false, fitWhole: false, screenBottom: null },
     hover: null,   // { kind, t?, j? }
     active: null,  // the selected cell { t, j } (keyboard cursor, or the cell last tapped)
     marked: -1,
@@ -81,7 +81,8 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   let widthRead = false;
   let boxSize = null;    // { w, h } of the scroll box's client area (ResizeObserver)
   let colors = null;     // the theme's colours, read from the CSS when first needed
-  let docTop = null;     // the scroll box's top in the document, as measured before a frame's writes
+  let docTop = null;     // the scroll box's top in the page as if every box were scrolled to its start, as measured before a frame's writes
+  let screenBottom = null; // where the first screen ends: the window's bottom, or the top of a bar fixed over it (opts.screenBottom)
                          // (the container's: the box is its first child while a map is shown; the
                          // container is there while a message stands in for the map, too)
   const measureCtx = document.createElement('canvas').getContext('2d');
@@ -95,7 +96,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     const avail = Math.max(260, boxWidth || readWidth || 600);
     if (measuredPx !== o.labelPx) { measureCtx.font = fontsFor(o.labelPx).label; measuredPx = o.labelPx; }
     const boxFit = o.boxPx > 0 ? o.boxPx : Math.max(CONFIG.heatBoxMinPx, (window.innerHeight || 800) - o.reserve);
-    const room = (window.innerHeight || 0) - (docTop ?? Infinity) - (o.marginPx ?? CONFIG.firstScreenMarginPx);
+    const room = (screenBottom ?? window.innerHeight ?? 0) - (docTop ?? Infinity) - (o.marginPx ?? CONFIG.firstScreenMarginPx);
     const fit = fits() ? firstScreenFit(s.vm, measureText, avail, boxFit, room, o) : { availHeight: boxFit, cellMin: o.cellMin };
     return { L: layoutHeatmap(s.vm, measureText, avail, { ...fit, zoom: o.zoom, labelPx: o.labelPx, cellMax: o.cellMax }), boxFit };
   }
@@ -111,16 +112,26 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     // at the start of the next frame, and lay out again only if the fit comes out otherwise.
     if (fits() && queue) queue.measure(`${jobKey}-top`, checkTop);
   }
-  const readTop = () => { docTop = container.getBoundingClientRect().top + (window.scrollY || 0); };
+  // The top as if the page and every box around the map were scrolled to their start, so the fit does
+  // not change as the reader scrolls: in presenter mode the widget's root is the box that scrolls
+  // (position: fixed, overflow: auto), not the document. (Reads only: the measure phase's layout is clean.)
+  const readTop = () => {
+    let top = container.getBoundingClientRect().top + (window.scrollY || 0);
+    const pageBox = document.scrollingElement;
+    for (let el = container.parentElement ?? container.getRootNode().host; el && el !== pageBox; el = el.parentElement ?? el.getRootNode().host) top += el.scrollTop;
+    docTop = top;
+    const innerHeight = window.innerHeight || 0;
+    screenBottom = Math.min(innerHeight, s.opts.screenBottom?.() ?? innerHeight);
+  };
   const readBoxWidth = () => { readWidth = Math.round(container.clientWidth); widthRead = true; };
   // A map laid out before the ResizeObserver has reported (a box just made or just
   // shown) reads its width in the next frame's measure phase and paints then.
   const widthUnknown = () => !boxWidth && !widthRead;
   function checkTop() {
     if (!s.vm || !fits() || !s.L) return;
-    const was = docTop;
+    const was = docTop - screenBottom;
     readTop();
-    if (Math.abs(docTop - was) <= 1) return;
+    if (Math.abs(docTop - screenBottom - was) <= 1) return;
     const { L } = computeLayout();
     if (L.cell !== s.L.cell || L.height !== s.L.height || L.width !== s.L.width) { needLayout = true; draw(); }
   }
@@ -258,7 +269,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       if (!bubble.hidden && s.active) bubble.firstChild.textContent = cellValue(next, s.active.t, s.active.j);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), screenMin: the first-screen fit's smallest cell (default CONFIG.firstScreenCellMin), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx): { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole, screenMin, marginPx }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), screenMin: the first-screen fit's smallest cell (default CONFIG.firstScreenCellMin), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx), screenBottom: () → px, the top of a bar fixed over the window's bottom (the lesson bar), read before a frame's writes, or the window's bottom when none: { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole, screenMin, marginPx, screenBottom }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== s.opts[k]);
       if (!changed.length) return;
