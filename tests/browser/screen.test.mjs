@@ -9,7 +9,9 @@
 // controls on one screen at 1920 × 1080 and 1280 × 720 (one of them from the
 // page's own example list, with 21 rows), and leaves when full
 // screen is left (the browser's own Escape); Home/End with the focus on a
-// button of the step card. Screenshots in tests/artifacts/screen/.
+// button of the step card; the first picture is fitted to the room left
+// after its frame's writes (one paint when a card above shrinks in that
+// frame). Screenshots in tests/artifacts/screen/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -295,5 +297,62 @@ test('screenshots: the EEA sentence and the 15-word sentence at 360 × 640, 1366
       assert.deepEqual(errors, []);
       await context.close();
     }
+  }
+});
+
+// The first picture's fit uses the room left once the frame's cards are written. When the first result
+// comes, the cards above the map change height in the same frame (a loading line goes); on a loaded
+// machine the model's arrival and the first result are handled together. Here, the view on its own with
+// the page's render scheduler: a card above it shrinks by 260 px in the frame of the map's first picture.
+// The map is painted once, fitted to the room it ends up with (it was fitted to the room before the
+// card shrank, and laid out again a frame later: two paints and a jump, page.test's "one paint at load").
+test('the first picture is fitted to the room its frame leaves: a card above that shrinks in that frame costs no second paint', async () => {
+  const { page, context, errors } = await openPage(env.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await gotoReady(page, env.url('index.html'));
+    const seen = await page.evaluate(async (sentence) => {
+      const { createEngine } = await import('./engine.js');
+      const { figureMatrix } = await import('./lib/figure.js');
+      const { createScheduler } = await import('./lib/scheduler.js');
+      const { render } = await import('./views/heatmap.js');
+      const catalog = await (await fetch('models/index.json')).json();
+      const engine = await createEngine({ variant: 'simd', wasmUrl: 'gen/alignscope-simd.wasm' });
+      const info = engine.load(new Uint8Array(await (await fetch(`models/${catalog.default}.alsc`)).arrayBuffer()));
+      const vm = figureMatrix(engine.translate(sentence), info, false);
+      engine.dispose();
+      document.querySelector('#app').style.display = 'none';
+      const host = document.createElement('div');
+      host.style.cssText = 'position: absolute; top: 0; left: 0; width: 700px;';
+      const above = document.createElement('div');
+      above.style.height = '300px';
+      const box = document.createElement('div');
+      host.append(above, box);
+      document.body.prepend(host);
+      scrollTo(0, 0);
+      const frames = () => new Promise((res) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(res))));
+      const fitted = async (aboveHeight) => {
+        above.style.height = `${aboveHeight}px`;
+        box.replaceChildren();
+        const sched = createScheduler({});
+        const view = render(box, { frame: sched, name: 'test' });
+        view.setOptions({ fitFirstScreen: true });
+        sched.card('above', { update: () => { above.style.height = '40px'; }, always: true });
+        sched.card('heat', { measure: () => view.measure(), update: () => view.update(vm), always: true });
+        await frames(); // the container's width reported
+        sched.changed({}, ['matrix']);
+        await frames(); await frames();
+        const c = view.element;
+        const r = { paints: Number(c.dataset.paints), cell: Number(c.dataset.cell), bottom: Math.round(c.getBoundingClientRect().bottom) };
+        view.destroy(); sched.destroy();
+        return r;
+      };
+      return { shrinking: await fitted(300), still: await fitted(40) };
+    }, EEA);
+    assert.equal(seen.still.paints, 1, `a map whose room does not change: one paint (${JSON.stringify(seen)})`);
+    assert.ok(seen.still.bottom <= 800, `…fitted above the fold (${JSON.stringify(seen)})`);
+    assert.deepEqual(seen.shrinking, seen.still, 'the card above shrinking in the first picture\'s frame: the same map, one paint');
+    assert.deepEqual(errors.filter((e) => !/^Applying inline style violates/.test(e)), []);
+  } finally {
+    await context.close();
   }
 });

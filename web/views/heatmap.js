@@ -75,6 +75,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const boxHeight = () => { scroller.style.maxHeight = s.opts.boxPx > 0 ? `${s.opts.boxPx}px` : `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${s.opts.reserve}px))`; };
   boxHeight();
   let needLayout = true;
+  let firstPicture = true; // the next layout is the first since the box was shown (its top is read then)
   let laidOutHeight = 0; // the box height the layout was made for (px)
   let boxWidth = 0;      // the container's width (ResizeObserver)
   let readWidth = 0;     // the same, read in a measure phase before the observer's first report (widthRead: it was)
@@ -103,6 +104,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   function layout() {
     // Without a scheduler (a view on its own) the top is read here, as the paint's first read.
     if (fits() && docTop == null) readTop();
+    firstPicture = false;
     const { L, boxFit } = computeLayout();
     s.L = L;
     bubble.hidden = true; // its cell moved
@@ -144,6 +146,16 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       // Without a scheduler (a view on its own) it is the paint's first read.
       if (!queue) readBoxWidth();
       else { queue.measure(`${jobKey}-width`, () => { readBoxWidth(); frame.request(); }); return; }
+    }
+    // The first picture in a box just shown, fitted to the first screen, waits for the next frame's
+    // measure phase: the top read in this frame's was from before its writes, and the cards above
+    // change height when the first result comes (a loading line goes; on a loaded machine the model's
+    // arrival and the first result are handled in one frame). Fitted to that room, the map was laid out
+    // again a frame later (checkTop): a second paint and a jump. (No read of layout after a write.)
+    if (needLayout && firstPicture && fits() && queue) {
+      firstPicture = false;
+      queue.measure(`${jobKey}-top`, () => { readTop(); frame.request(); });
+      return;
     }
     const relaid = needLayout;
     if (needLayout) layout();
@@ -228,8 +240,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
         if (w && w !== boxWidth) { boxWidth = w; needLayout = true; if (s.vm) draw(); }
       } else {
         // The scroll box's client area (its size without scroll bars); a
-        // hidden box (no matrix yet) has none: unmeasured, not 0 × 0.
-        boxSize = scroller.clientWidth ? { w: scroller.clientWidth, h: scroller.clientHeight } : null;
+        // hidden box, or one shown before its first picture (its min-height,
+        // empty), has none: unmeasured, not 0 × 0, so the first picture's guess is used.
+        boxSize = s.L && scroller.clientWidth ? { w: scroller.clientWidth, h: scroller.clientHeight } : null;
         if (s.sticky.update(s.L, boxSize) && s.vm) draw();
       }
     }
@@ -260,7 +273,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       const sameShape = vm && vm.T === next.T && vm.S === next.S;
       const sameLabels = sameShape && vm.rowLabels.every((l, t) => l === next.rowLabels[t]) && vm.colLabels.every((l, j) => l === next.colLabels[j]);
       s.vm = next;
-      if (scroller.hidden) { scroller.hidden = false; readout.hidden = false; empty.hidden = true; needLayout = true; }
+      if (scroller.hidden) { scroller.hidden = false; readout.hidden = false; empty.hidden = true; needLayout = true; firstPicture = true; }
       if (!sameShape) { s.hover = null; s.active = null; bubble.hidden = true; }
       if (!sameLabels) needLayout = true;
       // (an erasure map's name says its colour scale's end, which moves with its numbers)
