@@ -264,6 +264,43 @@ test('“Save this step” makes a link that opens as that step: its card, its s
   }
 });
 
+test('a lesson started in presenter mode: the map, already painted, is fitted again to end above the bar', async () => {
+  // Step 2 shows the heatmap of the sentence, scale and step already on screen: nothing is decoded
+  // again, so only the bar's coming can change the map's room (views/heatmap.js refit).
+  const patch = lessonStepPatch(LESSON, 1);
+  assert.equal(LESSON.steps[1].card, 'heat');
+  const { page, context, errors } = await openPage(env.browser, { viewport: PROJECTOR });
+  try {
+    await gotoReady(page, env.url(`index.html#s=${encodeURIComponent(patch.sentence)}&scale=${patch.scale}&step=${patch.step}`));
+    await page.locator('#app .as-translation').click();
+    await page.keyboard.press('p');
+    await page.waitForSelector('#app .as-root[data-presenter="true"]');
+    const mapBottom = () => page.evaluate(() => {
+      const root = document.querySelector('#app .as-root');
+      // Where the map ends with the widget scrolled to its top (presenter mode: the root scrolls).
+      const canvas = document.querySelector('#app [data-area="heat"] .as-heatmap-canvas');
+      return { bottom: canvas.getBoundingClientRect().bottom + root.scrollTop, paints: Number(canvas.dataset.paints) };
+    });
+    await page.waitForFunction(() => Number(document.querySelector('#app [data-area="heat"] .as-heatmap-canvas')?.dataset.paints) > 0);
+    await painted(page);
+    await painted(page);
+    const before = await mapBottom();
+    await page.evaluate(() => { location.hash = 'lesson=attention&ls=2'; });
+    await page.waitForSelector(`${BAR}[data-step="2"]`);
+    const barTop = await page.$eval(BAR, (b) => b.getBoundingClientRect().top);
+    assert.ok(before.bottom > barTop, `the map would reach under the bar as it was (${before.bottom} > ${barTop}): the check below means something`);
+    await page.waitForFunction(([top]) => {
+      const root = document.querySelector('#app .as-root');
+      return document.querySelector('#app [data-area="heat"] .as-heatmap-canvas').getBoundingClientRect().bottom + root.scrollTop <= top;
+    }, [barTop], { polling: 'raf' });
+    const after = await mapBottom();
+    assert.equal(after.paints, before.paints + 1, `laid out again once: ${JSON.stringify({ before, after, barTop })}`);
+    assert.deepEqual(pageErrors(errors), []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a bad lesson file and a bad lesson link are said with their line and field, and the page stays as it was', async () => {
   const { page, context, errors } = await openPage(env.browser);
   try {

@@ -227,6 +227,8 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, scree
       if (changed.has('scale') || changed.has('info')) renderScale(st);
       if (changed.has('link')) { linkField.hidden = st.link == null; if (st.link != null) linkField.value = st.link; }
       if (changed.has('colour')) renderLegend(st);
+      // The lesson bar over the window's bottom came, went or has another step's paragraph: the first screen's room changed.
+      if (changed.has('lesson') || changed.has('lessonStep')) heatmap.refit();
       if (['colour', 'zoom', 'presenter'].some((k) => changed.has(k))) {
         // Presenter mode: the whole map on one screen with the sentence, the slider above it and the
         // step controls beside it; its type follows the screen's height (24 px at 1080, 16 at 720),

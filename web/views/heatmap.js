@@ -303,6 +303,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     get layout() { return s.L; },
     /** The theme or the size changed: read the colours again, lay out again, paint. */
     redraw() { colors = null; if (s.vm) { needLayout = true; draw(); } },
+    /** Something over or above the map may have changed its room (the lesson bar came, went or changed
+     *  height): the next frame measures it, and the map is laid out again only if its fit comes out otherwise. */
+    refit() { if (queue && fits() && s.L) queue.measure(`${jobKey}-top`, checkTop); },
     /** Paint now if a paint is pending (tests, exports). */
     flush() { frame.flush(); },
     destroy() { ro?.disconnect(); frame.cancel(); queue?.drop(`${jobKey}-top`); queue?.drop(`${jobKey}-width`); removeEventListener('resize', onWindowResize); },
