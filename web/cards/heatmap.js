@@ -24,7 +24,7 @@ import { t, num } from '../i18n/index.js';
 const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-btn as-btn-small', 'aria-pressed': 'false', ...extra }, label);
 
 /** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's render scheduler), boxPx (a fixed heatmap box height, or none),
- *        screenBottom (() → px: the top of the bar fixed over the window's bottom, the lesson bar, or Infinity; the map fits above it),
+ *        screenBottom (() → px: the top of the bar fixed over the window's bottom, the lesson bar, or Infinity; in presenter mode the map fits above it),
  *        startup (lib/startup.js recorder: the first heatmap's paint), actions: { copyLink() → Promise, modelTag() } } */
 export function mount(store, { ids, headingId, frame = null, boxPx = null, screenBottom = null, startup = null, actions }) {
   const legendLow = h('span', null, '');
@@ -249,8 +249,12 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, scree
           fitWhole: !!st.presenter,
           // Presenter mode: the readout under the map (a tapped cell's value) stays on the screen too.
           marginPx: st.presenter ? CONFIG.presenterMarginPx : CONFIG.firstScreenMarginPx,
-          // A lesson's bar covers the window's bottom: the first screen ends at its top.
-          screenBottom,
+          // Presenter mode: a lesson's bar covers the screen's bottom, and the sentence and the whole map must
+          // be above it on entering, so the first screen ends at the bar's top. (Not otherwise: a lesson brings
+          // the step's card to the top of the window, and a laptop's map fitted under the input card (cells of
+          // 60 px at 1366 x 768) ends above the bar there; fitted above the bar from under the input card, it
+          // gave up and kept the box's larger cells, its last row under the bar.)
+          screenBottom: st.presenter ? screenBottom : null,
         });
         renderZoom(st);
       }
