@@ -75,7 +75,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const boxHeight = () => { scroller.style.maxHeight = s.opts.boxPx > 0 ? `${s.opts.boxPx}px` : `max(${CONFIG.heatBoxMinPx}px, calc(100vh - ${s.opts.reserve}px))`; };
   boxHeight();
   let needLayout = true;
-  let firstPicture = true; // the next layout is the first since the box was shown (its top is read then)
+  let firstPicture = true; // the next layout is the first since the box was shown (it waits for a measure phase to read its top)
   let laidOutHeight = 0; // the box height the layout was made for (px)
   let boxWidth = 0;      // the container's width (ResizeObserver)
   let readWidth = 0;     // the same, read in a measure phase before the observer's first report (widthRead: it was)
@@ -83,9 +83,9 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   let boxSize = null;    // { w, h } of the scroll box's client area (ResizeObserver)
   let colors = null;     // the theme's colours, read from the CSS when first needed
   let docTop = null;     // the scroll box's top in the page as if every box were scrolled to its start, as measured before a frame's writes
-  let screenBottom = null; // where the first screen ends: the window's bottom, or the top of a bar fixed over it (opts.screenBottom)
                          // (the container's: the box is its first child while a map is shown; the
                          // container is there while a message stands in for the map, too)
+  let screenBottom = null; // where the first screen ends: the window's bottom, or the top of a bar fixed over it (opts.screenBottom)
   const measureCtx = document.createElement('canvas').getContext('2d');
   let measuredPx = 0;
   const measureText = (str) => measureCtx.measureText(str).width;
@@ -145,7 +145,11 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
     if (needLayout && widthUnknown()) {
       // Without a scheduler (a view on its own) it is the paint's first read.
       if (!queue) readBoxWidth();
-      else { queue.measure(`${jobKey}-width`, () => { readBoxWidth(); frame.request(); }); return; }
+      else {
+        // (the first picture's top read in the same measure phase: see below)
+        queue.measure(`${jobKey}-width`, () => { readBoxWidth(); if (firstPicture && fits()) { readTop(); firstPicture = false; } frame.request(); });
+        return;
+      }
     }
     // The first picture in a box just shown, fitted to the first screen, waits for the next frame's
     // measure phase: the top read in this frame's was from before its writes, and the cards above
