@@ -96,6 +96,11 @@ async function audit(page, selectors, label) {
   }
 }
 
+/** The main heatmap's box and the lesson bar's top, on screen now. */
+const mapAndBar = (page) => page.evaluate(() => ({
+  map: document.querySelector('#app [data-area="heat"] .as-heatmap-canvas').getBoundingClientRect().toJSON(),
+  barTop: document.querySelector('#app .as-lesson-bar').getBoundingClientRect().top }));
+
 const builtinWords = (i) => {
   const s = LESSON.steps[i - 1];
   const total = s.kind === 'recap' ? 7 : 4;
@@ -151,11 +156,8 @@ test('the built-in lesson on a projector: N visits the 11 steps in order (card i
     await page.keyboard.press('p');
     await page.waitForSelector('#app .as-root[data-presenter="true"]');
     await painted(page);
-    const mapAndBar = () => page.evaluate(() => ({
-      map: document.querySelector('#app [data-area="heat"] .as-heatmap-canvas').getBoundingClientRect().toJSON(),
-      barTop: document.querySelector('#app .as-lesson-bar').getBoundingClientRect().top }));
     // On entering: the sentence and the whole map above the bar (the first screen ends at the bar's top).
-    const opened = await mapAndBar();
+    const opened = await mapAndBar(page);
     assert.ok(opened.map.bottom <= opened.barTop, `the whole map above the lesson bar on entering: ${JSON.stringify(opened)}`);
     await page.evaluate(() => document.querySelector('#app .as-grid > [data-area="heat"]').scrollIntoView({ block: 'start' }));
     await painted(page);
@@ -273,9 +275,7 @@ test('on a 1366 × 768 laptop, a heatmap step: the card brought to the top, its 
   try {
     await gotoReady(page, env.url('index.html#lesson=attention&ls=2'));
     await checkStep(page, LESSON, 2, builtinWords(2));
-    const seen = await page.evaluate(() => ({
-      map: document.querySelector('#app [data-area="heat"] .as-heatmap-canvas').getBoundingClientRect().toJSON(),
-      barTop: document.querySelector('#app .as-lesson-bar').getBoundingClientRect().top }));
+    const seen = await mapAndBar(page);
     assert.ok(seen.map.top >= 0 && seen.map.bottom <= seen.barTop, `the whole map above the bar: ${JSON.stringify(seen)}`);
     assert.deepEqual(pageErrors(errors), []);
   } finally {
