@@ -464,6 +464,13 @@ model_file() {
     "$PYTHON" models/train/teacher_eval.py "models/$id.alsc" --write
     # The page's examples, picked from the teacher's set (ours: committed) by what this file's alignments show.
     "$PYTHON" models/train/examples.py --alsc "models/$id.alsc" --out "models/examples/$id.json"
+    # The corpus's counts as this file was trained on them (corpus.py writes them beside the corpus at
+    # every resume; the tracked copy changes only with the model it describes).
+    if [[ -f models/train/data/en-$lang/corpus_stats.json ]]; then
+        cp "models/train/data/en-$lang/corpus_stats.json" "models/train/corpus_stats.$lang.json"
+    else
+        log "model $id: models/train/data/en-$lang/corpus_stats.json is missing (a corpus built before it was kept there): the card keeps models/train/corpus_stats.$lang.json"
+    fi
     "$PYTHON" models/train/card.py --metrics "models/$id.metrics.json" --weights "$weights" \
         --corpus-stats "models/train/corpus_stats.$lang.json" --model "models/$id.alsc" --id "$id" \
         --out "models/$id.md" --rebuild "$rebuild" --everyday "$run/$id.everyday.jsonl"

@@ -5,7 +5,7 @@ Usage:
   /usr/bin/python3 models/train/corpus.py --lang fr
       [--packages models/train/packages.txt] [--sources models/train/sources.txt]
       [--cache ~/.cache/alignscope/corpus-cache] [--out models/train/data]
-      [--pack FILE.tar.xz]
+      [--pack FILE.tar.xz] [--stats OUT/en-LANG/corpus_stats.json]
 
 Two lists say what goes in, each pair tagged with a domain:
 - packages.txt: software-interface catalogues (domain "ui"). Each package
@@ -134,7 +134,8 @@ def parse_args():
     parser.add_argument("--pack", default=None,
                         help="also write the corpus folder as one .tar.xz (to train on another machine)")
     parser.add_argument("--stats", default=None,
-                        help="stats JSON path (default: models/train/corpus_stats.LANG.json)")
+                        help="stats JSON path (default: OUT/en-LANG/corpus_stats.json, beside the corpus; "
+                             "./build.sh model copies it to models/train/corpus_stats.LANG.json when it exports)")
     return parser.parse_args()
 
 
@@ -595,15 +596,24 @@ def print_summary(stats, seconds):
 
 
 def main():
-    """Build the corpus, write the stats JSON, exit non-zero if any package failed."""
+    """Build the corpus, write the stats JSON, exit non-zero if any package failed or nothing is left to train on."""
     args = parse_args()
     started = time.monotonic()
     stats = build(args)
-    stats_path = args.stats or os.path.join(HERE, f"corpus_stats.{args.lang}.json")
+    # Beside the corpus, not in the tracked models/train/corpus_stats.LANG.json:
+    # a resumed training rebuilds the corpus, and the tracked copy must keep
+    # describing the corpus of the model that is shipped until the next export.
+    stats_path = args.stats or os.path.join(args.out, f"en-{args.lang}", "corpus_stats.json")
     with open(stats_path, "w", encoding="utf-8") as handle:
         json.dump(stats, handle, indent=1, ensure_ascii=False, sort_keys=False)
         handle.write("\n")
     print_summary(stats, time.monotonic() - started)
+    if not stats["splits"].get("train") or not stats["splits"].get("dev"):
+        # Training would otherwise start on an empty file and fail far from the cause.
+        print(f"ERROR en-{args.lang}: the corpus has {stats['splits'].get('train', 0)} training and "
+              f"{stats['splits'].get('dev', 0)} dev pairs; check {args.packages} and {args.sources} "
+              f"(counts in {stats_path})", file=sys.stderr)
+        return 1
     if args.pack:
         pack(os.path.join(args.out, f"en-{args.lang}"), args.pack)
         print(f"packed {args.pack}: {os.path.getsize(args.pack)} bytes")

@@ -162,6 +162,26 @@ def our_test_sentences_never_reach_a_split():
 
 
 @check
+def an_empty_corpus_stops_with_its_counts_beside_it():
+    import subprocess
+    tracked = os.path.join(TRAIN_DIR, "corpus_stats.fr.json")
+    before = os.stat(tracked).st_mtime_ns if os.path.exists(tracked) else None
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("packages.txt", "sources.txt"):
+            open(os.path.join(tmp, name), "w").close()
+        run = subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "corpus.py"), "--lang", "fr",
+                              "--packages", os.path.join(tmp, "packages.txt"), "--sources", os.path.join(tmp, "sources.txt"),
+                              "--out", os.path.join(tmp, "out"), "--cache", os.path.join(tmp, "cache")],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 1, (run.returncode, run.stderr)
+        assert "the corpus has 0 training and 0 dev pairs" in run.stderr, run.stderr
+        # The counts go beside the corpus; the tracked copy changes only when a model is exported.
+        assert os.path.exists(os.path.join(tmp, "out", "en-fr", "corpus_stats.json")), os.listdir(os.path.join(tmp, "out", "en-fr"))
+    after = os.stat(tracked).st_mtime_ns if os.path.exists(tracked) else None
+    assert before == after, "corpus.py rewrote models/train/corpus_stats.fr.json"
+
+
+@check
 def multi_sentence_entries_become_sentence_pairs():
     rule, pairs = corpus.segment_pairs("We must hurry. The orcs are coming!\nRun!",
                                        "Nous devons nous dépêcher. Les orques arrivent !\nCourez !")
