@@ -110,7 +110,7 @@ export function mountAlignscope(root, opts = {}) {
   const buildCards = () => render.build(() => {
     const { add } = render;
     add('input', inputCard.mount(store, { ids, frame, actions: { retry: () => models.retry(), presenter: () => presenter.toggle() } }), { always: true });
-    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, screenBottom: lessonBarTop, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
+    if (has.heat) add('heat', heatmapCard.mount(store, { ids, headingId: uid('ht'), frame, boxPx: opts.heatBoxPx, screenBottom: lessonBarTop, lessonPlace: lesson ? () => lesson.placeOf('heat') : null, startup, actions: { copyLink: () => share.copy(), modelTag: models.tag } }), { always: true }); // its table: screen readers' step
     const sliderHeadingId = has.heat ? uid('st') : null; // the math check card links to it
     if (has.heat) add('slider', sliderCard.mount(store, { headingId: sliderHeadingId }), { sticky: true });
     if (has.steps) add('steps', stepsCard.mount(store, { headingId: uid('sp'), frame, actions: { setWindow: (d) => local.set(d) } }), { sticky: true, always: true });

@@ -25,8 +25,9 @@ const toggle = (label, extra = {}) => h('button', { type: 'button', class: 'as-b
 
 /** ctx: { ids: { tableCap, shareWhy, link }, headingId, frame (the widget's render scheduler), boxPx (a fixed heatmap box height, or none),
  *        screenBottom (() → px: the top of the bar fixed over the window's bottom, the lesson bar, or Infinity; in presenter mode the map fits above it),
+ *        lessonPlace (() → { from, at, bottom } | null: where a running lesson shows the map's row, controllers/lesson.js placeOf; the map fits there outside presenter mode),
  *        startup (lib/startup.js recorder: the first heatmap's paint), actions: { copyLink() → Promise, modelTag() } } */
-export function mount(store, { ids, headingId, frame = null, boxPx = null, screenBottom = null, startup = null, actions }) {
+export function mount(store, { ids, headingId, frame = null, boxPx = null, screenBottom = null, lessonPlace = null, startup = null, actions }) {
   const legendLow = h('span', null, '');
   const legendHigh = h('span', null, '');
   const legendText = h('span', { class: 'as-small as-muted as-legend-text' });
@@ -250,11 +251,13 @@ export function mount(store, { ids, headingId, frame = null, boxPx = null, scree
           // Presenter mode: the readout under the map (a tapped cell's value) stays on the screen too.
           marginPx: st.presenter ? CONFIG.presenterMarginPx : CONFIG.firstScreenMarginPx,
           // Presenter mode: a lesson's bar covers the screen's bottom, and the sentence and the whole map must
-          // be above it on entering, so the first screen ends at the bar's top. (Not otherwise: a lesson brings
-          // the step's card to the top of the window, and a laptop's map fitted under the input card (cells of
-          // 60 px at 1366 x 768) ends above the bar there; fitted above the bar from under the input card, it
-          // gave up and kept the box's larger cells, its last row under the bar.)
+          // be above it on entering, so the first screen ends at the bar's top.
           screenBottom: st.presenter ? screenBottom : null,
+          // Otherwise a lesson brings its step's card to the window's top: when that card is in the map's row
+          // (the map's card, or the step view beside it), the map is fitted where the lesson shows it, above the
+          // bar. (Not from its place under the input card: too little room there, so the fit gave up and kept
+          // the box's larger cells, the last row under the bar.)
+          place: st.presenter ? null : lessonPlace,
         });
         renderZoom(st);
       }

@@ -19,7 +19,7 @@ const KEYS = { next: ['n', 'N', 'PageDown'], back: ['b', 'B', 'PageUp'] };
  * @param store
  * @param opts { grid: the cards' grid (a step's card is found there by its area), keyTarget: where the keys are heard,
  *               linkOf(hash): a link to the page with that hash, or why none ({ link } | { why }: controllers/share.js) }
- * @returns { start(lesson, i), go(i), next(), back(), end(), openFile(file), save({ card, text, title }), clearDraft(), draftLink(), destroy() }
+ * @returns { start(lesson, i), go(i), next(), back(), end(), openFile(file), save({ card, text, title }), clearDraft(), draftLink(), placeOf(area), destroy() }
  */
 export function createLesson(store, { grid, keyTarget, linkOf }) {
   let pendingReveal = null; // the card to bring into view once it is built (a far card waits for the first result)
@@ -36,12 +36,25 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
     if (el) el.dataset.lessonTarget = 'true';
     return el;
   }
+  const besideEachOther = (a, b) => {
+    const r = a.getBoundingClientRect(), c = b.getBoundingClientRect();
+    return r.top < c.bottom && c.top < r.bottom && (r.left >= c.right || c.left >= r.right);
+  };
+  // What a step brings to the window's top: its card, or the main map's card when the step's card is beside it
+  // and starts lower (the step view on a laptop, under the model card): the map is then whole, its column
+  // labels not under its card's sticky header, and the step's card beside it. (Presenter mode lays the step's
+  // card out beside the figure itself.)
+  function leadOf(el) {
+    const heat = cardOf('heat');
+    if (store.get().presenter || !heat || heat === el || !besideEachOther(el, heat)) return el;
+    return heat.getBoundingClientRect().top < el.getBoundingClientRect().top ? heat : el;
+  }
   function reveal() {
     const el = mark();
     if (!el || !pendingReveal) return;
     pendingReveal = null;
-    holding = el;
-    el.scrollIntoView({ block: 'start', behavior: 'auto' });
+    holding = leadOf(el);
+    holding.scrollIntoView({ block: 'start', behavior: 'auto' });
   }
   // Cards are built later (the far ones) and again (a new UI language): mark and reveal them when they come.
   const observer = new MutationObserver(() => reveal());
@@ -126,6 +139,21 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
       return true;
     },
     clearDraft() { store.set({ lessonDraft: [] }); },
+    /**
+     * Where this step shows the row of the card of `area` (reads only: call it before a frame's writes). The
+     * step's card (or the map's beside it: leadOf) is brought to the window's top (its scroll-margin-top, `at`
+     * px; it is at `from` px now) and the bar covers the window from `bottom` down. → { from, at, bottom }, or null when no lesson runs or
+     * the step's card is neither that card nor beside it (on a phone the step view is under the map).
+     */
+    placeOf(area) {
+      const target = grid.querySelector(':scope > [data-lesson-target]');
+      const card = cardOf(area);
+      const bar = grid.querySelector(':scope > .as-lesson-bar:not([hidden])');
+      if (!store.get().lesson || !target || !card || !bar) return null;
+      if (target !== card && !besideEachOther(target, card)) return null;
+      const lead = leadOf(target);
+      return { from: lead.getBoundingClientRect().top, at: parseFloat(getComputedStyle(lead).scrollMarginTop) || 0, bottom: bar.getBoundingClientRect().top };
+    },
     /** The link of the teacher's path so far ({ link } | { why } | null with no step saved). */
     draftLink() {
       const steps = store.get().lessonDraft;

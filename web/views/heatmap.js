@@ -64,7 +64,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   const s = {
     vm: null,      // { rowLabels, colLabels, alpha, T, S, entropies, rowMax }
     L: null,       // the layout (heatmap-layout.js)
-    opts: { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false, fitWhole: false, screenBottom: null },
+    opts: { colour: 'absolute', zoom: 1, labelPx: CONFIG.labelPx, cellMax: CONFIG.cellMax, cellMin: CONFIG.cellMin, reserve: CONFIG.heatBoxReservePx, boxPx: 0, fitFirstScreen: false, fitWhole: false, screenBottom: null, place: null },
     hover: null,   // { kind, t?, j? }
     active: null,  // the selected cell { t, j } (keyboard cursor, or the cell last tapped)
     marked: -1,
@@ -82,9 +82,10 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   let widthRead = false;
   let boxSize = null;    // { w, h } of the scroll box's client area (ResizeObserver)
   let colors = null;     // the theme's colours, read from the CSS when first needed
-  let docTop = null;     // the scroll box's top in the page as if every box were scrolled to its start, as measured before a frame's writes
-                         // (the container's: the box is its first child while a map is shown; the
-                         // container is there while a message stands in for the map, too)
+  let docTop = null;     // the scroll box's top in the page as if every box were scrolled to its start (or where a
+                         // lesson's step shows it: opts.place), as measured before a frame's writes (the container's:
+                         // the box is its first child while a map is shown; the container is there while a message
+                         // stands in for the map, too)
   let screenBottom = null; // where the first screen ends: the window's bottom, or the top of a bar fixed over it (opts.screenBottom)
   const measureCtx = document.createElement('canvas').getContext('2d');
   let measuredPx = 0;
@@ -118,11 +119,15 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
   // not change as the reader scrolls: in presenter mode the widget's root is the box that scrolls
   // (position: fixed, overflow: auto), not the document. (Reads only: the measure phase's layout is clean.)
   const readTop = () => {
-    let top = container.getBoundingClientRect().top + (window.scrollY || 0);
+    const boxTop = container.getBoundingClientRect().top;
+    const innerHeight = window.innerHeight || 0;
+    // A lesson's step shows the map's row at the window's top (opts.place): the top is where that puts it.
+    const placed = s.opts.place?.();
+    if (placed) { docTop = boxTop - placed.from + placed.at; screenBottom = Math.min(innerHeight, placed.bottom); return; }
+    let top = boxTop + (window.scrollY || 0);
     const pageBox = document.scrollingElement;
     for (let el = container.parentElement ?? container.getRootNode().host; el && el !== pageBox; el = el.parentElement ?? el.getRootNode().host) top += el.scrollTop;
     docTop = top;
-    const innerHeight = window.innerHeight || 0;
     screenBottom = Math.min(innerHeight, s.opts.screenBottom?.() ?? innerHeight);
   };
   const readBoxWidth = () => { readWidth = Math.round(container.clientWidth); widthRead = true; };
@@ -286,7 +291,7 @@ export function render(container, { onPick, onZoom, onPaint = null, frame: queue
       if (!bubble.hidden && s.active) bubble.firstChild.textContent = cellValue(next, s.active.t, s.active.j);
       draw(sameLabels);
     },
-    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), screenMin: the first-screen fit's smallest cell (default CONFIG.firstScreenCellMin), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx), screenBottom: () → px, the top of a bar fixed over the window's bottom (the lesson bar), read before a frame's writes, or the window's bottom when none: { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole, screenMin, marginPx, screenBottom }. */
+    /** Colour mode, zoom, type size, largest and smallest cell, the room left above and below the box, or a fixed box height; fitFirstScreen: shrink a map that nearly fits the first screen to fit it (the page's main map), fitWhole: as far as cellMin (presenter mode), screenMin: the first-screen fit's smallest cell (default CONFIG.firstScreenCellMin), marginPx: room to leave under the map (default CONFIG.firstScreenMarginPx), screenBottom: () → px, the top of a bar fixed over the window's bottom (the lesson bar), read before a frame's writes, or the window's bottom when none; place: () → { from, at, bottom } | null, a first screen placed elsewhere (a lesson's step: the map's row, now at `from` px, shown at `at` px, the screen ending at `bottom`), read before a frame's writes: { colour, zoom, labelPx, cellMax, cellMin, reserve, boxPx, fitFirstScreen, fitWhole, screenMin, marginPx, screenBottom, place }. */
     setOptions(next) {
       const changed = Object.keys(next).filter((k) => next[k] !== s.opts[k]);
       if (!changed.length) return;
