@@ -444,6 +444,7 @@ model_files() {
         model_file "$run" "$id-int8" "$lang" int8 "$run/int8.metrics.json" "$rebuild"
     fi
     "$PYTHON" models/train/catalogue.py
+    "$PYTHON" models/train/report.py --bytes-only
 }
 
 # One model file from a run: models/ID.alsc (WEIGHTS f16 or int8) with its

@@ -3,6 +3,7 @@ kinds on English -> French, and the no-attention baseline, compared.
 
   /usr/bin/python3 models/train/report.py [--models models] [--data models/train/data/en-fr]
         [--engine build/native/alignscope] [--bench build/bench/native_bench]
+  /usr/bin/python3 models/train/report.py --bytes-only    (the model files' bytes alone)
 
 Run by `./build.sh zoo` after it trains the models. What it compares:
   - every kind, additive too, is the zoo's model of that kind
@@ -368,6 +369,20 @@ def longest_section(result):
     return lines
 
 
+BYTES_HEADING = "## Bytes in the repository"
+
+
+def bytes_section(models_dir):
+    """REPORT.md's last section: every models/*.alsc and its bytes, and their total (lines, a blank one first)."""
+    committed, total = [], 0
+    for name in sorted(os.listdir(models_dir)):
+        if name.endswith(".alsc"):
+            size = os.path.getsize(os.path.join(models_dir, name))
+            total += size
+            committed.append(f"| `{name}` | {size:,} |")
+    return ["", BYTES_HEADING, "", "| file | bytes |", "|---|---:|", *committed, f"| **total** | **{total:,}** |"]
+
+
 def splice_section(report_text, lines, heading=LONGEST_HEADING):
     """REPORT.md with the section under `heading` replaced (or put before the alignment section)."""
     body = "\n".join(lines[1:])
@@ -697,8 +712,18 @@ def main():
                     help="measure the longest 10%% of the UI test only: write report/longest-tenth.json and that section of REPORT.md, leave the rest")
     ap.add_argument("--local-only", action="store_true",
                     help="measure attention against erasure and local windows only: write report/local-attention.json and that section of REPORT.md, leave the rest")
+    ap.add_argument("--bytes-only", action="store_true",
+                    help="rewrite only the section of the model files' bytes (./build.sh model runs it after an export)")
     ap.add_argument("--local-sentences", type=int, default=LOCAL_SENTENCES, help="at most this many UI test sentences, evenly spaced, for --local-only (default: all)")
     args = ap.parse_args()
+    if args.bytes_only:
+        path = os.path.join(args.models, "REPORT.md")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(splice_section(text, bytes_section(args.models), BYTES_HEADING))
+        print(f"report: the model files' bytes -> {path}")
+        return
     report_dir = os.path.join(args.models, "report")
     os.makedirs(report_dir, exist_ok=True)
     models = load_models(args.models)
@@ -875,13 +900,7 @@ def main():
              "few and their intervals wide. The verdicts above compare point estimates; where two models' intervals "
              "overlap, read \"as good\" and \"worse\" as \"not told apart by this test\"."]
 
-    committed, total = [], 0
-    for name in sorted(os.listdir(args.models)):
-        if name.endswith(".alsc"):
-            size = os.path.getsize(os.path.join(args.models, name))
-            total += size
-            committed.append(f"| `{name}` | {size:,} |")
-    text += ["", "## Bytes in the repository", "", "| file | bytes |", "|---|---:|", *committed, f"| **total** | **{total:,}** |", ""]
+    text += bytes_section(args.models) + [""]
     with open(os.path.join(args.models, "REPORT.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(text))
     print(f"report: {len(kinds)} kinds; verdicts: {len(verdicts)} -> {args.models}/REPORT.md")

@@ -325,6 +325,20 @@ test('the README states the bytes and number of the committed models/*.alsc, and
   assert.ok(readme.includes(`the default is ${size} bytes`), `the README gives the default model's ${size} bytes`);
 });
 
+// REPORT.md's last section lists the same files (models/train/report.py --bytes-only, run by every export).
+test('models/REPORT.md lists every committed models/*.alsc with its bytes, and their total', async () => {
+  const { readFileSync, readdirSync, statSync } = await import('node:fs');
+  const root = new URL('../../', import.meta.url);
+  const report = readFileSync(new URL('models/REPORT.md', root), 'utf8');
+  const section = report.slice(report.indexOf('## Bytes in the repository'));
+  const rows = [...section.matchAll(/^\| `([^`]+)` \| ([\d,]+) \|$/gm)].map((m) => [m[1], m[2]]);
+  const files = readdirSync(new URL('models/', root)).filter((f) => f.endsWith('.alsc')).sort();
+  const sizes = files.map((f) => statSync(new URL(`models/${f}`, root)).size);
+  assert.deepEqual(rows, files.map((f, i) => [f, sizes[i].toLocaleString('en-US')]), 'run /usr/bin/python3 models/train/report.py --bytes-only');
+  const total = sizes.reduce((a, b) => a + b, 0).toLocaleString('en-US');
+  assert.ok(section.includes(`| **total** | **${total}** |`), `the total, ${total}`);
+});
+
 test('the "Trained on" line is in the UI language, its number in the locale\'s digits (it stayed English in fr/de/es)', async () => {
   const { trainedOnText } = await import('../../web/lib/catalog.js');
   const { setUiLanguage } = await import('../../web/i18n/all.js');
