@@ -141,9 +141,10 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
     clearDraft() { store.set({ lessonDraft: [] }); },
     /**
      * Where this step shows the row of the card of `area` (reads only: call it before a frame's writes). The
-     * step's card (or the map's beside it: leadOf) is brought to the window's top (its scroll-margin-top, `at`
-     * px; it is at `from` px now) and the bar covers the window from `bottom` down. → { from, at, bottom }, or null when no lesson runs or
-     * the step's card is neither that card nor beside it (on a phone the step view is under the map).
+     * step's card (or the map's beside it: leadOf) is brought to the window's top (its scroll-margin-top,
+     * `at` px; it is at `from` px now) and the bar covers the window from `bottom` down.
+     * → { from, at, bottom }, or null when no lesson runs or the step's card is neither that card nor
+     * beside it (on a phone the step view is under the map).
      */
     placeOf(area) {
       const target = grid.querySelector(':scope > [data-lesson-target]');
