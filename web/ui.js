@@ -101,7 +101,7 @@ export function mountAlignscope(root, opts = {}) {
   const memo = { byhand: {}, ribbons: {}, beam: {} };
   const far = { later: true }; // a card built after the first screen
   // While a lesson runs its bar is fixed over the window's bottom: in presenter mode the main map's first screen ends at the bar's top.
-  const lessonBarTop = () => grid.querySelector(':scope > .as-lesson-bar:not([hidden])')?.getBoundingClientRect().top ?? Infinity;
+  const lessonBarTop = lesson ? lesson.barTop : () => Infinity;
   // The cards take their words from the UI language as they are built: a new
   // language builds them again from the store (translation, step, model,
   // compared models and all stay; nothing is asked of the engine again).

@@ -19,7 +19,7 @@ const KEYS = { next: ['n', 'N', 'PageDown'], back: ['b', 'B', 'PageUp'] };
  * @param store
  * @param opts { grid: the cards' grid (a step's card is found there by its area), keyTarget: where the keys are heard,
  *               linkOf(hash): a link to the page with that hash, or why none ({ link } | { why }: controllers/share.js) }
- * @returns { start(lesson, i), go(i), next(), back(), end(), openFile(file), save({ card, text, title }), clearDraft(), draftLink(), placeOf(area), destroy() }
+ * @returns { start(lesson, i), go(i), next(), back(), end(), openFile(file), save({ card, text, title }), clearDraft(), draftLink(), barTop(), placeOf(area), destroy() }
  */
 export function createLesson(store, { grid, keyTarget, linkOf }) {
   let pendingReveal = null; // the card to bring into view once it is built (a far card waits for the first result)
@@ -36,6 +36,8 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
     if (el) el.dataset.lessonTarget = 'true';
     return el;
   }
+  // The bar's top while it is shown over the window's bottom (px), or Infinity.
+  const barTop = () => grid.querySelector(':scope > .as-lesson-bar:not([hidden])')?.getBoundingClientRect().top ?? Infinity;
   const besideEachOther = (a, b) => {
     const r = a.getBoundingClientRect(), c = b.getBoundingClientRect();
     return r.top < c.bottom && c.top < r.bottom && (r.left >= c.right || c.left >= r.right);
@@ -139,6 +141,7 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
       return true;
     },
     clearDraft() { store.set({ lessonDraft: [] }); },
+    barTop,
     /**
      * Where this step shows the row of the card of `area` (reads only: call it before a frame's writes). The
      * step's card (or the map's beside it: leadOf) is brought to the window's top (its scroll-margin-top,
@@ -149,11 +152,11 @@ export function createLesson(store, { grid, keyTarget, linkOf }) {
     placeOf(area) {
       const target = grid.querySelector(':scope > [data-lesson-target]');
       const card = cardOf(area);
-      const bar = grid.querySelector(':scope > .as-lesson-bar:not([hidden])');
-      if (!store.get().lesson || !target || !card || !bar) return null;
+      const bottom = barTop();
+      if (!store.get().lesson || !target || !card || bottom === Infinity) return null;
       if (target !== card && !besideEachOther(target, card)) return null;
       const lead = leadOf(target);
-      return { from: lead.getBoundingClientRect().top, at: parseFloat(getComputedStyle(lead).scrollMarginTop) || 0, bottom: bar.getBoundingClientRect().top };
+      return { from: lead.getBoundingClientRect().top, at: parseFloat(getComputedStyle(lead).scrollMarginTop) || 0, bottom };
     },
     /** The link of the teacher's path so far ({ link } | { why } | null with no step saved). */
     draftLink() {
