@@ -52,7 +52,7 @@ import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../web/engine.js';
 import { engineRound, engineTokens, ortGreedy, ortRound, ortTokens } from './rounds.js';
 import { decoderStepMacs, encoderWeights, median, pairedRatios, summarise } from './stats.mjs';
-import { renderBudget, budgetLines, budgetTargets, longestCards } from './render_budget.mjs';
+import { renderBudget, budgetLines, budgetTargets, longestCards, QUICK_RUN } from './render_budget.mjs';
 import { offlineVisit, offlineLines, offlineTargets } from './offline_visit.mjs';
 import { buildDist } from '../../web/tools/dist.mjs';
 import { browserStepBench, browserStepLines, browserStepTargets } from './browser_steps.mjs';
@@ -242,7 +242,7 @@ async function browserBench() {
   // (3) the page's render budget, in a browser of its own: desktop, 4× throttling,
   // every card open, a phone; and which card's work took longest in one frame.
   try {
-    result.renderBudget = await renderBudget(QUICK ? { drags: 1, moves: 16, keys: 6 } : {});
+    result.renderBudget = await renderBudget(QUICK ? QUICK_RUN : {});
     for (const c of longestCards(result.renderBudget)) log(`longest card paint, ${c.profile}: ${c.card} (${c.ms.toFixed(1)} ms in one frame)`);
   } catch (e) {
     result.renderBudget = { error: String(e.message ?? e).split('\n')[0] };
