@@ -3,7 +3,7 @@
 // (tests/support/training_check.py, on the made-up corpus, ~20 s).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -57,5 +57,48 @@ test('runs.py reports each state: its update, budget and curve; a damaged one is
     assert.match(text.stdout, /^en-xx-additive: state\.pt cannot be read .*the next run starts it afresh$/m);
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+// Checkpoint averaging, measured (models/train/average.py): on the smoke training's subword run, its
+// last save and its decay-start snapshot (two updates) are averaged element-wise, scored on the dev
+// sample beside the best checkpoint and the last save, and written as a checkpoint export.py reads;
+// saves that cannot be averaged are refused by name.
+test('average.py: the mean of a run\'s saves, scored on the dev sample and exported; bad saves refused', () => {
+  const work = mkdtempSync(join(tmpdir(), 'alignscope-average-'));
+  try {
+    const state = join(TEST_MODELS, 'state-subwords');
+    const averagePy = join(ROOT, 'models', 'train', 'average.py');
+    const base = [averagePy, '--data', join(TEST_MODELS, 'toy-data'), '--best', join(state, 'best.pt'), '--last', '2'];
+    const run = spawnSync(PYTHON, [...base, join(state, 'state.pt'), join(state, 'stable.pt'), '--json', join(work, 'avg.json'), '--out', join(work, 'avg.pt')], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    const rows = JSON.parse(readFileSync(join(work, 'avg.json'), 'utf8')).rows;
+    assert.deepEqual(rows.map((r) => r.weights.replace(/\d+/g, 'N')), ['best checkpoint (update N)', 'last save (update N)', 'mean of the last N saves (updates N–N)']);
+    assert.ok(rows.every((r) => Number.isFinite(r.dev_bleu)));
+    assert.match(run.stdout, /^\| mean of the last 2 saves \(updates \d+–\d+\) \| \d+\.\d\d \|$/m);
+    // The written weights are the mean of the two saves, tensor by tensor.
+    const check = spawnSync(PYTHON, ['-c', `import sys, torch
+a = torch.load(sys.argv[1])["state_dict"]; b = torch.load(sys.argv[2])["state_dict"]; m = torch.load(sys.argv[3])["state_dict"]
+assert set(m) == set(a)
+worst = max(float(((a[k].double() + b[k].double()) / 2 - m[k].double()).abs().max()) for k in m)
+assert worst < 1e-6, worst
+print("mean ok")`, join(state, 'state.pt'), join(state, 'stable.pt'), join(work, 'avg.pt')], { encoding: 'utf8' });
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    const exported = spawnSync(PYTHON, [join(ROOT, 'models', 'train', 'export.py'), join(work, 'avg.pt'), join(work, 'avg.alsc'), '--languages', 'en,fr'], { encoding: 'utf8' });
+    assert.equal(exported.status, 0, exported.stdout + exported.stderr);
+    // Refused, with the reason: the same update twice, a file that is no checkpoint, another run's vocabularies.
+    const refused = (saves) => spawnSync(PYTHON, [...base, ...saves], { encoding: 'utf8' });
+    const twice = refused([join(state, 'state.pt'), join(state, 'state.pt')]);
+    assert.equal(twice.status, 1);
+    assert.match(twice.stderr, /^average\.py: two saves of the same update/m);
+    writeFileSync(join(work, 'junk.pt'), 'not a checkpoint');
+    const junk = refused([join(state, 'state.pt'), join(work, 'junk.pt')]);
+    assert.equal(junk.status, 1);
+    assert.match(junk.stderr, /junk\.pt cannot be read/);
+    const foreign = refused([join(state, 'state.pt'), join(TEST_MODELS, 'run-additive', 'checkpoint.pt')]);
+    assert.equal(foreign.status, 1);
+    assert.match(foreign.stderr, /checkpoint\.pt has other vocabularies than the best checkpoint/);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 });

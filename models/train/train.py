@@ -478,6 +478,22 @@ def load_segmenters(args, state, state_path, log):
     return segmenters
 
 
+def dev_splits(data, dev_sentences, segmenters):
+    """-> (dev pairs, the dev sample that picks checkpoints: --dev-sentences of them, half UI dev and
+    half general dev when the corpus has held-out sources, drawn with a fixed seed). average.py scores
+    checkpoints on the same sample without reading the training split."""
+    dev = read_pairs(os.path.join(data, "dev.tsv"), None, segmenters)
+    general_dev_path = os.path.join(data, "general_dev.tsv")
+    general_dev = (read_pairs(general_dev_path, None, segmenters)
+                   if os.path.exists(os.path.join(data, "general_test.tsv")) else [])
+    if general_dev:  # checkpoints are chosen on both domains alike
+        half = dev_sentences // 2
+        ui_dev = [p for p in dev if p.domain == "ui"]
+        return dev, (random.Random(7).sample(ui_dev, min(half, len(ui_dev)))
+                     + random.Random(7).sample(general_dev, min(half, len(general_dev))))
+    return dev, random.Random(7).sample(dev, min(dev_sentences, len(dev)))
+
+
 class Corpus:
     """The splits a run reads: train pairs (capped by --max-tokens), dev pairs, the test
     sets (UI test, and the general test when the corpus has held-out sources) and the dev
@@ -488,19 +504,10 @@ class Corpus:
         self.train = read_pairs(path("train.tsv"), args.max_tokens, segmenters)
         if args.max_train_pairs:
             self.train = self.train[: args.max_train_pairs]
-        self.dev = read_pairs(path("dev.tsv"), None, segmenters)
+        self.dev, self.dev_sample = dev_splits(args.data, args.dev_sentences, segmenters)
         self.tests = {"ui_test": [p for p in read_pairs(path("test.tsv"), None, segmenters) if p.domain == "ui"]}
-        general_dev = []
         if os.path.exists(path("general_test.tsv")):
             self.tests["general_test"] = read_pairs(path("general_test.tsv"), None, segmenters)
-            general_dev = read_pairs(path("general_dev.tsv"), None, segmenters)
-        ui_dev = [p for p in self.dev if p.domain == "ui"]
-        if general_dev:  # checkpoints are chosen on both domains alike
-            half = args.dev_sentences // 2
-            self.dev_sample = (random.Random(7).sample(ui_dev, min(half, len(ui_dev)))
-                               + random.Random(7).sample(general_dev, min(half, len(general_dev))))
-        else:
-            self.dev_sample = random.Random(7).sample(self.dev, min(args.dev_sentences, len(self.dev)))
         self.domain_counts = Counter(p.domain for p in self.train)
         self.by_domain = {}
         for i, p in enumerate(self.train):
