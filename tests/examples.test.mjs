@@ -12,7 +12,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { assembleExamples } from '../web/tools/assemble.mjs';
-import { PYTHON } from './support/alsc.mjs';
+import { NATIVE_CLI, PYTHON, runNative } from './support/alsc.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODELS = path.join(REPO, 'models');
@@ -69,6 +69,23 @@ test('the lesson list: the EEA sentence first, then word-order cases of the teac
       assert.ok(r.output.includes(r.shows), `${s.text}: ${id}'s output ${JSON.stringify(r.output)} lacks ${JSON.stringify(r.shows)}`);
       assert.equal(r.decoding, 'greedy');
     }
+  }
+});
+
+// The lesson's judgements are of outputs: each is what its model file translates today (greedy, the
+// native CLI, which the parity tests tie to the page's engine). A retrained file changes them, and
+// then each "right" entry must be judged again from the new output (or dropped), not left claiming
+// a swap the shipped model no longer makes.
+test('the lesson list\'s judged outputs are what each model file translates today (greedy)', { skip: fs.existsSync(NATIVE_CLI) ? false : 'build/native/alignscope not built' }, () => {
+  const lesson = JSON.parse(fs.readFileSync(path.join(DIR, 'lesson.json'), 'utf8')).sentences;
+  const byModel = new Map();
+  for (const s of lesson) for (const [id, r] of Object.entries(s.right)) byModel.set(id, [...(byModel.get(id) ?? []), { text: s.text, output: r.output }]);
+  assert.ok(byModel.size >= 1);
+  for (const [id, judged] of byModel) {
+    const r = runNative(['--model', path.join(MODELS, catalogue.get(id).file), '--beam', '1', '--json', '--top-k', '0', '--', ...judged.map((j) => j.text)]);
+    assert.equal(r.status, 0, r.stderr);
+    const outputs = r.stdout.trim().split('\n').map((l) => JSON.parse(l).translation);
+    judged.forEach((j, i) => assert.equal(outputs[i], j.output, `${id} now translates ${JSON.stringify(j.text)} differently: judge lesson.json's entry again`));
   }
 });
 
