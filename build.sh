@@ -12,6 +12,7 @@
 #   ./build.sh model    corpus -> train -> export -> card -> models/index.json (LANG_PAIR, ATTENTION)
 #   ./build.sh model-export   the same model files again from the trained run (no training)
 #   ./build.sh zoo      the comparison models (all attention kinds, en-de, en-es) -> models/REPORT.md
+#   ./build.sh ablate   the recipe's changes one at a time, ABLATE_UPDATES each: dev BLEU table
 #   ./build.sh exercise the tutorial's seq2seq with and without dot attention, BLEU table, two .alsc
 #                       (LANG_PAIR, EXERCISE_UPDATES, EXERCISE_MINUTES, EXERCISE_DATA, EXERCISE_OUT)
 #   ./build.sh bench    wasm + bench programs -> tests/bench/results.{json,md} (args: --quick --no-browser)
@@ -532,6 +533,61 @@ mode_zoo_one() {
     log "zoo $id: done, test BLEU $("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["test_bleu"])' "models/report/$id.metrics.json")"
 }
 
+# ---- ablate ----------------------------------------------------------------
+# Issue 28's recipe table: MODEL_RECIPE, then each of its changes taken out or
+# one setting moved, every variant trained from the same seed on the same
+# corpus for ABLATE_UPDATES (default 3000: the schedule, its decay and its
+# full-softmax tail scale with the budget, so all variants compare at equal
+# updates), then runs.py's table of dev BLEU by update. Resumable like `model`
+# (states in ABLATE_STATE_DIR, default ~/.cache/alignscope/ablate/en-LANG-NAME,
+# with the run's log and metrics in its out/); ABLATE_VARIANTS="recipe
+# no-label-smoothing" picks some, ABLATE_PARALLEL runs that many at a time
+# (default 1: the one free core beside a `model` run), TRAIN_DEVICE=cuda on a
+# GPU. ABLATE_DATA names another corpus folder (the tests' made-up one).
+# Each line: NAME and the arguments that follow MODEL_RECIPE's (argparse: the
+# last of a repeated flag wins).
+ABLATIONS=(
+    "recipe"
+    "no-label-smoothing --label-smoothing 0"
+    "no-dictionaries --domain-weights ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18"
+    "subwords-4000 --subwords 4000,4000"
+    "dialogue-heavier --domain-weights ui=0.2,dialogue=0.45,docs=0.12,descriptions=0.08,dict_sentences=0.1,dictionary=0.05"
+)
+ABLATE_UPDATES_DEFAULT=3000
+ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }
+ablate_root() { echo "${ABLATE_STATE_DIR:-$HOME/.cache/alignscope/ablate}"; }
+mode_ablate() {
+    local lang=${LANG_PAIR:-fr} updates=${ABLATE_UPDATES:-$ABLATE_UPDATES_DEFAULT} names name
+    local data=${ABLATE_DATA:-models/train/data/en-$lang}
+    names=${ABLATE_VARIANTS:-$(ablation_names | tr '\n' ' ')}
+    for name in $names; do
+        ablation_names | grep -qx -- "$name" || { log "ablate: no variant '$name' (the variants: $(ablation_names | tr '\n' ' '))"; return 2; }
+    done
+    [[ $updates =~ ^[1-9][0-9]*$ ]] || { log "ablate: ABLATE_UPDATES must be a positive whole number of updates, not '$updates'"; return 2; }
+    if [[ -z ${ABLATE_DATA:-} && ! -f $data/train.tsv ]]; then
+        log "ablate: no corpus in $data: building it (models/train/corpus.py, as model does)"
+        "$PYTHON" models/train/corpus.py --lang "$lang"
+    fi
+    [[ -f $data/train.tsv ]] || { log "ablate: no $data/train.tsv"; return 1; }
+    printf '%s\n' $names | LANG_PAIR=$lang ABLATE_UPDATES=$updates ABLATE_DATA=$data \
+        xargs -P "${ABLATE_PARALLEL:-1}" -I{} "$ROOT/build.sh" ablate-one {}
+    "$PYTHON" models/train/runs.py --root "$(ablate_root)" --table
+}
+# One variant: NAME -> its state and out/ under ablate_root (called by ablate).
+mode_ablate_one() {
+    local name=$1 line extra=()
+    line=$(printf '%s\n' "${ABLATIONS[@]}" | awk -v n="$name" '$1 == n')
+    read -r -a extra <<<"${line#"$name"}"
+    local state; state="$(ablate_root)/en-$LANG_PAIR-$name"
+    mkdir -p "$state/out"
+    log "ablate $name: $ABLATE_UPDATES updates${extra[*]:+ with ${extra[*]}} (state and log in $state)"
+    OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-1} "$PYTHON" models/train/train.py --data "$ABLATE_DATA" --out "$state/out" \
+        --attention additive --updates "$ABLATE_UPDATES" "${MODEL_RECIPE[@]}" "${extra[@]}" \
+        --state "$state" --minutes "${TRAIN_MINUTES:-600}" --device "${TRAIN_DEVICE:-cpu}" \
+        --threads "${TRAIN_THREADS:-1}" >>"$state/out/out.txt" \
+        || { log "ablate $name: train.py failed (its log: $state/out/out.txt)"; return 1; }
+}
+
 # ---- exercise --------------------------------------------------------------
 # The teaching notes' exercise "Add attention to your seq2seq", runnable
 # (models/train/exercise.py): the PyTorch tutorial's seq2seq trained without
@@ -802,6 +858,8 @@ case "$mode" in
     model-export) deps torch native && mode_model_export ;;
     zoo) deps torch native && mode_zoo ;;
     exercise) deps torch native && mode_exercise ;;
+    ablate) deps torch && mode_ablate ;;
+    ablate-one) mode_ablate_one "${2:?ablate-one NAME}" ;;
     runs) "$PYTHON" models/train/runs.py ;;
     zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;
     bench) shift; deps wasm native torch browser npm && mode_bench "$@" ;;
@@ -810,7 +868,7 @@ case "$mode" in
     sanitize) deps torch native checks && mode_sanitize ;;
     sanitize-build) deps torch native checks && mode_sanitize_build ;;
     soak) deps wasm torch && mode_soak ;;
-    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|exercise|runs|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
+    *) echo "usage: $0 {deps|native|wasm|models|test|serve|dist|pack|model|model-export|zoo|ablate|exercise|runs|bench|fuzz|fuzz-build|sanitize|sanitize-build|soak}" >&2; exit 2 ;;
 esac
 exit
 }

@@ -102,3 +102,32 @@ print("mean ok")`, join(state, 'state.pt'), join(state, 'stable.pt'), join(work,
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+// ./build.sh ablate (issue 28's recipe table): each variant is MODEL_RECIPE with its own arguments after
+// it, trained from the same seed for the same budget into its own state; runs.py --table puts their dev
+// BLEU side by side by update. On the made-up corpus, 6 updates each; a wrong variant or budget is refused.
+test('./build.sh ablate trains each variant on the recipe with its change and prints the dev BLEU table', () => {
+  const root = mkdtempSync(join(tmpdir(), 'alignscope-ablate-'));
+  try {
+    const env = { ...process.env, ABLATE_DATA: join(TEST_MODELS, 'toy-data'), ABLATE_UPDATES: '6', ABLATE_STATE_DIR: root };
+    const run = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe no-label-smoothing' } });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /^\| run \| 6 \| at update \| best \|$/m);
+    for (const name of ['recipe', 'no-label-smoothing']) assert.match(run.stdout, new RegExp(`^\\| en-fr-${name} \\| \\d+\\.\\d\\d \\| 6 of 6 \\| \\d+\\.\\d\\d \\|$`, 'm'));
+    // The variant's change is in its state's arguments, and nothing else differs from the recipe's.
+    const identities = spawnSync(PYTHON, ['-c', `import json, sys, torch
+print(json.dumps([torch.load(p)["identity"] for p in sys.argv[1:]]))`, join(root, 'en-fr-recipe', 'state.pt'), join(root, 'en-fr-no-label-smoothing', 'state.pt')], { encoding: 'utf8' });
+    assert.equal(identities.status, 0, identities.stderr);
+    const [recipe, changed] = JSON.parse(identities.stdout);
+    assert.equal(recipe.label_smoothing, 0.1);
+    assert.deepEqual({ ...changed, label_smoothing: 0.1 }, recipe);
+    const refused = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe tied-embeddings' } });
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr + refused.stdout, /ablate: no variant 'tied-embeddings' \(the variants: recipe no-label-smoothing /);
+    const budget = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_UPDATES: '0' } });
+    assert.equal(budget.status, 2);
+    assert.match(budget.stderr + budget.stdout, /ABLATE_UPDATES must be a positive whole number of updates, not '0'/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});

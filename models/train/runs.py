@@ -1,6 +1,6 @@
 """Where the resumable training runs stand (./build.sh runs).
 
-  /usr/bin/python3 models/train/runs.py [--root ~/.cache/alignscope/runs] [--models models] [--json]
+  /usr/bin/python3 models/train/runs.py [--root ~/.cache/alignscope/runs] [--models models] [--json | --table]
 
 A run is a folder under --root holding train.py's state.pt (./build.sh model
 and zoo keep one per language pair and attention kind). For each: its
@@ -9,7 +9,9 @@ hours it has trained and, at the pace it has kept, the hours it still needs;
 once its budget is done, the model file it was exported to (a metrics file
 under --models whose training phases end where the state's do), if any.
 A state that cannot be read is reported, not fatal: the next run of the same
-command starts that model afresh.
+command starts that model afresh. --table: the runs' dev BLEU side by side at
+each update any of them was evaluated at (./build.sh ablate prints its
+ablations this way: runs of one budget and seed, compared at equal updates).
 """
 import argparse
 import json
@@ -97,18 +99,41 @@ def as_text(run):
     return head + (f"\n  dev BLEU by update: {curve}" if curve else "")
 
 
+def curve_table(found):
+    """Markdown: a row per run (its dev BLEU at each update any run was evaluated at, "—" where it
+    was not, or has not got there yet), then its update and best; unreadable runs are left out."""
+    readable = [r for r in found if "error" not in r]
+    updates = sorted({p["update"] for r in readable for p in r["curve"]})
+    lines = ["| run | " + " | ".join(f"{u:,}" for u in updates) + " | at update | best |",
+             "|---|" + "---:|" * (len(updates) + 2)]
+    for r in readable:
+        at = {p["update"]: p["dev_bleu"] for p in r["curve"]}
+        cells = [f"{at[u]:.2f}" if u in at else "—" for u in updates]
+        best = "—" if r["best_dev_bleu"] is None else f"{r['best_dev_bleu']:.2f}"
+        lines.append(f"| {r['run']} | " + " | ".join(cells) + f" | {r['update']:,} of {r['updates']:,} | {best} |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=DEFAULT_ROOT, help="the folder of run states (default: %(default)s)")
     ap.add_argument("--models", default=DEFAULT_MODELS, help="where exported models and their metrics are (default: models/)")
-    ap.add_argument("--json", action="store_true", help="one JSON list instead of text")
+    shape = ap.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="one JSON list instead of text")
+    shape.add_argument("--table", action="store_true", help="dev BLEU by update, a Markdown row per run")
     args = ap.parse_args()
     found = runs(args.root, args.models)
     if args.json:
         json.dump(found, sys.stdout, indent=1)
         print()
     elif not found:
-        print(f"no training runs under {args.root}: ./build.sh model (or zoo) starts one")
+        print(f"no training runs under {args.root}: ./build.sh model (or zoo, or ablate) starts one")
+    elif args.table:
+        print(f"Dev BLEU (lower-cased, each run's dev sample) by update, runs under {args.root}:\n")
+        print(curve_table(found))
+        for r in found:
+            if "error" in r:
+                print(f"\n{as_text(r)}")
     else:
         print("\n".join(as_text(r) for r in found))
     return 0
