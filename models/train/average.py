@@ -21,32 +21,10 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoints import AverageError, average_state_dicts  # noqa: E402
 from model import ModelConfig, Seq2SeqAttention  # noqa: E402
 import subword  # noqa: E402
 from train import dev_splits, evaluate_bleu  # noqa: E402
-
-
-class AverageError(Exception):
-    """A save that cannot be averaged with the others (another architecture or run)."""
-
-
-def average_state_dicts(state_dicts):
-    """The element-wise mean of state dicts with the same keys and shapes (float tensors;
-    computed in float64, returned in each tensor's own dtype)."""
-    if not state_dicts:
-        raise AverageError("nothing to average")
-    keys = list(state_dicts[0])
-    for i, sd in enumerate(state_dicts):
-        if set(sd) != set(keys):
-            raise AverageError(f"save {i} has other weights than save 0 ({sorted(set(sd) ^ set(keys))[:3]})")
-        for key in keys:
-            if sd[key].shape != state_dicts[0][key].shape:
-                raise AverageError(f"save {i}: {key} is {tuple(sd[key].shape)}, save 0's {tuple(state_dicts[0][key].shape)}")
-    out = {}
-    for key in keys:
-        total = sum(sd[key].to(torch.float64) for sd in state_dicts)
-        out[key] = (total / len(state_dicts)).to(state_dicts[0][key].dtype)
-    return out
 
 
 def load_saves(paths, template):

@@ -18,6 +18,23 @@ ATTENTION_NAMES = {"additive": "additive attention", "dot": "Luong dot attention
                    "none": "no attention (fixed summary context)"}
 
 
+def exported_weights_text(m):
+    """Which weights the file holds: the best checkpoint, or the mean of the last saves (train.py
+    --average-last, used only when it scored higher on the dev sample), with both dev figures."""
+    best = f"best dev BLEU at update {m['best'].get('step'):,}"
+    avg = m.get("averaging")
+    if not avg:
+        return best
+    span = f"updates {avg['updates'][0]:,}–{avg['updates'][-1]:,}" if avg.get("updates") else "none"
+    if avg.get("chosen"):
+        return (f"the weights are the mean of the last {avg['saves']} saves ({span}): dev BLEU {avg['dev_bleu']:.2f}, "
+                f"against {avg['best_dev_bleu']:.2f} for the best single checkpoint (update {m['best'].get('step'):,})")
+    if "dev_bleu" in avg:
+        return (f"{best}; the mean of the last {avg['saves']} saves ({span}) scored {avg['dev_bleu']:.2f} "
+                f"against its {avg['best_dev_bleu']:.2f}, so not used")
+    return f"{best} (checkpoint averaging not measured: {avg.get('reason', 'saves missing')})"
+
+
 def cpu_time_text(m):
     """'; CPU time N min' when every phase recorded its process time (runs from
     before cpu_seconds have only wall clock, which counts pauses and shared cores)."""
@@ -366,7 +383,7 @@ repository's scripts.
 | dims | {dims_text(m)} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} pieces each side): {", ".join(f"{k} {v:,}" for k, v in m['train_pairs_by_domain'].items())} |
 | sampling | each update's {a['batch']} pairs drawn by domain: {weights} |
-| training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; best dev BLEU at update {m['best'].get('step'):,} |
+| training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; {exported_weights_text(m)} |
 | training time | {m['train_seconds'] / 60:.1f} min, {m['train_seconds'] / max(m['updates'], 1):.2f} s per update ({machine.get('device', 'cpu')}, {machine.get('cpus', '?')} cores, {machine.get('torch_threads', '?')} torch thread){cpu_time_text(m)} |
 
 ## BLEU

@@ -35,6 +35,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
                   sentence_lengths_buckets, tokenize_13a)
+from checkpoints import average_state_dicts  # noqa: E402
 from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
                    Seq2SeqAttention, max_target_tokens)
 from tokenize_text import detokenize, words  # noqa: E402
@@ -362,6 +363,10 @@ def parse_args(argv=None):
     ap.add_argument("--snapshots", default="",
                     help="comma-separated update counts at which to save the weights to STATE/snapshots/"
                          "update-N.pt (the training film: models/snapshots.py exports them)")
+    ap.add_argument("--average-last", type=int, default=0,
+                    help="with --updates and --state: also keep the weights of the budget's last N saves (one every "
+                         "--save-every updates, in STATE/average/) and at the end export their mean instead of the "
+                         "best checkpoint when it scores higher on the dev sample (checkpoint averaging)")
     ap.add_argument("--pause-at", type=int, default=0,
                     help="save the state and stop at this update (the same command without it resumes); "
                          "SIGTERM or Ctrl-C does the same at the end of the update in progress")
@@ -400,7 +405,7 @@ def run_identity(args):
     The corpus is named by its content (train.tsv's SHA-1), not by its path."""
     identity = {k: v for k, v in vars(args).items() if k not in (
         "minutes", "state", "device", "threads", "save_every", "eval_every", "updates", "data", "out",
-        "snapshots", "pause_at")}
+        "snapshots", "pause_at", "average_last")}
     if args.updates:
         import hashlib
         with open(os.path.join(args.data, "train.tsv"), "rb") as handle:
@@ -572,6 +577,7 @@ class Run:
                                       "best.pt" if state_path else "checkpoint.pt")
         self.stable_path = os.path.join(state_dir, "stable.pt") if state_path else ""
         self.snapshot_dir = os.path.join(state_dir, "snapshots")
+        self.average_dir = os.path.join(state_dir, "average")
         self.stop_request = []
 
     def start(self, state, previous=None, previous_metrics=None):
@@ -658,6 +664,41 @@ class Run:
         self.model.train()
         return bleu
 
+    # -- checkpoint averaging (--average-last) ---------------------------------
+    def averaged_updates(self):
+        """The updates whose weights --average-last keeps: the budget's last N saves."""
+        args = self.args
+        last = args.updates - args.updates % args.save_every
+        return [u for u in range(last - (args.average_last - 1) * args.save_every, last + 1, args.save_every) if u > 0]
+
+    def choose_average(self):
+        """At the end of a budget with --average-last: the mean of the kept saves' weights, scored on the
+        dev sample; -> (its checkpoint payload or None, the record for metrics.json). The mean is used
+        only when it scores higher than the best checkpoint (ship what helps); without all the saves (a
+        run begun before the flag, or grown from another budget) the best checkpoint stays."""
+        wanted = self.averaged_updates()
+        paths = [os.path.join(self.average_dir, f"update-{u}.pt") for u in wanted]
+        have = [p for p in paths if os.path.exists(p)]
+        record = {"saves": len(wanted), "updates": wanted, "best_dev_bleu": round(self.best["dev_bleu"], 2)}
+        if not wanted:  # a budget shorter than one --save-every
+            self.log("checkpoint averaging: no save in this budget: the best checkpoint stays")
+            return None, {**record, "chosen": False, "reason": "no save in the budget"}
+        if len(have) < len(wanted):
+            self.log(f"checkpoint averaging: {len(have)} of the last {len(wanted)} saves kept: the best checkpoint stays")
+            return None, {**record, "chosen": False, "reason": f"{len(have)} of {len(wanted)} saves kept"}
+        saved = [torch.load(p, map_location="cpu") for p in paths]
+        mean = average_state_dicts([x["state_dict"] for x in saved])
+        kept = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
+        self.model.load_state_dict(mean)
+        dev_bleu = self.evaluate_dev()
+        self.model.load_state_dict(kept)
+        chosen = dev_bleu > self.best["dev_bleu"]
+        self.log(f"checkpoint averaging: the mean of updates {wanted[0]}-{wanted[-1]} scores dev BLEU {dev_bleu:.2f}, "
+                 f"the best checkpoint (update {self.best.get('step')}) {self.best['dev_bleu']:.2f}: "
+                 + ("exporting the mean" if chosen else "keeping the best checkpoint"))
+        record = {**record, "dev_bleu": round(dev_bleu, 2), "chosen": chosen}
+        return (dict(saved[-1], state_dict=mean, averaged_updates=wanted) if chosen else None), record
+
     # -- the loop ------------------------------------------------------------
     def update(self, batch):
         """One optimiser step on one batch -> (summed loss, target tokens, full softmax?)."""
@@ -696,6 +737,9 @@ class Run:
             os.makedirs(self.snapshot_dir, exist_ok=True)
             save_state(os.path.join(self.snapshot_dir, f"update-{step}.pt"), self.checkpoint_payload())
             self.log(f"update {step}: snapshot saved in {self.snapshot_dir}")
+        if self.state_path and args.average_last and step % args.save_every == 0 and step in self.averaged_updates():
+            # Weights only, like the snapshots: the run's trajectory is the same with or without them.
+            save_state(os.path.join(self.average_dir, f"update-{step}.pt"), self.checkpoint_payload())
         if self.state_path and (step % args.save_every == 0 or finished or step == args.pause_at):
             self.save_resumable()
         if args.pause_at and step >= args.pause_at and not finished:
@@ -787,11 +831,15 @@ def write_results(run, vocab_counts, params):
     and OUT/NAME_translations.txt (one per test set)."""
     args, corpus, device = run.args, run.corpus, run.device
     phases = list(run.phases)
+    averaging = None  # --average-last's record (metrics.json "averaging")
     if args.updates:
         this = run.this_phase()
         if this["updates"]:  # a resume that found the budget done trained nothing: no phase
             phases.append(this)
-        if os.path.abspath(run.best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
+        averaged, averaging = run.choose_average() if (args.average_last and run.state_path) else (None, None)
+        if averaged is not None:
+            torch.save(averaged, os.path.join(args.out, "checkpoint.pt"))
+        elif os.path.abspath(run.best_path) != os.path.abspath(os.path.join(args.out, "checkpoint.pt")):
             import shutil
             shutil.copy(run.best_path, os.path.join(args.out, "checkpoint.pt"))
     else:
@@ -820,7 +868,7 @@ def write_results(run, vocab_counts, params):
         "src_vocab": len(run.src_vocab), "tgt_vocab": len(run.tgt_vocab),
         "src_token_coverage": round(coverage(src_counts, run.src_vocab), 4),
         "tgt_token_coverage": round(coverage(tgt_counts, run.tgt_vocab), 4),
-        "best": run.best, "updates": run.step, "train_seconds": round(train_seconds, 1),
+        "best": run.best, **({"averaging": averaging} if averaging else {}), "updates": run.step, "train_seconds": round(train_seconds, 1),
         "train_cpu_seconds": train_cpu_seconds, "phases": phases,
         "learning_curve": run.curve,
         "test_bleu": round(test_bleu, 2), "test_bleu_by_source_length": by_bucket,

@@ -64,6 +64,36 @@ assert all(p["cpu_seconds"] >= 0 for p in resumed_metrics["phases"]), resumed_me
 assert resumed_metrics["train_cpu_seconds"] > 0, resumed_metrics
 assert abs(resumed_metrics["train_cpu_seconds"] - sum(p["cpu_seconds"] for p in resumed_metrics["phases"])) < 0.2
 passed += 1
+# checkpoint averaging (--average-last 2, a save every 4 updates of 30): the weights of updates 24 and
+# 28 are kept, the run's trajectory is the same as without, the mean is scored on the dev sample and
+# exported only when it beats the best checkpoint; a run cut and resumed keeps the same saves and record
+records = []
+for name in ("averaged", "averaged-resumed"):
+    if name == "averaged":
+        train(name, 30, "--average-last", "2")
+    else:
+        for _ in range(40):
+            if "test BLEU" in train(name, 30, "--average-last", "2", "--minutes", "0.004"):
+                break
+    assert same(weights("straight"), weights(name)), f"{name}: --average-last changed the trajectory"
+    kept = sorted(os.listdir(os.path.join(work, f"state-{name}", "average")))
+    assert kept == ["update-24.pt", "update-28.pt"], kept
+    with open(os.path.join(work, name, "metrics.json"), encoding="utf-8") as f:
+        averaging = json.load(f)["averaging"]
+    assert averaging["saves"] == 2 and averaging["updates"] == [24, 28], averaging
+    saves = [torch.load(os.path.join(work, f"state-{name}", "average", f))["state_dict"] for f in kept]
+    mean = {k: (saves[0][k].double() + saves[1][k].double()) / 2 for k in saves[0]}
+    exported = torch.load(os.path.join(work, name, "checkpoint.pt"))["state_dict"]
+    best = torch.load(os.path.join(work, f"state-{name}", "best.pt"))["state_dict"]
+    if averaging["chosen"]:
+        assert averaging["dev_bleu"] > averaging["best_dev_bleu"], averaging
+        assert max(float((exported[k].double() - mean[k]).abs().max()) for k in mean) < 1e-6
+    else:
+        assert averaging["dev_bleu"] <= averaging["best_dev_bleu"], averaging
+        assert same(exported, best), f"{name}: not chosen, yet the export is not the best checkpoint"
+    records.append(averaging)
+assert records[0] == records[1], records
+passed += 1
 # a budget of 12 then grown to 30: the snapshot before the first decay continues
 train("grown", 12)
 log = train("grown", 30)

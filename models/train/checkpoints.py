@@ -1,0 +1,26 @@
+"""Checkpoint averaging: the element-wise mean of a run's saved weights (train.py
+--average-last uses it at the end of a budget; average.py measures it on any saves)."""
+import torch
+
+
+class AverageError(Exception):
+    """Saves that cannot be averaged together (other weights or shapes)."""
+
+
+def average_state_dicts(state_dicts):
+    """The element-wise mean of state dicts with the same keys and shapes (float tensors;
+    summed in float64, returned in each tensor's own dtype)."""
+    if not state_dicts:
+        raise AverageError("nothing to average")
+    keys = list(state_dicts[0])
+    for i, sd in enumerate(state_dicts):
+        if set(sd) != set(keys):
+            raise AverageError(f"save {i} has other weights than save 0 ({sorted(set(sd) ^ set(keys))[:3]})")
+        for key in keys:
+            if sd[key].shape != state_dicts[0][key].shape:
+                raise AverageError(f"save {i}: {key} is {tuple(sd[key].shape)}, save 0's {tuple(state_dicts[0][key].shape)}")
+    out = {}
+    for key in keys:
+        total = sum(sd[key].to(torch.float64) for sd in state_dicts)
+        out[key] = (total / len(state_dicts)).to(state_dicts[0][key].dtype)
+    return out
