@@ -688,10 +688,9 @@ class Run:
             return None, {**record, "chosen": False, "reason": f"{len(have)} of {len(wanted)} saves kept"}
         saved = [torch.load(p, map_location="cpu") for p in paths]
         mean = average_state_dicts([x["state_dict"] for x in saved])
-        kept = {k: v.detach().clone() for k, v in self.model.state_dict().items()}
+        # Scored in the run's own model; write_results loads the exported checkpoint into it next.
         self.model.load_state_dict(mean)
         dev_bleu = self.evaluate_dev()
-        self.model.load_state_dict(kept)
         chosen = dev_bleu > self.best["dev_bleu"]
         self.log(f"checkpoint averaging: the mean of updates {wanted[0]}-{wanted[-1]} scores dev BLEU {dev_bleu:.2f}, "
                  f"the best checkpoint (update {self.best.get('step')}) {self.best['dev_bleu']:.2f}: "
