@@ -549,13 +549,16 @@ mode_zoo_one() {
 # (default 1: the one free core beside a `model` run), TRAIN_DEVICE=cuda on a
 # GPU. ABLATE_DATA names another corpus folder (the tests' made-up one).
 # Each line: NAME and the arguments that follow MODEL_RECIPE's (argparse: the
-# last of a repeated flag wins).
+# last of a repeated flag wins). tied-embeddings narrows the deep output to the
+# embeddings' 128 (a tie needs them equal), so it measures both changes at once.
 ABLATIONS=(
     "recipe"
     "no-label-smoothing --label-smoothing 0"
     "no-dictionaries --domain-weights ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18"
     "subwords-4000 --subwords 4000,4000"
     "dialogue-heavier --domain-weights ui=0.2,dialogue=0.45,docs=0.12,descriptions=0.08,dict_sentences=0.1,dictionary=0.05"
+    "word-dropout --word-dropout 0.1"
+    "tied-embeddings --output-dim 128 --tie-target-embeddings"
 )
 ABLATE_UPDATES_DEFAULT=3000
 ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }

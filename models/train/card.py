@@ -92,7 +92,19 @@ def dims_text(m):
         parts.append(f"attention {cfg.attention_dim}")
     elif cfg.attention == "general":
         parts.append(f"attention: W of {cfg.decoder_hidden} × {2 * cfg.encoder_hidden} in sᵀWh")
-    parts.append(f"deep output {cfg.output_dim}")
+    tied = m["args"].get("tie_target_embeddings", False)
+    parts.append(f"deep output {cfg.output_dim}" + (" (the output layer's weights are the target embeddings: tied)" if tied else ""))
+    return ", ".join(parts)
+
+
+def regularisation_text(a):
+    """The training's regularisers from its arguments A: dropout always, label
+    smoothing and word dropout when the run used them."""
+    parts = [f"dropout {a['dropout']}"]
+    if a.get("label_smoothing", 0.0) > 0:
+        parts.append(f"label smoothing {a['label_smoothing']:g}")
+    if a.get("word_dropout", 0.0) > 0:
+        parts.append(f"word dropout {a['word_dropout']:g} (a token's whole embedding zeroed)")
     return ", ".join(parts)
 
 
@@ -383,7 +395,7 @@ repository's scripts.
 | dims | {dims_text(m)} |
 | training pairs | {m['train_pairs']:,} (≤ {a['max_tokens']} pieces each side): {", ".join(f"{k} {v:,}" for k, v in m['train_pairs_by_domain'].items())} |
 | sampling | each update's {a['batch']} pairs drawn by domain: {weights} |
-| training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; dropout {a['dropout']}; {exported_weights_text(m)} |
+| training | {m['updates']:,} updates of {a['batch']} pairs, Adam lr {a['lr']} held for {a['decay_start']:.0%} of the budget then falling linearly to {a['final_lr_ratio']:g}×; sampled softmax (+{a['sampled_negatives']} random pieces) except the last {a['full_softmax_tail']:.0%}; {regularisation_text(a)}; {exported_weights_text(m)} |
 | training time | {m['train_seconds'] / 60:.1f} min, {m['train_seconds'] / max(m['updates'], 1):.2f} s per update ({machine.get('device', 'cpu')}, {machine.get('cpus', '?')} cores, {machine.get('torch_threads', '?')} torch thread){cpu_time_text(m)} |
 
 ## BLEU

@@ -19,7 +19,8 @@ import zlib
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from model import ATTENTION_KINDS, BOS, EOS, PAD, UNK, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
+from model import (ATTENTION_KINDS, BOS, EOS, PAD, UNK, ModelConfig, Seq2SeqAttention,  # noqa: E402
+                   max_target_tokens, suppress_specials)
 from tokenize_text import tokenize  # noqa: E402
 import subword  # noqa: E402
 
@@ -88,7 +89,10 @@ def merges_block(segmenter):
 
 def load_checkpoint(path):
     checkpoint = torch.load(path, map_location="cpu")
-    model = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
+    # The file holds the output layer and the target embeddings as two tensors
+    # (FORMAT.md), so a model trained with them tied is loaded untied: the same
+    # values, but suppress_specials and the rounding touch only the one they name.
+    model = Seq2SeqAttention(ModelConfig(**{**checkpoint["config"], "tie_target_embeddings": False}))
     model.load_state_dict(checkpoint["state_dict"])
     model.eval()
     return model, checkpoint["src_vocab"], checkpoint["tgt_vocab"]
@@ -101,15 +105,6 @@ def load_segmenters(path):
         return None
     return (subword.Segmenter.from_json(segmentation["source"]),
             subword.Segmenter.from_json(segmentation["target"]))
-
-
-def suppress_specials(model):
-    """A subword model never emits <pad>, <unk> or <s>: zero projection rows and a
-    -10000 bias, in the weights themselves, so the engine needs no rule of its own."""
-    with torch.no_grad():
-        for token_id in (PAD, UNK, BOS):
-            model.projection.weight[token_id].zero_()
-            model.projection.bias[token_id] = -10000.0
 
 
 def quantise_rows(w):

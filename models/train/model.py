@@ -32,6 +32,13 @@ class ModelConfig:
     attention_dim: int = 256
     output_dim: int = 256
     dropout: float = 0.2
+    # Training-only choices (the file stores the same tensors either way):
+    # tie_target_embeddings: the output layer's weights are the target embedding
+    # table (Press & Wolf 2017; needs output_dim == embed_dim); word_dropout: the
+    # chance that a token's embedding, source or target, is zeroed in training
+    # (Sennrich & Zhang 2019's word dropout).
+    tie_target_embeddings: bool = False
+    word_dropout: float = 0.0
 
     def normalised(self):
         """Fill in dims that the attention kind fixes (dot needs Hd == 2He)."""
@@ -71,13 +78,27 @@ class Seq2SeqAttention(nn.Module):
         self.decoder_cell = nn.GRUCell(E + 2 * He, Hd)
         self.deep_output = nn.Linear(Hd + 2 * He + E, O)
         self.projection = nn.Linear(O, cfg.tgt_vocab_size)
+        if cfg.tie_target_embeddings:
+            if O != E:
+                raise ValueError(f"tied target embeddings need output_dim == embed_dim (here {O} and {E})")
+            self.projection.weight = self.tgt_embedding.weight  # one (Vt,E) table, read both ways
         self.dropout = nn.Dropout(cfg.dropout)
         self.score_scale = cfg.trained_score_scale()
+
+    def drop_words(self, embedded):
+        """Word dropout in training: each token's embedding (..., E) zeroed with chance
+        config.word_dropout, the whole vector at once. Draws no random number when 0,
+        so a run without it keeps its exact trajectory."""
+        p = self.config.word_dropout
+        if not self.training or p <= 0:
+            return embedded
+        keep = torch.rand(embedded.shape[:-1] + (1,), device=embedded.device) >= p
+        return embedded * keep
 
     # -- encoder -------------------------------------------------------------
     def encode(self, src, src_lengths):
         """src (B,S) ids -> annotations H (B,S,2He), keys (B,S,*), s0 (B,Hd)."""
-        embedded = self.dropout(self.src_embedding(src))
+        embedded = self.dropout(self.drop_words(self.src_embedding(src)))
         packed = nn.utils.rnn.pack_padded_sequence(
             embedded, src_lengths.cpu(), batch_first=True, enforce_sorted=False)
         packed_out, _ = self.encoder(packed)
@@ -126,7 +147,7 @@ class Seq2SeqAttention(nn.Module):
     def decoder_step(self, prev_token, state, annotations, keys, src_mask, summary, score_scale, forced_alpha=None):
         """One step: y_{t-1} (B,), s_{t-1} (B,Hd) -> features (B,O), s_t, alpha, scores.
         forced_alpha (B,S) or None: alpha_t given instead of the softmax."""
-        embedded = self.dropout(self.tgt_embedding(prev_token))
+        embedded = self.dropout(self.drop_words(self.tgt_embedding(prev_token)))
         if self.config.attention == "none":
             context, alpha, scores = summary, None, None
         else:
@@ -179,6 +200,20 @@ class Seq2SeqAttention(nn.Module):
         for row in outputs:
             results.append(row[:row.index(EOS)] if EOS in row else row)
         return results, alphas
+
+
+def suppress_specials(model):
+    """A subword model never emits <pad>, <unk> or <s>: zero projection rows and a
+    -10000 bias, in the weights themselves, so the engine needs no rule of its own.
+    A model whose output layer is tied to its target embeddings is untied first
+    (the projection gets its own copy): <s>'s embedding is the decoder's first
+    input and must not be zeroed with its output row."""
+    with torch.no_grad():
+        if model.projection.weight is model.tgt_embedding.weight:
+            model.projection.weight = nn.Parameter(model.tgt_embedding.weight.detach().clone())
+        for token_id in (PAD, UNK, BOS):
+            model.projection.weight[token_id].zero_()
+            model.projection.bias[token_id] = -10000.0
 
 
 def max_target_tokens(source_tokens):

@@ -37,7 +37,7 @@ from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
                   sentence_lengths_buckets, tokenize_13a)
 from checkpoints import average_state_dicts  # noqa: E402
 from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
-                   Seq2SeqAttention, max_target_tokens)
+                   Seq2SeqAttention, max_target_tokens, suppress_specials)
 from tokenize_text import detokenize, words  # noqa: E402
 import subword  # noqa: E402
 
@@ -264,7 +264,7 @@ def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, interva
 
 # Recipe arguments added after states were first saved, with the value every
 # earlier state was trained with: such a state still resumes.
-ARGUMENTS_ADDED_LATER = {"label_smoothing": 0.0}
+ARGUMENTS_ADDED_LATER = {"label_smoothing": 0.0, "word_dropout": 0.0, "tie_target_embeddings": False}
 
 
 def parse_domain_weights(text):
@@ -330,6 +330,11 @@ def parse_args(argv=None):
     ap.add_argument("--attention-dim", type=int, default=256)
     ap.add_argument("--output-dim", type=int, default=256)
     ap.add_argument("--dropout", type=float, default=0.2)
+    ap.add_argument("--word-dropout", type=float, default=0.0,
+                    help="chance that a token's whole embedding, source or target, is zeroed in training "
+                         "(word dropout, Sennrich & Zhang 2019; 0.1 is usual)")
+    ap.add_argument("--tie-target-embeddings", action="store_true",
+                    help="the output layer's weights are the target embeddings (needs --output-dim == --embed)")
     ap.add_argument("--label-smoothing", type=float, default=0.0,
                     help="share of each target's probability spread over the other words (0.1 is usual)")
     ap.add_argument("--batch", type=int, default=64)
@@ -378,6 +383,10 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.subwords and not args.updates:
         raise SystemExit("--subwords needs --updates (an update budget)")
+    if not 0.0 <= args.word_dropout < 1.0:
+        raise SystemExit(f"--word-dropout must lie in [0, 1), not {args.word_dropout}")
+    if args.tie_target_embeddings and args.output_dim != args.embed:
+        raise SystemExit(f"--tie-target-embeddings needs --output-dim equal to --embed ({args.output_dim} and {args.embed})")
     if args.updates and args.full_softmax_tail > 1.0 - args.decay_start:
         raise SystemExit("--full-softmax-tail must lie inside the decay (<= 1 - --decay-start)")
     return args
@@ -566,7 +575,8 @@ class Run:
         config = ModelConfig(len(self.src_vocab), len(self.tgt_vocab), attention=args.attention,
                              embed_dim=args.embed, encoder_hidden=args.hidden,
                              decoder_hidden=args.decoder_hidden, attention_dim=args.attention_dim,
-                             output_dim=args.output_dim, dropout=args.dropout)
+                             output_dim=args.output_dim, dropout=args.dropout,
+                             tie_target_embeddings=args.tie_target_embeddings, word_dropout=args.word_dropout)
         self.model = Seq2SeqAttention(config)
         self.optimiser = None
         self.best, self.curve, self.phases = {"dev_bleu": -1.0}, [], []
@@ -936,15 +946,6 @@ def main(argv=None):
     run.start(state, previous, previous_metrics)
     if run.train(rng):
         write_results(run, (src_counts, tgt_counts), params)
-
-
-def suppress_specials(model):
-    """<pad>, <unk> and <s> can never be emitted: zero projection rows and a -10000 bias
-    (what the exporter writes for a subword model; the engine needs no rule of its own)."""
-    with torch.no_grad():
-        for token_id in (PAD, UNK, BOS):
-            model.projection.weight[token_id].zero_()
-            model.projection.bias[token_id] = -10000.0
 
 
 if __name__ == "__main__":

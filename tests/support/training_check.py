@@ -134,4 +134,60 @@ resumed = subprocess.run(command + ["--pause-at", str(at + 2)], env=ENV, capture
 assert resumed.returncode == 0, resumed.stdout + resumed.stderr
 assert f"at update {at} " in resumed.stdout and f"pausing at update {at + 2} " in resumed.stdout, resumed.stdout
 passed += 1
+# tied target embeddings and word dropout (issue 28's recipe list): the output layer and the
+# target embeddings stay one table through training; word dropout changes the trajectory, yet a
+# paused and resumed run is the same as a straight one; a wrong width is refused by name
+TIED = ["--embed", "12", "--tie-target-embeddings", "--word-dropout", "0.2"]
+train("tied", 30, *TIED)
+tied = weights("tied")
+assert torch.equal(tied["tgt_embedding.weight"], tied["projection.weight"]), "the tie came apart in training"
+train("tied-cut", 30, *TIED, "--pause-at", "13")
+train("tied-cut", 30, *TIED)
+assert same(tied, weights("tied-cut")), "word dropout: a paused and resumed run differs from a straight one"
+train("tied-no-word-dropout", 30, "--embed", "12", "--tie-target-embeddings")
+assert not same(tied, weights("tied-no-word-dropout")), "--word-dropout 0.2 changed nothing"
+refused = subprocess.run([sys.executable, TRAIN, *COMMON, "--out", os.path.join(work, "bad"), "--updates", "30",
+                          "--tie-target-embeddings"], env=ENV, capture_output=True, text=True)
+assert refused.returncode != 0 and "--output-dim equal to --embed (12 and 16)" in refused.stderr, refused.stderr
+passed += 1
+# ... and its file: the exporter unties before it zeroes the output rows of <pad> <unk> <s>, so <s>'s
+# embedding (the decoder's first input) is the trained one; PyTorch's tied model (the specials
+# banned by their bias alone), the exporter's fixtures and the C engine give the same tokens
+sys.path.insert(0, os.path.join(HERE, "..", "..", "models", "train"))
+import alsc_to_torch  # noqa: E402
+import export  # noqa: E402
+from model import BOS, PAD, UNK, ModelConfig, Seq2SeqAttention  # noqa: E402
+
+alsc, fixtures = os.path.join(work, "tied.alsc"), os.path.join(work, "tied.parity.json")
+with open(os.path.join(data, "dev.tsv"), encoding="utf-8") as f:
+    sentences = [line.split("\t")[0] for line in f if line.strip()][:6]
+with open(os.path.join(work, "sentences.txt"), "w", encoding="utf-8") as f:
+    f.write("\n".join(sentences) + "\n")
+exported = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "models", "train", "export.py"),
+                           os.path.join(work, "tied", "checkpoint.pt"), alsc, "--f32", "--fixtures", fixtures,
+                           "--sentences", os.path.join(work, "sentences.txt")], env=ENV, capture_output=True, text=True)
+assert exported.returncode == 0, exported.stdout + exported.stderr
+checkpoint = torch.load(os.path.join(work, "tied", "checkpoint.pt"))
+trained = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
+trained.load_state_dict(checkpoint["state_dict"])
+trained.eval()
+assert trained.projection.weight is trained.tgt_embedding.weight
+with torch.no_grad():
+    for token_id in (PAD, UNK, BOS):
+        trained.projection.bias[token_id] = -10000.0
+segmenters = export.load_segmenters(os.path.join(work, "tied", "checkpoint.pt"))
+scale = trained.config.trained_score_scale()
+with torch.no_grad():
+    want = [export.trace_sentence(trained, s, checkpoint["src_vocab"], checkpoint["tgt_vocab"], scale, segmenters)["target_ids"]
+            for s in sentences]
+loaded = alsc_to_torch.load(alsc).model
+assert torch.equal(loaded.tgt_embedding.weight[BOS], trained.tgt_embedding.weight[BOS].detach())
+assert loaded.tgt_embedding.weight[BOS].abs().sum() > 0, "<s>'s embedding was zeroed in the file"
+with open(fixtures, encoding="utf-8") as f:
+    assert [c["target_ids"] for c in json.load(f)["cases"] if c["score_scale"] == scale][:len(sentences)] == want
+engine = subprocess.run([os.path.join(HERE, "..", "..", "build", "native", "alignscope"), "--model", alsc, "--beam", "1",
+                         "--json", "--top-k", "0"], input="\n".join(sentences) + "\n", capture_output=True, text=True)
+assert engine.returncode == 0, engine.stderr
+assert [json.loads(line)["target_ids"] for line in engine.stdout.splitlines()] == want, (engine.stdout[:400], want)
+passed += 1
 print(f"{passed} passed, 0 failed")
