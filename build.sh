@@ -72,6 +72,9 @@ DEPS_TORCH=(python3-torch libopenblas0-pthread)
 # presses on it (tests/browser/headed.test.mjs: Escape in a real full screen).
 DEPS_BROWSER=(chromium chromium-driver xvfb xdotool)
 DEPS_CHECKS=(clang libclang-rt-dev valgrind)
+# lt-print: reads Apertium's compiled bilingual dictionaries (the corpus's
+# @apertium source, models/train/dictionary_sources.py).
+DEPS_CORPUS=(lttoolbox-dev)
 
 # dep_ok PACKAGE : PACKAGE is usable here. A package with a program is
 # judged by that program on the PATH (what the build runs); a library by
@@ -80,6 +83,7 @@ dep_ok() {
     case $1 in
         emscripten) command -v emcc ;;
         chromium-driver) command -v chromedriver ;;
+        lttoolbox-dev) command -v lt-print ;;
         xvfb) command -v Xvfb ;;
         lld-19) command -v wasm-ld-19 ;;
         wasi-libc) [[ -f /usr/lib/wasm32-wasi/libc.a ]] ;;
@@ -99,11 +103,11 @@ dpkg_have() {
     DPKG_HAVE=$({ dpkg-query -W -f='${Package} ${Status}\n' "$@" 2>/dev/null || true; } | sed -n 's/ install ok installed$//p' | tr '\n' ' ')
 }
 
-# deps GROUP... : native wasm torch browser checks npm, or all.
+# deps GROUP... : native wasm torch corpus browser checks npm, or all.
 DEPS_DONE=" "
 deps() {
     local groups=("$@") g p packages=() missing=() npm=0
-    [[ ${groups[0]:-} == all ]] && groups=(native wasm torch browser checks npm)
+    [[ ${groups[0]:-} == all ]] && groups=(native wasm torch corpus browser checks npm)
     for g in "${groups[@]}"; do
         [[ $DEPS_DONE == *" $g "* ]] && continue
         DEPS_DONE+="$g "
@@ -111,6 +115,7 @@ deps() {
             native) packages+=("${DEPS_NATIVE[@]}") ;;
             wasm) packages+=("${DEPS_WASM[@]}") ;;
             torch) packages+=("${DEPS_TORCH[@]}") ;;
+            corpus) packages+=("${DEPS_CORPUS[@]}") ;;
             browser) packages+=("${DEPS_BROWSER[@]}") ;;
             checks) packages+=("${DEPS_CHECKS[@]}") ;;
             npm) npm=1 ;;
@@ -547,7 +552,8 @@ mode_zoo_one() {
 # with the run's log and metrics in its out/); ABLATE_VARIANTS="recipe
 # no-label-smoothing" picks some, ABLATE_PARALLEL runs that many at a time
 # (default 1: the one free core beside a `model` run), TRAIN_DEVICE=cuda on a
-# GPU. ABLATE_DATA names another corpus folder (the tests' made-up one).
+# GPU. ABLATE_DATA names another corpus folder (the tests' made-up one);
+# ABLATE_EXTRA_SOURCES puts a corpus source on trial (below).
 # Each line: NAME and the arguments that follow MODEL_RECIPE's (argparse: the
 # last of a repeated flag wins). tied-embeddings narrows the deep output to the
 # embeddings' 128 (a tie needs them equal), so it measures both changes at once.
@@ -565,18 +571,31 @@ ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }
 ablate_root() { echo "${ABLATE_STATE_DIR:-$HOME/.cache/alignscope/ablate}"; }
 mode_ablate() {
     local lang=${LANG_PAIR:-fr} updates=${ABLATE_UPDATES:-$ABLATE_UPDATES_DEFAULT} names name
-    local data=${ABLATE_DATA:-models/train/data/en-$lang}
+    local data=${ABLATE_DATA:-models/train/data/en-$lang} extra=${ABLATE_EXTRA_SOURCES:-} tag=""
+    # A corpus source on trial (issue 28: a source is kept only where the dev sets say
+    # it helps): ABLATE_EXTRA_SOURCES="dictionary @apertium" adds lines to sources.txt
+    # for a corpus of its own, and its variants' states are named with +dictionary-apertium.
+    if [[ -n $extra ]]; then
+        [[ -z ${ABLATE_DATA:-} ]] || { log "ablate: ABLATE_EXTRA_SOURCES builds a corpus of its own: leave ABLATE_DATA unset"; return 2; }
+        tag=+$(printf '%s' "$extra" | tr -cs 'A-Za-z0-9' '-' | sed 's/^-*//; s/-*$//')
+        data="$(ablate_root)/corpus$tag/en-$lang"
+        if [[ ! -f $data/train.tsv ]]; then
+            log "ablate: building the corpus of models/train/sources.txt and '$extra' into $data"
+            "$PYTHON" models/train/corpus.py --lang "$lang" --out "$(dirname "$data")" \
+                --sources <(cat models/train/sources.txt; printf '%s\n' "$extra") || return 1
+        fi
+    fi
     names=${ABLATE_VARIANTS:-$(ablation_names | tr '\n' ' ')}
     for name in $names; do
         ablation_names | grep -qx -- "$name" || { log "ablate: no variant '$name' (the variants: $(ablation_names | tr '\n' ' '))"; return 2; }
     done
     [[ $updates =~ ^[1-9][0-9]*$ ]] || { log "ablate: ABLATE_UPDATES must be a positive whole number of updates, not '$updates'"; return 2; }
-    if [[ -z ${ABLATE_DATA:-} && ! -f $data/train.tsv ]]; then
+    if [[ -z ${ABLATE_DATA:-} && -z $extra && ! -f $data/train.tsv ]]; then
         log "ablate: no corpus in $data: building it (models/train/corpus.py, as model does)"
         "$PYTHON" models/train/corpus.py --lang "$lang"
     fi
     [[ -f $data/train.tsv ]] || { log "ablate: no $data/train.tsv"; return 1; }
-    printf '%s\n' $names | LANG_PAIR=$lang ABLATE_UPDATES=$updates ABLATE_DATA=$data \
+    printf '%s\n' $names | LANG_PAIR=$lang ABLATE_UPDATES=$updates ABLATE_DATA=$data ABLATE_TAG=$tag \
         xargs -P "${ABLATE_PARALLEL:-1}" -I{} "$ROOT/build.sh" ablate-one {}
     "$PYTHON" models/train/runs.py --root "$(ablate_root)" --table
 }
@@ -585,7 +604,7 @@ mode_ablate_one() {
     local name=$1 line extra=()
     line=$(printf '%s\n' "${ABLATIONS[@]}" | awk -v n="$name" '$1 == n')
     read -r -a extra <<<"${line#"$name"}"
-    local state; state="$(ablate_root)/en-$LANG_PAIR-$name"
+    local state; state="$(ablate_root)/en-$LANG_PAIR-$name${ABLATE_TAG:-}"
     mkdir -p "$state/out"
     log "ablate $name: $ABLATE_UPDATES updates${extra[*]:+ with ${extra[*]}} (state and log in $state)"
     OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-1} "$PYTHON" models/train/train.py --data "$ABLATE_DATA" --out "$state/out" \
@@ -861,11 +880,11 @@ case "$mode" in
     serve) deps wasm npm && mode_serve ;;
     dist) deps wasm npm && mode_dist ;;
     pack) deps wasm npm && mode_pack ;;
-    model) deps torch native && mode_model ;;
+    model) deps torch corpus native && mode_model ;;
     model-export) deps torch native && mode_model_export ;;
-    zoo) deps torch native && mode_zoo ;;
-    exercise) deps torch native && mode_exercise ;;
-    ablate) deps torch && mode_ablate ;;
+    zoo) deps torch corpus native && mode_zoo ;;
+    exercise) deps torch corpus native && mode_exercise ;;
+    ablate) deps torch corpus && mode_ablate ;;
     ablate-one) mode_ablate_one "${2:?ablate-one NAME}" ;;
     runs) "$PYTHON" models/train/runs.py ;;
     zoo-one) mode_zoo_one "${2:?zoo-one LANG:KIND}" ;;

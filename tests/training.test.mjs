@@ -124,6 +124,9 @@ print(json.dumps([torch.load(p)["identity"] for p in sys.argv[1:]]))`, join(root
     const refused = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe layer-norm' } });
     assert.equal(refused.status, 2);
     assert.match(refused.stderr + refused.stdout, /ablate: no variant 'layer-norm' \(the variants: recipe no-label-smoothing /);
+    const twoCorpora = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_EXTRA_SOURCES: 'dictionary @apertium es' } });
+    assert.equal(twoCorpora.status, 2);
+    assert.match(twoCorpora.stderr + twoCorpora.stdout, /ABLATE_EXTRA_SOURCES builds a corpus of its own: leave ABLATE_DATA unset/);
     const budget = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_UPDATES: '0' } });
     assert.equal(budget.status, 2);
     assert.match(budget.stderr + budget.stdout, /ABLATE_UPDATES must be a positive whole number of updates, not '0'/);

@@ -10,6 +10,15 @@ dictionary families in Debian fill that gap; both are human-made:
   are several). Only entries with a single sense are kept, as (headword, its
   first translation): an entry with several senses ("cat: 1. mégère… 2. chat")
   cannot say which one a sentence means.
+- Apertium's bilingual dictionaries (apertium-eng-spa, Spanish only here): the
+  package ships them compiled, as lttoolbox transducers (eng-spa.autobil.bin);
+  lttoolbox's `lt-print` writes one as text (AT&T format: 'from TAB to TAB
+  in TAB out TAB weight' arcs, a final state alone on its line, '--' between
+  sections), and every path from state 0 to a final state is one entry,
+  'cat<n>' -> 'gato<n><GD>'. Only nouns, adjectives, verbs and adverbs whose
+  lemma has a single translation, whatever its part of speech, are kept ("station<n>"
+  has four and is left out, like a FreeDict entry with several senses; so is
+  "book", a noun and a verb), as (lemma, lemma): a verb as its infinitive.
 - Ding (trans-de-en, German only): one line per entry, 'German :: English',
   sub-entries joined by ' | ' on both sides (the same count on each side),
   alternatives by '; ', with annotations in {} [] () and /abbreviations/. About
@@ -28,6 +37,7 @@ import base64
 import gzip
 import os
 import re
+import subprocess
 import zlib
 
 import extra_sources
@@ -176,6 +186,105 @@ def freedict_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
     return pairs, {"package": package, "version": extra_sources.deb_version(deb), "counts": counts}
 
 
+# lttoolbox's ATT text: an arc's input symbol is one character, a tag '<n>' or
+# 'ε'. A path is walked only through letters, spaces, hyphens, apostrophes,
+# the '#' of a multi-word lemma's fixed part and tags: the dictionary's
+# number and punctuation patterns (their own sections, with cycles) are not words.
+_ATT_WORD_SYMBOL = re.compile(r"^(?:[^\W\d_]|[ '\-#]|<[^>]+>|ε)$")
+_BIDIX_ENTRY = re.compile(r"^([^<]+)((?:<[^>]+>)+)$")
+APERTIUM_BIDIX = {"es": ("apertium-eng-spa", "usr/share/apertium/apertium-eng-spa/eng-spa.autobil.bin")}
+APERTIUM_PARTS_OF_SPEECH = ("n", "adj", "vblex", "adv")
+
+
+def att_paths(att_text):
+    """-> [(input, output)] of every path of an lt-print transducer text, through
+    _ATT_WORD_SYMBOL arcs only and never through a state twice on one path.
+    Raises ValueError on a line that is not an arc, a final state or '--'."""
+    paths = []
+    for section in att_text.split("\n--\n"):
+        arcs, finals = {}, set()
+        for line in section.splitlines():
+            fields = line.split("\t")
+            if len(fields) >= 4:
+                arcs.setdefault(int(fields[0]), []).append((int(fields[1]), fields[2], fields[3]))
+            elif line.strip() and line.strip() != "--":
+                finals.add(int(fields[0]))
+        stack = [(0, "", "", frozenset((0,)))]
+        while stack:
+            state, source, target, seen = stack.pop()
+            if state in finals:
+                paths.append((source, target))
+            for to, a, b in arcs.get(state, ()):
+                if to in seen or not _ATT_WORD_SYMBOL.match(a) or not _ATT_WORD_SYMBOL.match(b):
+                    continue
+                stack.append((to, source + ("" if a == "ε" else a), target + ("" if b == "ε" else b), seen | {to}))
+    return paths
+
+
+def _bidix_lemma(text):
+    """'campamento# para prisioneros' -> 'campamento para prisioneros' ('#' marks the
+    part of a multi-word lemma that does not inflect)."""
+    return _SPACES.sub(" ", text.replace("#", "")).strip()
+
+
+def parse_bidix_paths(paths):
+    """-> (pairs, counts): (english lemma, translation lemma), sorted, of every English lemma
+    whose entries (nouns, adjectives, verbs, adverbs: APERTIUM_PARTS_OF_SPEECH) all give one
+    translation: "book" (libro, reservar) and "mat" (estera, alfombrilla; mate) are left out."""
+    counts = {"entries": 0, "unreadable": 0, "several_senses": 0, "unusable": 0}
+    translations = {}
+    for source, target in paths:
+        counts["entries"] += 1
+        english, translated = _BIDIX_ENTRY.match(source), _BIDIX_ENTRY.match(target)
+        if not english or not translated:
+            counts["unreadable"] += 1
+            continue
+        part = english.group(2)[1:].split(">", 1)[0]
+        if part not in APERTIUM_PARTS_OF_SPEECH:
+            counts["unusable"] += 1
+            continue
+        translations.setdefault(_bidix_lemma(english.group(1)), set()).add(_bidix_lemma(translated.group(1)))
+    pairs = []
+    for english, targets in sorted(translations.items()):
+        if len(targets) > 1:
+            counts["several_senses"] += 1
+        elif not (_usable(english) and _usable(next(iter(targets)))) or len(english.split()) > PHRASE_WORDS:
+            counts["unusable"] += 1
+        else:
+            pairs.append((english, next(iter(targets))))
+    return pairs, counts
+
+
+def read_apertium_bidix(path):
+    """-> (pairs, counts) of a compiled Apertium bilingual dictionary, through lt-print."""
+    try:
+        printed = subprocess.run(["lt-print", path], capture_output=True, text=True)
+    except OSError as error:
+        raise RuntimeError(f"lt-print (lttoolbox-dev) is needed to read {path}: {error}; "
+                           "./build.sh deps installs it; skipped") from error
+    if printed.returncode != 0 or not printed.stdout.strip():
+        raise RuntimeError(f"{path}: lt-print cannot read it ({printed.stderr.strip()[:200] or 'no output'}): "
+                           "a damaged file or not a transducer; skipped")
+    try:
+        paths = att_paths(printed.stdout)
+    except ValueError as error:
+        raise RuntimeError(f"{path}: lt-print's text is not a transducer ({error}); skipped") from error
+    pairs, counts = parse_bidix_paths(paths)
+    _check_readable(path, counts)
+    return extra_sources._finish_pairs(pairs, counts), counts
+
+
+def apertium_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
+    """Single-translation Apertium bilingual-dictionary lemmas English -> lang."""
+    if lang not in APERTIUM_BIDIX:
+        raise RuntimeError(f"no Apertium English bilingual dictionary for '{lang}' here "
+                           f"(only {', '.join(sorted(APERTIUM_BIDIX))})")
+    package, bidix = APERTIUM_BIDIX[lang]
+    deb, (path,) = _package_files(package, [bidix], cache_dir)
+    pairs, counts = read_apertium_bidix(path)
+    return pairs, {"package": package, "version": extra_sources.deb_version(deb), "counts": counts}
+
+
 def read_ding_file(path):
     """-> (sentences, phrases, counts) of a Ding file."""
     try:
@@ -207,4 +316,4 @@ def ding_phrase_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
     return _ding(lang, cache_dir, "phrases")
 
 
-EXTRACTORS = {"freedict": freedict_pairs, "ding-sentences": ding_sentence_pairs, "ding-phrases": ding_phrase_pairs}
+EXTRACTORS = {"freedict": freedict_pairs, "apertium": apertium_pairs, "ding-sentences": ding_sentence_pairs, "ding-phrases": ding_phrase_pairs}

@@ -8,6 +8,7 @@ Run: /usr/bin/python3 tests/support/extra_sources_check.py
 
 import gzip
 import os
+import subprocess
 import sys
 import tempfile
 import traceback
@@ -336,6 +337,63 @@ def check_ding(tmp):
         assert "German only" in str(error), error
 
 
+TOY_BIDIX = """<?xml version="1.0" encoding="UTF-8"?>
+<dictionary>
+  <alphabet/>
+  <sdefs>
+    <sdef n="n"/><sdef n="vblex"/><sdef n="num"/><sdef n="m"/><sdef n="f"/><sdef n="det"/>
+  </sdefs>
+  <section id="main" type="standard">
+    <e><p><l>lamp<s n="n"/></l><r>lámpara<s n="n"/><s n="f"/></r></p></e>
+    <e><p><l>book<s n="n"/></l><r>libro<s n="n"/><s n="m"/></r></p></e>
+    <e><p><l>book<s n="vblex"/></l><r>reservar<s n="vblex"/></r></p></e>
+    <e><p><l>station<s n="n"/></l><r>estación<s n="n"/><s n="f"/></r></p></e>
+    <e><p><l>station<s n="n"/></l><r>emisora<s n="n"/><s n="f"/></r></p></e>
+    <e><p><l>prison<b/>camp<s n="n"/></l><r>campamento<g><b/>para<b/>prisioneros</g><s n="n"/><s n="m"/></r></p></e>
+    <e><p><l>the<s n="det"/></l><r>el<s n="det"/></r></p></e>
+    <e><p><l>radio<s n="n"/></l><r>radio<s n="n"/><s n="f"/></r></p></e>
+  </section>
+  <section id="numbers" type="inconditional">
+    <e><re>[0-9]+</re><p><l><s n="num"/></l><r><s n="num"/></r></p></e>
+  </section>
+</dictionary>
+"""
+
+
+def check_apertium(tmp):
+    """A made-up Apertium bilingual dictionary, compiled by lttoolbox's lt-comp as the
+    package's are, read back through lt-print: single-translation lemmas only."""
+    dix, binary = os.path.join(tmp, "toy.dix"), os.path.join(tmp, "toy.autobil.bin")
+    write(dix, TOY_BIDIX)
+    compiled = subprocess.run(["lt-comp", "lr", dix, binary], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    pairs, counts = ds.read_apertium_bidix(binary)
+    # book: a noun and a verb; station: two nouns; the: a determiner; radio: the same word;
+    # the numbers' pattern (a cycle through digits) is not walked.
+    assert pairs == [("lamp", "lámpara"), ("prison camp", "campamento para prisioneros")], pairs
+    assert counts["entries"] == 8 and counts["several_senses"] == 2 and counts["unusable"] == 1, counts
+    assert counts["dropped_identical"] == 1, counts
+    # A file that is not a transducer, a missing lt-print, a language without a dictionary: named errors.
+    with open(binary, "wb") as handle:
+        handle.write(bytes(range(256)) * 4)
+    for expect, action in (("lt-print cannot read it", lambda: ds.read_apertium_bidix(binary)),
+                           ("no Apertium English bilingual dictionary for 'de'", lambda: ds.apertium_pairs("de", tmp))):
+        try:
+            action()
+            raise AssertionError(f"no error: {expect}")
+        except RuntimeError as error:
+            assert expect in str(error) and ("toy.autobil.bin" in str(error) or "'de'" in str(error)), error
+    path = os.environ["PATH"]
+    os.environ["PATH"] = "/nonexistent"
+    try:
+        ds.read_apertium_bidix(binary)
+        raise AssertionError("read without lt-print")
+    except RuntimeError as error:
+        assert "lt-print (lttoolbox-dev) is needed" in str(error) and "./build.sh deps" in str(error), error
+    finally:
+        os.environ["PATH"] = path
+
+
 def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -345,6 +403,7 @@ def main():
                             ("units_text", check_units_text),
                             ("freedict", lambda: check_freedict(tmp)),
                             ("ding", lambda: check_ding(tmp)),
+                            ("apertium", lambda: check_apertium(tmp)),
                             ("deterministic", lambda: check_deterministic(tmp))):
             try:
                 check()
