@@ -10,15 +10,18 @@ dictionary families in Debian fill that gap; both are human-made:
   are several). Only entries with a single sense are kept, as (headword, its
   first translation): an entry with several senses ("cat: 1. mégère… 2. chat")
   cannot say which one a sentence means.
-- Apertium's bilingual dictionaries (apertium-eng-spa, Spanish only here): the
-  package ships them compiled, as lttoolbox transducers (eng-spa.autobil.bin);
-  lttoolbox's `lt-print` writes one as text (AT&T format: 'from TAB to TAB
-  in TAB out TAB weight' arcs, a final state alone on its line, '--' between
-  sections), and every path from state 0 to a final state is one entry,
-  'cat<n>' -> 'gato<n><GD>'. Only nouns, adjectives, verbs and adverbs whose
-  lemma has a single translation, whatever its part of speech, are kept ("station<n>"
+- Apertium's bilingual dictionaries (apertium-eng-spa; for French its English
+  -> Spanish, then apertium-fr-es's Spanish -> French): the packages ship
+  them compiled, as lttoolbox transducers (eng-spa.autobil.bin); lttoolbox's
+  `lt-print` writes one as text (AT&T format: 'from TAB to TAB in TAB out TAB
+  weight' arcs, a final state alone on its line, '--' between sections), and
+  every path from state 0 to a final state is one entry, 'cat<n>' ->
+  'gato<n><GD>'. Only nouns, adjectives, verbs and adverbs whose English lemma
+  has a single translation, whatever its part of speech, are kept ("station"
   has four and is left out, like a FreeDict entry with several senses; so is
   "book", a noun and a verb), as (lemma, lemma): a verb as its infinitive.
+  Through the pivot a lemma is kept only where Spanish -> French gives its
+  translation one translation of the same part of speech.
 - Ding (trans-de-en, German only): one line per entry, 'German :: English',
   sub-entries joined by ' | ' on both sides (the same count on each side),
   alternatives by '; ', with annotations in {} [] () and /abbreviations/. About
@@ -192,7 +195,13 @@ def freedict_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
 # number and punctuation patterns (their own sections, with cycles) are not words.
 _ATT_WORD_SYMBOL = re.compile(r"^(?:[^\W\d_]|[ '\-#]|<[^>]+>|ε)$")
 _BIDIX_ENTRY = re.compile(r"^([^<]+)((?:<[^>]+>)+)$")
-APERTIUM_BIDIX = {"es": ("apertium-eng-spa", "usr/share/apertium/apertium-eng-spa/eng-spa.autobil.bin")}
+# English -> lang through Apertium's compiled bilingual dictionaries: one for
+# Spanish; for French the English-Spanish one, then apertium-fr-es's Spanish ->
+# French (a pivot: an English lemma is kept only when both steps give one
+# translation, with the same part of speech).
+APERTIUM_ENG_SPA = ("apertium-eng-spa", "usr/share/apertium/apertium-eng-spa/eng-spa.autobil.bin")
+APERTIUM_SPA_FRA = ("apertium-fr-es", "usr/share/apertium/apertium-fr-es/es-fr.autobil.bin")
+APERTIUM_BIDIX = {"es": (APERTIUM_ENG_SPA,), "fr": (APERTIUM_ENG_SPA, APERTIUM_SPA_FRA)}
 APERTIUM_PARTS_OF_SPEECH = ("n", "adj", "vblex", "adv")
 
 
@@ -227,12 +236,10 @@ def _bidix_lemma(text):
     return _SPACES.sub(" ", text.replace("#", "")).strip()
 
 
-def parse_bidix_paths(paths):
-    """-> (pairs, counts): (english lemma, translation lemma), sorted, of every English lemma
-    whose entries (nouns, adjectives, verbs, adverbs: APERTIUM_PARTS_OF_SPEECH) all give one
-    translation: "book" (libro, reservar) and "mat" (estera, alfombrilla; mate) are left out."""
-    counts = {"entries": 0, "unreadable": 0, "several_senses": 0, "unusable": 0}
-    translations = {}
+def bidix_entries(paths, counts):
+    """-> {lemma: {(translation, part of speech)}} of the entries whose part of speech is
+    one of APERTIUM_PARTS_OF_SPEECH; counts (entries, unreadable, unusable) updated."""
+    entries = {}
     for source, target in paths:
         counts["entries"] += 1
         english, translated = _BIDIX_ENTRY.match(source), _BIDIX_ENTRY.match(target)
@@ -243,20 +250,48 @@ def parse_bidix_paths(paths):
         if part not in APERTIUM_PARTS_OF_SPEECH:
             counts["unusable"] += 1
             continue
-        translations.setdefault(_bidix_lemma(english.group(1)), set()).add(_bidix_lemma(translated.group(1)))
-    pairs = []
-    for english, targets in sorted(translations.items()):
-        if len(targets) > 1:
+        entries.setdefault(_bidix_lemma(english.group(1)), set()).add((_bidix_lemma(translated.group(1)), part))
+    return entries
+
+
+def unique_translations(entries, counts):
+    """-> {lemma: (translation, part)} of the lemmas whose entries all give one translation
+    (whatever their part of speech: "book" (libro, reservar) and "mat" (estera,
+    alfombrilla; mate) are left out, counted as several_senses)."""
+    unique = {}
+    for lemma, translations in entries.items():
+        if len({t for t, _ in translations}) > 1:
             counts["several_senses"] += 1
-        elif not (_usable(english) and _usable(next(iter(targets)))) or len(english.split()) > PHRASE_WORDS:
+        else:
+            unique[lemma] = min(translations)
+    return unique
+
+
+def chain_pairs(steps, counts):
+    """-> sorted (english, translation) pairs through each step's bidix_entries in turn: a
+    lemma goes on only while every step gives it one translation of the same part of speech."""
+    chained = unique_translations(steps[0], counts)
+    for entries in steps[1:]:
+        following = unique_translations(entries, {"several_senses": 0})
+        step = {}
+        for english, (pivot, part) in chained.items():
+            nxt = following.get(pivot)
+            if nxt is None or nxt[1] != part:
+                counts["no_pivot"] = counts.get("no_pivot", 0) + 1
+            else:
+                step[english] = nxt
+        chained = step
+    pairs = []
+    for english, (translation, _part) in sorted(chained.items()):
+        if not (_usable(english) and _usable(translation)) or len(english.split()) > PHRASE_WORDS:
             counts["unusable"] += 1
         else:
-            pairs.append((english, next(iter(targets))))
-    return pairs, counts
+            pairs.append((english, translation))
+    return pairs
 
 
-def read_apertium_bidix(path):
-    """-> (pairs, counts) of a compiled Apertium bilingual dictionary, through lt-print."""
+def print_bidix(path):
+    """lt-print's text of a compiled dictionary (RuntimeError, naming the file, when it cannot)."""
     try:
         printed = subprocess.run(["lt-print", path], capture_output=True, text=True)
     except OSError as error:
@@ -265,24 +300,45 @@ def read_apertium_bidix(path):
     if printed.returncode != 0 or not printed.stdout.strip():
         raise RuntimeError(f"{path}: lt-print cannot read it ({printed.stderr.strip()[:200] or 'no output'}): "
                            "a damaged file or not a transducer; skipped")
-    try:
-        paths = att_paths(printed.stdout)
-    except ValueError as error:
-        raise RuntimeError(f"{path}: lt-print's text is not a transducer ({error}); skipped") from error
-    pairs, counts = parse_bidix_paths(paths)
-    _check_readable(path, counts)
+    return printed.stdout
+
+
+def read_apertium_chain(paths):
+    """-> (pairs, counts) from compiled Apertium dictionaries, English -> ... -> target."""
+    counts = {"entries": 0, "unreadable": 0, "several_senses": 0, "unusable": 0}
+    steps = []
+    for path in paths:
+        own = {"entries": 0, "unreadable": 0, "unusable": 0}
+        try:
+            paths_of_file = att_paths(print_bidix(path))
+        except ValueError as error:
+            raise RuntimeError(f"{path}: lt-print's text is not a transducer ({error}); skipped") from error
+        steps.append(bidix_entries(paths_of_file, own))
+        _check_readable(path, own)
+        for key in own:
+            counts[key] += own[key]
+    pairs = chain_pairs(steps, counts)
     return extra_sources._finish_pairs(pairs, counts), counts
 
 
+def read_apertium_bidix(path):
+    """-> (pairs, counts) of one compiled Apertium bilingual dictionary."""
+    return read_apertium_chain([path])
+
+
 def apertium_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
-    """Single-translation Apertium bilingual-dictionary lemmas English -> lang."""
+    """Apertium bilingual-dictionary lemmas English -> lang with a single translation (APERTIUM_BIDIX)."""
     if lang not in APERTIUM_BIDIX:
         raise RuntimeError(f"no Apertium English bilingual dictionary for '{lang}' here "
                            f"(only {', '.join(sorted(APERTIUM_BIDIX))})")
-    package, bidix = APERTIUM_BIDIX[lang]
-    deb, (path,) = _package_files(package, [bidix], cache_dir)
-    pairs, counts = read_apertium_bidix(path)
-    return pairs, {"package": package, "version": extra_sources.deb_version(deb), "counts": counts}
+    paths, packages = [], []
+    for package, bidix in APERTIUM_BIDIX[lang]:
+        deb, (path,) = _package_files(package, [bidix], cache_dir)
+        paths.append(path)
+        packages.append(f"{package} {extra_sources.deb_version(deb)}")
+    pairs, counts = read_apertium_chain(paths)
+    return pairs, {"package": " then ".join(p.split()[0] for p in packages), "version": ", ".join(packages),
+                   "counts": counts}
 
 
 def read_ding_file(path):

@@ -373,11 +373,25 @@ def check_apertium(tmp):
     assert pairs == [("lamp", "lámpara"), ("prison camp", "campamento para prisioneros")], pairs
     assert counts["entries"] == 8 and counts["several_senses"] == 2 and counts["unusable"] == 1, counts
     assert counts["dropped_identical"] == 1, counts
+    # Through a second dictionary (French's pivot through Spanish): a lemma goes on only where the
+    # second gives its translation one translation of the same part of speech.
+    pivot_dix, pivot = os.path.join(tmp, "pivot.dix"), os.path.join(tmp, "pivot.autobil.bin")
+    write(pivot_dix, TOY_BIDIX.replace(TOY_BIDIX[TOY_BIDIX.index('<section id="main"'):TOY_BIDIX.index("</dictionary>")], """<section id="main" type="standard">
+    <e><p><l>lámpara<s n="n"/></l><r>lampe<s n="n"/><s n="f"/></r></p></e>
+    <e><p><l>campamento<b/>para<b/>prisioneros<s n="vblex"/></l><r>camp<s n="vblex"/></r></p></e>
+  </section>
+"""))
+    compiled = subprocess.run(["lt-comp", "lr", pivot_dix, pivot], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    pairs, counts = ds.read_apertium_chain([binary, pivot])
+    assert pairs == [("lamp", "lampe")], pairs
+    assert counts["no_pivot"] == 2 and counts["entries"] == 10, counts  # prison camp (a verb there), radio (absent)
     # A file that is not a transducer, a missing lt-print, a language without a dictionary: named errors.
     with open(binary, "wb") as handle:
         handle.write(bytes(range(256)) * 4)
     for expect, action in (("lt-print cannot read it", lambda: ds.read_apertium_bidix(binary)),
-                           ("no Apertium English bilingual dictionary for 'de'", lambda: ds.apertium_pairs("de", tmp))):
+                           ("no Apertium English bilingual dictionary for 'de'", lambda: ds.apertium_pairs("de", tmp)),
+                           ("lt-print cannot read it", lambda: ds.read_apertium_chain([pivot, binary]))):
         try:
             action()
             raise AssertionError(f"no error: {expect}")
