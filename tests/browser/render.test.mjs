@@ -224,6 +224,30 @@ describe('render scheduler', () => {
     await context.close();
   });
 
+  test('a pointer held on the slider: no quiet catch-up while it is down, however long between moves; one after it lets go', async () => {
+    const { page, errors, context } = await openLogged();
+    const slider = page.locator('#app .as-slider input[type="range"]');
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.4, y);
+    await page.mouse.down();
+    const down = await page.evaluate(() => window.ALIGNSCOPE_RENDER_LOG.length);
+    // A slow device's drag: moves further apart than the quiet time (300 ms), the pointer down all along.
+    await page.mouse.move(box.x + box.width * 0.6, y, { steps: 4 });
+    await page.waitForTimeout(900);
+    await page.mouse.move(box.x + box.width * 0.7, y, { steps: 2 });
+    await page.waitForTimeout(900);
+    const during = await page.evaluate((from) => window.ALIGNSCOPE_RENDER_LOG.slice(from), down);
+    await page.mouse.up();
+    assert.ok(during.some(([, kind, key]) => kind === 'update' && key === 'heat'), 'the drag moved the heatmap');
+    assert.deepEqual(during.filter(([, kind]) => kind === 'quiet' || kind === 'settle'), [], 'no catch-up while the pointer is down');
+    // Let go: the store goes quiet and the cards off screen catch up.
+    await page.waitForFunction((from) => window.ALIGNSCOPE_RENDER_LOG.slice(from).some(([, kind]) => kind === 'quiet'), down, { timeout: 10_000 });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test('results are painted in the order they were asked for, the last one last: a value overtaken by a newer one is never painted', async () => {
     const { page, errors, context } = await openLogged();
     const r = await drag(page, { steps: 100, perFrame: 3 });

@@ -90,6 +90,32 @@ test('a card off screen catches up once the store is quiet, or before printing; 
   assert.deepEqual(calls.at(-1), ['film', 3, 'step'], 'focus inside: updates though off screen');
 });
 
+test('a pointer held on a control keeps the store from going quiet: the cards off screen catch up quietMs after it lets go', () => {
+  const e = env();
+  const calls = [];
+  e.s.card('beam', card('beam', calls));
+  e.s.setNear('beam', false);
+  e.s.hold(true);
+  e.s.changed({ v: 1 }, new Set(['scale']));
+  e.frame();
+  e.quiet(); // a slow move: the quiet time passes with the pointer still down
+  e.frame();
+  assert.deepEqual(calls, [], 'no catch-up while held');
+  assert.deepEqual(e.log.filter(([, kind]) => kind === 'quiet' || kind === 'settle'), []);
+  e.s.changed({ v: 2 }, new Set(['scale']));
+  e.frame();
+  e.s.hold(false);
+  assert.equal(calls.length, 0, 'letting go is not itself the catch-up');
+  e.quiet();
+  e.frame();
+  assert.deepEqual(calls, [['beam', 2, 'scale']], 'quietMs after the release: brought up to date, once');
+  e.s.hold(false);
+  e.s.hold(false);
+  e.quiet();
+  e.frame();
+  assert.equal(calls.length, 1, 'a release without a hold changes nothing for a card with nothing pending');
+});
+
 test('measure runs before any update or job of the frame; jobs after the updates, `last` jobs after the others', () => {
   const e = env();
   const order = [];

@@ -135,6 +135,23 @@ export function createRender(store, { wrapper, grid }) {
   const onFocusOut = (e) => { if (!e.relatedTarget || !wrapper.contains(e.relatedTarget)) focusTo(null); };
   wrapper.addEventListener('focusin', onFocusIn);
   wrapper.addEventListener('focusout', onFocusOut);
+  // A pointer dragging a range control (the slider, the heatmap header's compact copy) holds the
+  // quiet catch-up until it lets go: on a slow phone two moves can be further apart than the
+  // quiet time, and the cards far below would then repaint in the middle of the drag
+  // (tests/bench/render_budget.mjs's phone profile: the beam card's map, in 53 of its frames).
+  const dragging = new Set(); // pointer ids
+  const onPointerDown = (e) => {
+    const target = e.composedPath?.()[0] ?? e.target;
+    if (target?.tagName !== 'INPUT' || target.type !== 'range') return;
+    dragging.add(e.pointerId);
+    frame.hold(true);
+  };
+  const onPointerEnd = (e) => { if (dragging.delete(e.pointerId) && !dragging.size) frame.hold(false); };
+  const onBlur = () => { dragging.clear(); frame.hold(false); };
+  wrapper.addEventListener('pointerdown', onPointerDown);
+  addEventListener('pointerup', onPointerEnd);
+  addEventListener('pointercancel', onPointerEnd);
+  addEventListener('blur', onBlur);
   // A printout shows every card as the store has it.
   const onPrint = () => frame.flushAll();
   addEventListener('beforeprint', onPrint);
@@ -169,6 +186,10 @@ export function createRender(store, { wrapper, grid }) {
       frame.destroy();
       wrapper.removeEventListener('focusin', onFocusIn);
       wrapper.removeEventListener('focusout', onFocusOut);
+      wrapper.removeEventListener('pointerdown', onPointerDown);
+      removeEventListener('pointerup', onPointerEnd);
+      removeEventListener('pointercancel', onPointerEnd);
+      removeEventListener('blur', onBlur);
       removeEventListener('beforeprint', onPrint);
       darkQuery.removeEventListener('change', repaint);
     },

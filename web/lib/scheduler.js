@@ -17,7 +17,10 @@
 // A card that is not active keeps its changes until it becomes active (it
 // then updates in the next frame) or until the store has been quiet for
 // `quietMs` (a screen reader's reading, a find in the page: every card is
-// current soon after a drag ends, none is touched during it), or flushAll()
+// current soon after a drag ends, none is touched during it; a pointer held
+// on a control, hold(true), keeps the store from going quiet until it lets
+// go: a slow device's drag can pause longer than quietMs between two
+// moves, and a catch-up then would repaint the far cards mid-drag), or flushAll()
 // (before printing). So a slider drag of 100 steps updates each card on
 // screen at most once per frame and the cards below the screen not at all.
 //
@@ -59,6 +62,7 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
   let frameId = 0;
   let frames = 0;
   let quietTimer = 0;
+  let held = false; // a pointer holds a control (a slider's drag): never quiet until it lets go
   let settle = false; // the next frame brings every card up to date (quiet, print)
   let running = false;
   const updates = new Map(); // key -> updates so far
@@ -117,6 +121,7 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
 
   function onQuiet() {
     quietTimer = 0;
+    if (held) return; // the release starts the quiet time again
     log?.push([frames, 'quiet']);
     settle = true;
     request();
@@ -175,6 +180,12 @@ export function createScheduler({ raf, caf, setTimer, clearTimer, quietMs = 300,
     drop(key) { jobs.delete(key); lastJobs.delete(key); measures.delete(key); },
     /** Run the pending frame now, if one is pending (tests, exports). */
     flush() { if (frameId) { caf(frameId); frame(); } },
+    /** A pointer holds a control (true) or let go of it (false): while held the store is never quiet; quietMs after the release it is. */
+    hold(on) {
+      if (on === held) return;
+      held = on;
+      if (!on) { clearTimer(quietTimer); quietTimer = setTimer(onQuiet, quietMs); }
+    },
     /** Bring every card up to date in the next frame, active or not (the widget's first "ready"). */
     settleSoon() { settle = true; request(); },
     /** Bring every card up to date now, active or not (before printing). */
