@@ -1,8 +1,10 @@
 // The relaxed kernel bench keeps working (tests/bench/kernels_relaxed.mjs):
 // its quick mode in Chromium gives a well-formed, internally consistent
 // result. No timing is asserted (timings belong to `./build.sh bench`):
-// only that every figure is there and positive, that the fractions are
-// fractions, that the twins computed the same thing (their checksums), and
+// only that every figure is there and positive (a fraction of a peak is one
+// timing over another: no bound holds for it on a loaded machine, where a
+// quick run's peak can be measured low), that the twins computed the same
+// thing (their checksums), and
 // that the peak loops ran what they claim. Skipped when the module has not
 // been built (`./build.sh bench --build-only`).
 import assert from 'node:assert/strict';
@@ -103,11 +105,12 @@ test('kernels_relaxed.mjs quick mode in Chromium: every figure, consistent', { s
   assert.equal(r.matvec.f32.rows, r.shape.rows);
   assert.equal(r.matvec.int8.rows, r.shape.rows);
 
-  // Fractions of the instructions' peaks are fractions (timing noise aside).
+  // Fractions of the instructions' peaks: there and positive. (Not bounded: a ratio of two timings of a quick
+  // run. Under load a peak loop interrupted in each of its 3 repetitions made simdF32OfMulAddPeak 1.51.)
   const fr = r.fractions;
   for (const name of ['relaxedInt8OfRelaxedDotPeak', 'relaxedInt8DotRateOfPeak', 'relaxedInt8L1OfRelaxedDotPeak', 'relaxedInt8L1DotRateOfPeak',
     'relaxedF32OfRelaxedMaddPeak', 'relaxedF32L1OfRelaxedMaddPeak', 'simdInt8OfDotPeak', 'simdInt8L1OfDotPeak', 'simdF32OfMulAddPeak']) {
-    assert.ok(fr[name] > 0 && fr[name] <= 1.5, `${name}: ${fr[name]}`);
+    assert.ok(Number.isFinite(fr[name]) && fr[name] > 0, `${name}: ${fr[name]}`);
   }
   assert.equal(fr.relaxedInt8Ceiling, 1 / Q8C4_DIGITS);
   // the two ways of counting the relaxed int8 matvec differ by exactly the digits (cols % 4 == 0)
