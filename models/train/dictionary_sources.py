@@ -321,24 +321,19 @@ def read_apertium_chain(paths):
     return extra_sources._finish_pairs(pairs, counts), counts
 
 
-def read_apertium_bidix(path):
-    """-> (pairs, counts) of one compiled Apertium bilingual dictionary."""
-    return read_apertium_chain([path])
-
-
 def apertium_pairs(lang, cache_dir=extra_sources.DEFAULT_CACHE):
     """Apertium bilingual-dictionary lemmas English -> lang with a single translation (APERTIUM_BIDIX)."""
     if lang not in APERTIUM_BIDIX:
         raise RuntimeError(f"no Apertium English bilingual dictionary for '{lang}' here "
                            f"(only {', '.join(sorted(APERTIUM_BIDIX))})")
-    paths, packages = [], []
+    paths, names, versions = [], [], []
     for package, bidix in APERTIUM_BIDIX[lang]:
         deb, (path,) = _package_files(package, [bidix], cache_dir)
         paths.append(path)
-        packages.append(f"{package} {extra_sources.deb_version(deb)}")
+        names.append(package)
+        versions.append(f"{package} {extra_sources.deb_version(deb)}")
     pairs, counts = read_apertium_chain(paths)
-    return pairs, {"package": " then ".join(p.split()[0] for p in packages), "version": ", ".join(packages),
-                   "counts": counts}
+    return pairs, {"package": " then ".join(names), "version": ", ".join(versions), "counts": counts}
 
 
 def read_ding_file(path):

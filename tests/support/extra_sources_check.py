@@ -367,7 +367,7 @@ def check_apertium(tmp):
     write(dix, TOY_BIDIX)
     compiled = subprocess.run(["lt-comp", "lr", dix, binary], capture_output=True, text=True)
     assert compiled.returncode == 0, compiled.stderr
-    pairs, counts = ds.read_apertium_bidix(binary)
+    pairs, counts = ds.read_apertium_chain([binary])
     # book: a noun and a verb; station: two nouns; the: a determiner; radio: the same word;
     # the numbers' pattern (a cycle through digits) is not walked.
     assert pairs == [("lamp", "lámpara"), ("prison camp", "campamento para prisioneros")], pairs
@@ -389,7 +389,7 @@ def check_apertium(tmp):
     # A file that is not a transducer, a missing lt-print, a language without a dictionary: named errors.
     with open(binary, "wb") as handle:
         handle.write(bytes(range(256)) * 4)
-    for expect, action in (("lt-print cannot read it", lambda: ds.read_apertium_bidix(binary)),
+    for expect, action in (("lt-print cannot read it", lambda: ds.read_apertium_chain([binary])),
                            ("no Apertium English bilingual dictionary for 'de'", lambda: ds.apertium_pairs("de", tmp)),
                            ("lt-print cannot read it", lambda: ds.read_apertium_chain([pivot, binary]))):
         try:
@@ -400,7 +400,7 @@ def check_apertium(tmp):
     path = os.environ["PATH"]
     os.environ["PATH"] = "/nonexistent"
     try:
-        ds.read_apertium_bidix(binary)
+        ds.read_apertium_chain([binary])
         raise AssertionError("read without lt-print")
     except RuntimeError as error:
         assert "lt-print (lttoolbox-dev) is needed" in str(error) and "./build.sh deps" in str(error), error
