@@ -9,9 +9,11 @@ import { fetchWithProgress, DownloadError, formatBytes } from '../../web/client.
 const BODY = new Uint8Array(300_000).map((_, i) => i & 255);
 let server;
 let base;
+let requestCount = 0;
 
 before(async () => {
   server = http.createServer((req, res) => {
+    requestCount += 1;
     const send = (upTo, then) => {
       res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': BODY.length });
       res.write(BODY.subarray(0, upTo));
@@ -94,11 +96,26 @@ test('a body shorter than its Content-Length that ends cleanly: truncated', asyn
   }
 });
 
-test('an outer abort (the reader picked another model) stops the download', async () => {
+test('an outer abort (the reader picked another model) stops the download at once, as an AbortError', async () => {
+  // Aborted at the first progress report, long before the stall timeout would end it.
+  for (const url of ['/stall', '/ok']) {
+    const ctrl = new AbortController();
+    const t0 = Date.now();
+    const err = await fetchWithProgress(`${base}${url}`, () => ctrl.abort(), { signal: ctrl.signal, stallMs: 10_000 }).then(
+      () => assert.fail(`${url}: the download should have been aborted`), (e) => e);
+    assert.equal(err.name, 'AbortError', `${url}: ${err}`);
+    assert.ok(!(err instanceof DownloadError), `${url}: an abort is not a download failure`);
+    assert.ok(Date.now() - t0 < 3000, `${url}: stopped in ${Date.now() - t0} ms, not by the stall timeout`);
+  }
+  // Aborted before it starts: the same, at once, with nothing requested.
   const ctrl = new AbortController();
-  const p = fetchWithProgress(`${base}/stall`, () => ctrl.abort(), { stallMs: 10_000 });
-  const err = await p.catch((e) => e);
-  assert.ok(err instanceof Error);
+  ctrl.abort();
+  const t0 = Date.now();
+  const requests = requestCount;
+  const err = await fetchWithProgress(`${base}/stall`, null, { signal: ctrl.signal, stallMs: 10_000 }).catch((e) => e);
+  assert.equal(err.name, 'AbortError');
+  assert.ok(Date.now() - t0 < 3000, `aborted beforehand: stopped in ${Date.now() - t0} ms`);
+  assert.equal(requestCount, requests, 'no request made');
 });
 
 test('formatBytes', () => {

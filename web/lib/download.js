@@ -34,8 +34,15 @@ export class DownloadError extends Error {
  * A body shorter than its Content-Length (a connection closed early) is an
  * error here, before the bytes reach the engine. Errors are DownloadErrors.
  * `cache` is fetch()'s cache mode ('reload' skips the HTTP cache).
+ * An outer `signal` (the reader picked another model) stops it at once and
+ * rejects with the signal's reason, an AbortError: it is not a failure of
+ * the network and is never reported as one.
  */
+const abortReason = (signal) => signal.reason ?? new DOMException('The download was aborted.', 'AbortError');
+
 export async function fetchWithProgress(url, onProgress, { signal, stallMs = 20_000, cache = 'default' } = {}) {
+  // Aborted before it starts: nothing is requested ('abort' has fired already, so the listener below would never run).
+  if (signal?.aborted) throw abortReason(signal);
   const ctrl = new AbortController();
   const onOuterAbort = () => ctrl.abort(signal.reason);
   signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -55,6 +62,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = 20_
     try {
       res = await fetch(url, { signal: ctrl.signal, cache });
     } catch (err) {
+      if (signal?.aborted) throw abortReason(signal);
       if (stalled) throw stallError();
       throw new DownloadError('network', 'download.network', { why: err.message });
     }
@@ -86,6 +94,7 @@ export async function fetchWithProgress(url, onProgress, { signal, stallMs = 20_
         try {
           step = await reader.read();
         } catch (err) {
+          if (signal?.aborted) throw abortReason(signal);
           if (stalled) throw stallError();
           throw new DownloadError('network', total ? 'download.brokeOf' : 'download.broke', { loaded, total, why: err.message }, { loaded, total });
         }
