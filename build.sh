@@ -806,6 +806,11 @@ mode_fuzz() {
 
 mode_sanitize_build() {
     mode_models
+    sanitize_compile
+}
+# The sanitizer builds' compiles alone: they need no test model (the test
+# programs read them when they run), so mode_test runs them beside the models.
+sanitize_compile() {
     mkdir -p build/sanitize/asan build/sanitize/valgrind
     local name
     for name in kernels_test engine_test; do
@@ -844,15 +849,21 @@ mode_soak() {
 mode_test() {
     # Two builds side by side: the C and WebAssembly builds run one compiler
     # at a time, so on a 2-core machine the other core makes the test models
-    # (one PyTorch thread, ~25 s) and the sanitizer builds the fuzz and
-    # sanitizer test files would otherwise make while the browser tests run.
-    # (Their outputs are apart: build/test-models, build/fuzz, build/sanitize.)
-    ( mode_models; mode_fuzz_build; mode_sanitize_build ) &
+    # (one PyTorch thread, ~30 s) and the fuzz builds (their seed models are
+    # made from the test models), which the fuzz test file would otherwise
+    # make while the browser tests run. The sanitizer builds need no model and
+    # go on this side, which balances the two (measured on 2 idle cores,
+    # 2026-12-07: native 4 s + wasm 15 s + bench 7 s + sanitizer 9 s, beside
+    # models 30 s + fuzz 18 s; with the sanitizer builds on the other side the
+    # build took 56 s, not 47). (Their outputs are apart: build/test-models,
+    # build/fuzz, build/sanitize.)
+    ( mode_models; mode_fuzz_build ) &
     local side=$!
     trap 'kill "$side" 2>/dev/null || true' EXIT
     mode_native
     mode_wasm
     bench_build
+    sanitize_compile
     wait "$side" || { log "the test models or the sanitizer builds failed (above)"; return 1; }
     trap - EXIT
     # Test files run in parallel, at least two at a time: Node's default is
