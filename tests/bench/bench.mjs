@@ -16,6 +16,9 @@
 //   torch         PyTorch eager, 1 thread (tests/bench/torch_bench.py, a child process)
 //   native        the C library with the SIMD twin (src/native/wasm_simd128.h),
 //                 gcc -O3 -march=native (build/bench/native_bench)
+//   native-int8   the same on model-int8.alsc: the native CLI's default model
+//                 (until 2026-12-07 its int8 kernel ran 12x slower than the
+//                 wasm build's, and no row showed it)
 // Each round runs every backend in turn (the order rotates). A backend first
 // translates the set once untimed (its weights back in cache after the other
 // backends ran: otherwise the first sentence of its turn pays for that), then
@@ -329,6 +332,10 @@ async function main() {
     if (!existsSync(nativeBin)) throw new Error(`${relative(ROOT, nativeBin)} missing (./build.sh bench builds it)`);
     return childBackend('native', 'C library with the SIMD twin through src/native/wasm_simd128.h, gcc -O3 -march=native', nativeBin, [join(ART, 'model.alsc'), join(HERE, 'sentences.txt')]);
   });
+  await tryAdd('native-int8', async () => {
+    if (!existsSync(nativeBin)) throw new Error(`${relative(ROOT, nativeBin)} missing (./build.sh bench builds it)`);
+    return childBackend('native-int8', 'the native build on int8 weights', nativeBin, [join(ART, 'model-int8.alsc'), join(HERE, 'sentences.txt')]);
+  });
 
   // Same greedy tokens everywhere?
   const tokens = {};
@@ -368,6 +375,9 @@ async function main() {
   // int8 against f32 weights, same simd build: > 1 means int8 is faster
   const int8VsF32 = stats['simd-int8'] && stats.simd ? pairedRatios(samples['simd-int8'], samples.simd, sentences.length) : null;
   if (int8VsF32) log(`simd-int8 vs simd f32: decoder step ${int8VsF32.step.median.toFixed(2)}×, whole sentence ${int8VsF32.wholeGeomean.toFixed(2)}× (geomean)`);
+  // the same natively: the CLI's int8 kernel against its f32 one
+  const nativeInt8VsF32 = stats['native-int8'] && stats.native ? pairedRatios(samples['native-int8'], samples.native, sentences.length) : null;
+  if (nativeInt8VsF32) log(`native-int8 vs native f32: decoder step ${nativeInt8VsF32.step.median.toFixed(2)}×, whole sentence ${nativeInt8VsF32.wholeGeomean.toFixed(2)}× (geomean)`);
 
   let kernels = null;
   if (!NO_KERNELS) {
@@ -409,7 +419,7 @@ async function main() {
     machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, node: process.version, loadavgBefore, otherCpuBusyBefore, loadavgAfter: os.loadavg() },
     model: modelInfo, sentences, sourceIds,
     backends: Object.fromEntries(live.map((b) => [b.name, b.detail])), unavailable: failed,
-    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, beamVsGreedy: beam, erasure, kernels, browser,
+    tokens, agreement, stats, ratiosVsOrt: vsOrt, ratiosVsTorch: vsTorch, int8VsF32, nativeInt8VsF32, beamVsGreedy: beam, erasure, kernels, browser,
   };
   results.stepFloor = stepFloor(ours.info, stats, kernels);
   results.targets = targets(results);
@@ -502,7 +512,7 @@ function targets(r) {
 function markdown(r) {
   const f = (x, d = 2) => (x == null || !Number.isFinite(x) ? '–' : x.toFixed(d));
   const names = Object.keys(r.stats);
-  const label = { relaxed: 'alignscope wasm relaxed SIMD', simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', 'simd-page': 'alignscope wasm SIMD128, + 5 candidates per step (the page)', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (SIMD twin, gcc -O3 -march=native)' };
+  const label = { relaxed: 'alignscope wasm relaxed SIMD', simd: 'alignscope wasm SIMD128', 'simd-int8': 'alignscope wasm SIMD128, int8 weights', 'simd-page': 'alignscope wasm SIMD128, + 5 candidates per step (the page)', scalar: 'alignscope wasm scalar', ort: 'onnxruntime-web (wasm, 1 thread)', torch: 'PyTorch eager (1 thread)', native: 'alignscope native (SIMD twin, gcc -O3 -march=native)', 'native-int8': 'alignscope native, int8 weights' };
   const lines = [];
   const busyShare = r.machine.otherCpuBusyBefore;
   lines.push(`Run of ${r.date.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpu} (${r.machine.cores} cores), Node ${r.machine.node}` +
@@ -534,6 +544,10 @@ function markdown(r) {
   if (r.int8VsF32) {
     lines.push(`int8 weights against f32 on the same SIMD build: decoder step ${f(r.int8VsF32.step.median)}× (paired by round), ` +
       `whole sentence ${f(r.int8VsF32.wholeGeomean)}× (geomean); > 1 = int8 faster.`, '');
+  }
+  if (r.nativeInt8VsF32) {
+    lines.push(`The same natively (the CLI's kernels): decoder step ${f(r.nativeInt8VsF32.step.median)}× (paired by round), ` +
+      `whole sentence ${f(r.nativeInt8VsF32.wholeGeomean)}× (geomean); > 1 = int8 faster.`, '');
   }
   if (r.beamVsGreedy) lines.push(...(r.beamVsGreedy.error ? [`Beam vs greedy: unavailable (${r.beamVsGreedy.error}).`, ''] : beamVsGreedyLines(r.beamVsGreedy, f)));
   if (r.erasure) lines.push(...(r.erasure.error ? [`Erasure map: unavailable (${r.erasure.error}).`, ''] : erasureLines(r.erasure, f)));

@@ -25,11 +25,12 @@ test('bench.mjs --quick on our backends writes well-formed results', { skip, tim
   try {
     const out = join(dir, 'results.json');
     const r = spawnSync(process.execPath, [join(ROOT, 'tests', 'bench', 'bench.mjs'), '--quick', '--no-kernels',
-      '--only', 'simd,scalar,simd-int8,native', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
+      '--only', 'simd,scalar,simd-int8,native,native-int8', '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 170_000 });
     assert.equal(r.status, 0, r.stderr);
     const res = JSON.parse(readFileSync(out, 'utf8'));
-    assert.deepEqual(Object.keys(res.stats).sort(), ['native', 'scalar', 'simd', 'simd-int8']);
+    assert.deepEqual(Object.keys(res.stats).sort(), ['native', 'native-int8', 'scalar', 'simd', 'simd-int8']);
     assert.ok(res.int8VsF32.step.median > 0, 'int8 vs f32 ratio');
+    assert.ok(res.nativeInt8VsF32.step.median > 0, 'int8 vs f32 ratio, natively');
     for (const [name, s] of Object.entries(res.stats)) {
       assert.equal(s.sentences.length, res.sentences.length, name);
       for (const p of s.sentences) {

@@ -136,10 +136,10 @@ def main():
         model.eval()
         with open(os.path.join(args.out, "model.alsc"), "wb") as f:
             f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="f32"))
-        with open(os.path.join(args.out, "model-int8.alsc"), "wb") as f:  # the simd-int8 backend
+        with open(os.path.join(args.out, "model-int8.alsc"), "wb") as f:  # the simd-int8 and native-int8 backends
             f.write(model_file_bytes(model, src_vocab, tgt_vocab, weights="int8"))
         files = {"model.alsc": f"{source}, exported f32", "model-int8.alsc": f"{source}, exported int8"}
-        weights = {"f32 rows": "f32", "simd-int8": "int8 (per-row scales)", "ort, torch": "f32"}
+        weights = {"f32 rows": "f32", "simd-int8, native-int8": "int8 (per-row scales)", "ort, torch": "f32"}
     else:
         import shutil
         import alsc_to_torch
@@ -156,7 +156,7 @@ def main():
                  "model-int8.alsc": {"from": os.path.relpath(args.int8_model, ROOT), "sha256": sha256(args.int8_model),
                                      "weights": int8.weights}}
         weights = {"simd, scalar, simd-page, native": f"{source} ({loaded.weights}, widened to f32 at load)",
-                   "simd-int8": f"{os.path.relpath(args.int8_model, ROOT)} (int8 matrices, per-row scales)",
+                   "simd-int8, native-int8": f"{os.path.relpath(args.int8_model, ROOT)} (int8 matrices, per-row scales)",
                    "ort, torch": f"{source} rebuilt in PyTorch by alsc_to_torch.py ({loaded.weights} widened to f32)"}
     model.eval()
     torch.save({"config": vars(model.config), "src_vocab": src_vocab, "tgt_vocab": tgt_vocab,
