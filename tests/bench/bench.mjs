@@ -347,6 +347,10 @@ async function main() {
   for (const b of live) {
     const same = tokens[b.name].map((t, i) => JSON.stringify(t) === JSON.stringify(tokens[ours.name][i]));
     agreement[b.name] = { sameTokens: same.every(Boolean), perSentence: same };
+    // Another build on the int8 file must give the simd build's int8 tokens exactly (the same kernels).
+    if (b.name.endsWith('-int8') && b.name !== 'simd-int8' && tokens['simd-int8']) {
+      agreement[b.name].sameAsSimdInt8 = tokens[b.name].every((t, i) => JSON.stringify(t) === JSON.stringify(tokens['simd-int8'][i]));
+    }
   }
   const torch = live.find((b) => b.name === 'torch');
   if (torch) agreement.torchSourceIdsMatch = JSON.stringify(await torch.sourceIds()) === JSON.stringify(sourceIds);
@@ -536,7 +540,8 @@ function markdown(r) {
   lines.push('', 'Sentences: ' + r.sentences.map((s, i) => `#${i + 1} “${s}”`).join('; ') + '.', '');
   // (The int8 file is other weights than the f16 one the SIMD build runs: it may choose another word, and that is not a build's error.)
   const ag = Object.entries(r.agreement).filter(([, v]) => typeof v === 'object')
-    .map(([k, v]) => `${k} ${v.sameTokens ? 'same' : k.endsWith('-int8') ? `differs on ${v.perSentence.filter((x) => !x).length} sentence(s): int8 weights, another model` : 'DIFFERENT'}`);
+    .map(([k, v]) => `${k} ${v.sameTokens ? 'same' : k.endsWith('-int8') ? `differs on ${v.perSentence.filter((x) => !x).length} sentence(s): int8 weights, another model` : 'DIFFERENT'}`
+      + (v.sameAsSimdInt8 === undefined ? '' : v.sameAsSimdInt8 ? ' (the same as simd-int8)' : ' (DIFFERENT from simd-int8)'));
   lines.push(`Greedy tokens against the SIMD build: ${ag.join(', ')}.`, '');
   if (Object.keys(r.unavailable ?? {}).length) {
     lines.push(`Not run in Node ${r.machine.node}: ${Object.entries(r.unavailable).map(([k, v]) => `${k} (${v})`).join('; ')}.`, '');

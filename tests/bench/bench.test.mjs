@@ -31,6 +31,8 @@ test('bench.mjs --quick on our backends writes well-formed results', { skip, tim
     assert.deepEqual(Object.keys(res.stats).sort(), ['native', 'native-int8', 'scalar', 'simd', 'simd-int8']);
     assert.ok(res.int8VsF32.step.median > 0, 'int8 vs f32 ratio');
     assert.ok(res.nativeInt8VsF32.step.median > 0, 'int8 vs f32 ratio, natively');
+    assert.equal(res.agreement.native.sameTokens, true, 'native f32: the simd build\'s tokens');
+    assert.equal(res.agreement['native-int8'].sameAsSimdInt8, true, 'native int8: the simd build\'s int8 tokens');
     for (const [name, s] of Object.entries(res.stats)) {
       assert.equal(s.sentences.length, res.sentences.length, name);
       for (const p of s.sentences) {
