@@ -768,7 +768,9 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     const real = testCatalog.models.find((m) => m.id === catalog.default);
     assert.ok(byId[real.id].startsWith(real.label), byId[real.id]);
     assert.ok(byId[real.id].includes(`${(real.bytes / 1e6).toFixed(1)} MB`), byId[real.id]);
-    assert.ok(byId[real.id].includes(`BLEU ${real.bleu.toFixed(1)}`), byId[real.id]);
+    // The card's headline figure, cased (catalogue.py's uiBleuCased), not the lower-cased `bleu`.
+    assert.ok(Number.isFinite(real.uiBleuCased), 'the default model has a cased UI-test BLEU');
+    assert.ok(byId[real.id].includes(`BLEU ${real.uiBleuCased.toFixed(1)}`), byId[real.id]);
     assert.ok(byId[real.id].includes(real.attention.replace('_', ' ')), byId[real.id]);
     assert.match(byId['toy-none'], /no attention · 3[0-9] kB$/);
     assert.match(byId['toy-scaled-dot'], /scaled dot · 4[0-9] kB$/);
@@ -778,7 +780,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     assert.equal(await page.locator('#app .as-model-card select').getAttribute('aria-describedby'), await info.getAttribute('id'));
     assert.equal(await info.getAttribute('aria-live'), 'polite');
     const line = await info.textContent();
-    for (const want of ['additive attention (Bahdanau)', `${(real.bytes / 1e6).toFixed(1)} MB download`, `test BLEU ${real.bleu.toFixed(1)}`, `${(real.parameters / 1e6).toFixed(1)} M parameters`]) assert.ok(line.includes(want), `${want} in ${line}`);
+    for (const want of ['additive attention (Bahdanau)', `${(real.bytes / 1e6).toFixed(1)} MB download`, `UI test BLEU ${real.uiBleuCased.toFixed(1)}`, `everyday sentences BLEU ${real.teacherBleu.beam.toFixed(1)} (beam ${real.teacherBleu.beamWidth})`, `${(real.parameters / 1e6).toFixed(1)} M parameters`]) assert.ok(line.includes(want), `${want} in ${line}`);
     await page.locator('#app .as-model-card select').selectOption('toy-int8');
     await waitForTranslation(page, (await nodeModel(path.join(modelsDir, 'toy-int8.alsc'))).translate('Show the new window').translation);
     assert.equal(await info.textContent(), 'additive attention (Bahdanau) · 22 kB download · int8 weights · 18 k parameters · test BLEU 1.3 · en → fr. Trained for seconds on a made-up corpus: for tests only.');
@@ -791,7 +793,7 @@ describe('models: the picker, a model file from disk, no attention', { timeout: 
     await page.locator('#app details.as-models summary').click();
     const rows = await page.locator('#app .as-models-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
     assert.equal(rows.length, testCatalog.models.length);
-    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '—', '—', '1.3', 'Trained for seconds on a made-up corpus: for tests only.', '—'], 'no training updates or time given: dashes');
+    assert.deepEqual(rows.find((r) => r[0].startsWith('Toy model (additive, int8)')), ['Toy model (additive, int8)', 'additive attention (Bahdanau)', 'int8', '22 kB', '18 k', '—', '—', '1.3', '—', 'Trained for seconds on a made-up corpus: for tests only.', '—'], 'no training updates or time given: dashes');
     // A real model's row and line give its training budget: updates and time, from its metrics.
     const realRow = rows.find((r) => r[0] === `${real.label} (default)`);
     assert.equal(realRow[5], real.updates.toLocaleString('en-US'));

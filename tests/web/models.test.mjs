@@ -50,11 +50,32 @@ test('the line under the picker: a catalogue model, and a file from disk', () =>
   assert.equal(formatParameters(999), '999');
 });
 
+// A catalogue from catalogue.py today: `bleu` is the lower-cased UI-test
+// figure (continuity); the card leads with the cased one (uiBleuCased) and
+// the teacher's set with beam. The page names the model by the card's
+// figures, never by the lower-cased one.
+test('the BLEU the page shows is the card’s: cased UI test, and the teacher’s set with beam', () => {
+  const shipped = { id: 'en-fr-int8', label: 'English → French (Bahdanau additive, int8)', attention: 'additive', weights: 'int8', source: 'en', target: 'fr',
+    bytes: 5_107_420, parameters: 4_852_848, bleu: 28.24, uiBleuCased: 25.43, generalBleu: 11.11, teacherBleu: { greedy: 11.37, beam: 14.5, beamWidth: 5 }, updates: 18_000 };
+  assert.equal(optionText(shipped), 'English → French (Bahdanau additive, int8) — 5.1 MB · BLEU 25.4 after 18,000 updates');
+  assert.equal(describeEntry(shipped), 'additive attention (Bahdanau) · 5.1 MB download · int8 weights · 4.9 M parameters · UI test BLEU 25.4 after 18,000 updates · everyday sentences BLEU 14.5 (beam 5) · en → fr',
+    'the budget, then the teacher’s set (no training time in this entry)');
+  const [row] = comparisonRows({ models: [shipped] });
+  assert.deepEqual([row.bleu, row.teacher], ['25.4', '14.5']);
+  // Half a record is not shown: no beam figure or no width, no teacher's figure.
+  for (const teacherBleu of [{ greedy: 11.37 }, { beam: 14.5 }, { beam: 'x', beamWidth: 5 }, null]) {
+    assert.doesNotMatch(describeEntry({ ...shipped, teacherBleu }), /everyday/, JSON.stringify(teacherBleu));
+    assert.equal(comparisonRows({ models: [{ ...shipped, teacherBleu }] })[0].teacher, '—');
+  }
+  // Without the cased figure (an older catalogue): `bleu`, named as before.
+  assert.match(describeEntry({ ...shipped, uiBleuCased: undefined }), / · test BLEU 28\.2 after 18,000 updates · /);
+});
+
 test('comparison rows: every model, dashes for what the catalogue does not say, the default marked', () => {
   const rows = comparisonRows(CATALOG);
   assert.equal(rows.length, 4);
   assert.deepEqual(rows.map((r) => r.isDefault), [false, true, false, false]);
-  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', updates: '—', time: '—', bleu: '—', note: '', card: null, isDefault: false });
+  assert.deepEqual(rows[3], { id: 'toy', label: 'Toy', attention: 'scaled dot-product attention', weights: '—', size: '47 kB', parameters: '—', updates: '—', time: '—', bleu: '—', teacher: '—', note: '', card: null, isDefault: false });
   assert.equal(rows[2].updates, '1,000');
   assert.equal(rows[2].time, '21 min', 'the training time from the metrics');
   assert.match(describeEntry(CATALOG.models[2]), /test BLEU 12\.5 after 1,000 updates · 21 min of training · en → fr$/);

@@ -85,7 +85,7 @@ export function mount(store, { ids, headingId, localFiles, full, modelsUrl, with
  */
 function renderComparison(container, cat, { modelsUrl, withFiles }) {
   const rows = comparisonRows(cat);
-  const cols = ['label', 'attention', 'weights', 'size', 'parameters', 'updates', 'time', 'bleu'].map((k) => [t(`models.col.${k}`), k]);
+  const cols = ['label', 'attention', 'weights', 'size', 'parameters', 'updates', 'time', 'bleu', 'teacher'].map((k) => [t(`models.col.${k}`), k]);
   const hasNotes = rows.some((r) => r.note);
   const hasCards = withFiles && rows.some((r) => r.card);
   const report = withFiles ? reportOf(cat) : null;

@@ -67,9 +67,35 @@ export function trainingTime(entry) {
   return wall && cpu ? t('catalog.timeWithCpu', { wall, cpu }) : wall;
 }
 
-/** "test BLEU 12.2 after 1,000 updates" for a catalogue entry, or '' when it has no BLEU. */
+/**
+ * The BLEU the page names a model by: the cased UI-test figure its card leads
+ * with, where the catalogue has it (catalogue.py's uiBleuCased), else `bleu`
+ * ("test BLEU": older catalogues and the toy test models). `bleu` itself is
+ * the lower-cased figure, kept for continuity with the first models: shown
+ * as the headline, it put 28.2 on the page beside a card that says 25.4.
+ */
+function headlineBleu(entry) {
+  if (Number.isFinite(entry?.uiBleuCased)) return { bleu: entry.uiBleuCased, key: 'catalog.uiBleu' };
+  if (Number.isFinite(entry?.bleu)) return { bleu: entry.bleu, key: 'catalog.testBleu' };
+  return null;
+}
+
+/** "UI test BLEU 25.4 after 18,000 updates" for a catalogue entry, or '' when it has no BLEU. */
 export function bleuWithBudget(entry) {
-  return entry && Number.isFinite(entry.bleu) ? `${t('catalog.testBleu', { bleu: fixed(entry.bleu, 1) })}${updatesText(entry.updates)}` : '';
+  const head = headlineBleu(entry);
+  return head ? `${t(head.key, { bleu: fixed(head.bleu, 1) })}${updatesText(entry.updates)}` : '';
+}
+
+/** The teacher's set's cased BLEU with beam, { bleu, width }, or null where the record is missing or half there. */
+function teacherBeam(entry) {
+  const tb = entry?.teacherBleu;
+  return tb && Number.isFinite(tb.beam) && Number.isInteger(tb.beamWidth) && tb.beamWidth > 0 ? { bleu: tb.beam, width: tb.beamWidth } : null;
+}
+
+/** "everyday sentences BLEU 14.5 (beam 5)": cased BLEU on the teacher's set with the page's beam, or '' without one. */
+export function teacherBleuText(entry) {
+  const tb = teacherBeam(entry);
+  return tb ? t('catalog.teacherBleu', { bleu: fixed(tb.bleu, 1), width: num(tb.width) }) : '';
 }
 
 /**
@@ -85,7 +111,7 @@ export function optionText(entry) {
   const facts = [
     kindUnlessNamed(entry),
     entry.bytes > 0 ? formatBytes(entry.bytes) : '',
-    bleuText(entry.bleu, entry.updates),
+    bleuText(headlineBleu(entry)?.bleu, entry.updates),
     entry.weights && !named(entry.weights) ? entry.weights : '',
   ].filter(Boolean);
   return `${label}${facts.length ? ` — ${facts.join(' · ')}` : ''}`;
@@ -112,6 +138,7 @@ export function describeEntry(entry) {
     entry.parameters > 0 ? t('catalog.parameters', { n: formatParameters(entry.parameters) }) : '',
     bleuWithBudget(entry),
     trainingTime(entry) && t('catalog.trainingTime', { time: trainingTime(entry) }),
+    teacherBleuText(entry),
     pair,
   ].filter(Boolean);
   return `${parts.join(' · ')}${entry.note ? `. ${entry.note}` : ''}`;
@@ -156,7 +183,7 @@ export function describeLocal(local, info) {
   return `${parts.join(' · ')}. ${t('catalog.notListed')}`;
 }
 
-/** Rows of the comparison table: label, attention, weights, size, parameters, training updates and time, BLEU, note. */
+/** Rows of the comparison table: label, attention, weights, size, parameters, training updates and time, BLEU (UI test; the teacher's set with beam), note. */
 export function comparisonRows(catalog) {
   return (catalog?.models ?? []).map((m) => ({
     id: m.id,
@@ -167,7 +194,8 @@ export function comparisonRows(catalog) {
     parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
     updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
     time: trainingTime(m) || '—',
-    bleu: Number.isFinite(m.bleu) ? fixed(m.bleu, 1) : '—',
+    bleu: headlineBleu(m) ? fixed(headlineBleu(m).bleu, 1) : '—',
+    teacher: teacherBeam(m) ? fixed(teacherBeam(m).bleu, 1) : '—',
     note: m.note ?? '',
     card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
     isDefault: m.id === catalog.default,
