@@ -852,11 +852,11 @@ mode_test() {
     # (one PyTorch thread, ~30 s) and the fuzz builds (their seed models are
     # made from the test models), which the fuzz test file would otherwise
     # make while the browser tests run. The sanitizer builds need no model and
-    # go on this side, which balances the two (measured on 2 idle cores,
-    # 2026-12-07: native 4 s + wasm 15 s + bench 7 s + sanitizer 9 s, beside
-    # models 30 s + fuzz 18 s; with the sanitizer builds on the other side the
-    # build took 56 s, not 47). (Their outputs are apart: build/test-models,
-    # build/fuzz, build/sanitize.)
+    # go on this side, which balances the two (2 idle cores, 2026-12-07, each
+    # mode alone: native 4 s + wasm 15 s + bench 7 s + sanitizer 9 s here,
+    # models 30 s + fuzz 18 s there; from `./build.sh test` to `node --test`
+    # in a clean clone: 53 s, and 63 s with the sanitizer builds over there).
+    # (Their outputs are apart: build/test-models, build/fuzz, build/sanitize.)
     ( mode_models; mode_fuzz_build ) &
     local side=$!
     trap 'kill "$side" 2>/dev/null || true' EXIT
@@ -864,7 +864,7 @@ mode_test() {
     mode_wasm
     bench_build
     sanitize_compile
-    wait "$side" || { log "the test models or the sanitizer builds failed (above)"; return 1; }
+    wait "$side" || { log "the test models or the fuzz builds failed (above)"; return 1; }
     trap - EXIT
     # Test files run in parallel, at least two at a time: Node's default is
     # one fewer than the cores (one on a 2-core machine), and most files wait

@@ -328,14 +328,12 @@ async function main() {
   await tryAdd('torch', () => childBackend('torch', 'PyTorch eager', PYTHON,
     [join(HERE, 'torch_bench.py'), join(ART, 'model.pt'), join(HERE, 'sentences.txt')], { OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1' }));
   const nativeBin = join(ART, 'native_bench');
-  await tryAdd('native', async () => {
+  const nativeBackend = (name, detail, modelFile) => async () => {
     if (!existsSync(nativeBin)) throw new Error(`${relative(ROOT, nativeBin)} missing (./build.sh bench builds it)`);
-    return childBackend('native', 'C library with the SIMD twin through src/native/wasm_simd128.h, gcc -O3 -march=native', nativeBin, [join(ART, 'model.alsc'), join(HERE, 'sentences.txt')]);
-  });
-  await tryAdd('native-int8', async () => {
-    if (!existsSync(nativeBin)) throw new Error(`${relative(ROOT, nativeBin)} missing (./build.sh bench builds it)`);
-    return childBackend('native-int8', 'the native build on int8 weights', nativeBin, [join(ART, 'model-int8.alsc'), join(HERE, 'sentences.txt')]);
-  });
+    return childBackend(name, detail, nativeBin, [join(ART, modelFile), join(HERE, 'sentences.txt')]);
+  };
+  await tryAdd('native', nativeBackend('native', 'C library with the SIMD twin through src/native/wasm_simd128.h, gcc -O3 -march=native', 'model.alsc'));
+  await tryAdd('native-int8', nativeBackend('native-int8', 'the native build on int8 weights', 'model-int8.alsc'));
 
   // Same greedy tokens everywhere?
   const tokens = {};
@@ -344,12 +342,13 @@ async function main() {
   }
   const live = backends.filter((b) => tokens[b.name]);
   const agreement = {};
+  const sameAs = (name, reference) => tokens[name].map((t, i) => JSON.stringify(t) === JSON.stringify(tokens[reference][i]));
   for (const b of live) {
-    const same = tokens[b.name].map((t, i) => JSON.stringify(t) === JSON.stringify(tokens[ours.name][i]));
+    const same = sameAs(b.name, ours.name);
     agreement[b.name] = { sameTokens: same.every(Boolean), perSentence: same };
     // Another build on the int8 file must give the simd build's int8 tokens exactly (the same kernels).
     if (b.name.endsWith('-int8') && b.name !== 'simd-int8' && tokens['simd-int8']) {
-      agreement[b.name].sameAsSimdInt8 = tokens[b.name].every((t, i) => JSON.stringify(t) === JSON.stringify(tokens['simd-int8'][i]));
+      agreement[b.name].sameAsSimdInt8 = sameAs(b.name, 'simd-int8').every(Boolean);
     }
   }
   const torch = live.find((b) => b.name === 'torch');

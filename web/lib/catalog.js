@@ -185,21 +185,25 @@ export function describeLocal(local, info) {
 
 /** Rows of the comparison table: label, attention, weights, size, parameters, training updates and time, BLEU (UI test; the teacher's set with beam), note. */
 export function comparisonRows(catalog) {
-  return (catalog?.models ?? []).map((m) => ({
-    id: m.id,
-    label: m.label || m.id,
-    attention: attentionName(m.attention),
-    weights: m.weights ?? '—',
-    size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
-    parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
-    updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
-    time: trainingTime(m) || '—',
-    bleu: headlineBleu(m) ? fixed(headlineBleu(m).bleu, 1) : '—',
-    teacher: teacherBeam(m) ? fixed(teacherBeam(m).bleu, 1) : '—',
-    note: m.note ?? '',
-    card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
-    isDefault: m.id === catalog.default,
-  }));
+  return (catalog?.models ?? []).map((m) => {
+    const head = headlineBleu(m);
+    const teacher = teacherBeam(m);
+    return {
+      id: m.id,
+      label: m.label || m.id,
+      attention: attentionName(m.attention),
+      weights: m.weights ?? '—',
+      size: m.bytes > 0 ? formatBytes(m.bytes) : '—',
+      parameters: m.parameters > 0 ? formatParameters(m.parameters) : '—',
+      updates: m.updates > 0 ? num(Math.round(m.updates)) : '—',
+      time: trainingTime(m) || '—',
+      bleu: head ? fixed(head.bleu, 1) : '—',
+      teacher: teacher ? fixed(teacher.bleu, 1) : '—',
+      note: m.note ?? '',
+      card: typeof m.card === 'string' && /^[A-Za-z0-9_.-]+\.md$/.test(m.card) ? m.card : null,
+      isDefault: m.id === catalog.default,
+    };
+  });
 }
 
 // The catalogue's model report (models/REPORT.md and its figure), if it names

@@ -28,6 +28,9 @@ export class DownloadError extends Error {
   get message() { return DownloadError.words ? DownloadError.words(this.key, this.values) : this.key; }
 }
 
+/** Why a download stopped at `signal`'s request: its reason, or an AbortError where it gave none. */
+export const abortReason = (signal) => signal.reason ?? new DOMException('The download was aborted.', 'AbortError');
+
 /**
  * Fetch with progress: onProgress(loaded, total|0). Resolves with a Uint8Array.
  * Never hangs: the download is aborted when no byte arrives for `stallMs`.
@@ -38,8 +41,6 @@ export class DownloadError extends Error {
  * rejects with the signal's reason, an AbortError: it is not a failure of
  * the network and is never reported as one.
  */
-const abortReason = (signal) => signal.reason ?? new DOMException('The download was aborted.', 'AbortError');
-
 export async function fetchWithProgress(url, onProgress, { signal, stallMs = 20_000, cache = 'default' } = {}) {
   // Aborted before it starts: nothing is requested ('abort' has fired already, so the listener below would never run).
   if (signal?.aborted) throw abortReason(signal);

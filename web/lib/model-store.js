@@ -26,7 +26,7 @@
 // API (a page not served over https or from localhost) or without Web Locks,
 // the corresponding sharing is skipped and the rest still holds.
 
-import { fetchWithProgress, DownloadError } from './download.js';
+import { abortReason, fetchWithProgress, DownloadError } from './download.js';
 
 const inFlight = new Map(); // url → job: { promise, listeners: Set, waiters, ctrl, handedOut, startedAt }
 
@@ -172,7 +172,7 @@ export function getModel({ url, sha256 = null, cacheName = null, onProgress = nu
     let gone = false; // this caller stopped waiting (its signal): the result is not its any more
     const done = () => { job.waiters -= 1; if (onProgress) job.listeners.delete(onProgress); signal?.removeEventListener('abort', onAbort); };
     // The last widget that stops waiting stops the download.
-    const onAbort = () => { gone = true; done(); if (job.waiters === 0) { job.ctrl.abort(signal.reason); if (inFlight.get(key) === job) inFlight.delete(key); } reject(signal.reason ?? new DOMException('aborted', 'AbortError')); };
+    const onAbort = () => { gone = true; done(); if (job.waiters === 0) { job.ctrl.abort(signal.reason); if (inFlight.get(key) === job) inFlight.delete(key); } reject(abortReason(signal)); };
     if (signal?.aborted) { onAbort(); return; }
     signal?.addEventListener('abort', onAbort, { once: true });
     // The first caller to hear gets the bytes themselves, later ones a copy each: every caller owns what it gets.
