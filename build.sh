@@ -565,6 +565,7 @@ ABLATIONS=(
     "dialogue-heavier --domain-weights ui=0.2,dialogue=0.45,docs=0.12,descriptions=0.08,dict_sentences=0.1,dictionary=0.05"
     "word-dropout --word-dropout 0.1"
     "tied-embeddings --output-dim 128 --tie-target-embeddings"
+    "layer-norm --layer-norm"
 )
 ABLATE_UPDATES_DEFAULT=3000
 ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }

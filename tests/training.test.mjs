@@ -18,7 +18,7 @@ test('an update budget makes the same model however the run is cut', () => {
     const run = spawnSync(PYTHON, [join(ROOT, 'tests', 'support', 'training_check.py'), join(TEST_MODELS, 'toy-data'), work],
       { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /^7 passed, 0 failed$/m);
+    assert.match(run.stdout, /^8 passed, 0 failed$/m);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

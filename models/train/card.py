@@ -105,6 +105,8 @@ def regularisation_text(a):
         parts.append(f"label smoothing {a['label_smoothing']:g}")
     if a.get("word_dropout", 0.0) > 0:
         parts.append(f"word dropout {a['word_dropout']:g} (a token's whole embedding zeroed)")
+    if a.get("layer_norm", False):
+        parts.append("layer normalisation (both GRUs, gate by gate, and the deep output)")
     return ", ".join(parts)
 
 

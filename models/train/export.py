@@ -89,6 +89,11 @@ def merges_block(segmenter):
 
 def load_checkpoint(path):
     checkpoint = torch.load(path, map_location="cpu")
+    if checkpoint["config"].get("layer_norm"):
+        # validated here, before any tensor is read: a file without the LN gains and
+        # shifts would run a different network in the engine, silently
+        raise SystemExit(f"{path}: trained with --layer-norm, which the model format (models/FORMAT.md) "
+                         "cannot store yet; it is an ablation (./build.sh ablate), not an exportable model")
     # The file holds the output layer and the target embeddings as two tensors
     # (FORMAT.md), so a model trained with them tied is loaded untied: the same
     # values, but suppress_specials and the rounding touch only the one they name.

@@ -39,6 +39,11 @@ class ModelConfig:
     # (Sennrich & Zhang 2019's word dropout).
     tie_target_embeddings: bool = False
     word_dropout: float = 0.0
+    # layer_norm: layer normalisation (Ba, Kiros & Hinton 2016) inside both GRUs and
+    # of the deep output, issue 28's recipe list. Unlike the two above it changes the
+    # network, and models/FORMAT.md has no tensors for it yet: export.py refuses such
+    # a checkpoint, so it is for the ablation (build.sh ABLATIONS) until it earns a place.
+    layer_norm: bool = False
 
     def normalised(self):
         """Fill in dims that the attention kind fixes (dot needs Hd == 2He)."""
@@ -59,6 +64,88 @@ class ModelConfig:
         return 1.0
 
 
+class BlockLayerNorm(nn.Module):
+    """Layer normalisation of a GRU pre-activation (..., blocks*H), each H-block (a
+    gate's r, z or n) by its own mean and variance, then a learnt gain and shift
+    (blocks*H,). The shift is the block's bias."""
+
+    def __init__(self, blocks, size):
+        super().__init__()
+        self.blocks, self.size = blocks, size
+        self.gain = nn.Parameter(torch.ones(blocks * size))
+        self.shift = nn.Parameter(torch.zeros(blocks * size))
+
+    def forward(self, x):
+        shape = x.shape
+        normed = F.layer_norm(x.reshape(*shape[:-1], self.blocks, self.size), (self.size,), eps=1e-5)
+        return normed.reshape(shape) * self.gain + self.shift
+
+
+class LayerNormGRUCell(nn.Module):
+    """A GRU cell with both pre-activations layer-normalised, gate by gate:
+        gi = LN_i(W_ih x)  (B,3H)      gh = LN_h(W_hh h)  (B,3H)   blocks r | z | n
+        r = sigmoid(gi_r + gh_r)   z = sigmoid(gi_z + gh_z)   n = tanh(gi_n + r * gh_n)
+        h' = (1 - z) * n + z * h
+    the same gate algebra as nn.GRUCell, the LN shifts standing for its biases.
+    input_part works on any leading shape, so the encoder does all time steps at once."""
+
+    def __init__(self, input_size, hidden_size):
+        super().__init__()
+        self.hidden_size = hidden_size
+        self.weight_ih = nn.Linear(input_size, 3 * hidden_size, bias=False)
+        self.weight_hh = nn.Linear(hidden_size, 3 * hidden_size, bias=False)
+        self.norm_ih = BlockLayerNorm(3, hidden_size)
+        self.norm_hh = BlockLayerNorm(3, hidden_size)
+
+    def input_part(self, x):
+        """x (..., I) -> gi (..., 3H)."""
+        return self.norm_ih(self.weight_ih(x))
+
+    def step(self, gi, h):
+        """gi (B,3H) from input_part, h (B,H) -> h' (B,H)."""
+        gh = self.norm_hh(self.weight_hh(h))
+        gi_r, gi_z, gi_n = gi.chunk(3, dim=-1)
+        gh_r, gh_z, gh_n = gh.chunk(3, dim=-1)
+        r = torch.sigmoid(gi_r + gh_r)
+        z = torch.sigmoid(gi_z + gh_z)
+        n = torch.tanh(gi_n + r * gh_n)
+        return (1 - z) * n + z * h
+
+    def forward(self, x, h):
+        return self.step(self.input_part(x), h)
+
+
+class LayerNormBiGRU(nn.Module):
+    """Bidirectional layer-normalised GRU over padded batches: embedded (B,S,I) and
+    mask (B,S) (True on real tokens, which come first) -> annotations (B,S,2H),
+    [forward ; backward], zero at padding as pad_packed_sequence gives. A padded
+    position leaves the state as it was, so the backward pass starts from zeros at
+    each sentence's own last token: every sentence is encoded as if alone."""
+
+    def __init__(self, input_size, hidden_size):
+        super().__init__()
+        self.hidden_size = hidden_size
+        self.forward_cell = LayerNormGRUCell(input_size, hidden_size)
+        self.backward_cell = LayerNormGRUCell(input_size, hidden_size)
+
+    def run(self, cell, gi, mask, steps):
+        B, H = gi.size(0), self.hidden_size
+        h = gi.new_zeros(B, H)
+        outputs = [None] * gi.size(1)
+        for t in steps:
+            keep = mask[:, t].unsqueeze(1)
+            h = torch.where(keep, cell.step(gi[:, t], h), h)
+            outputs[t] = h * keep
+        return torch.stack(outputs, dim=1)
+
+    def forward(self, embedded, mask):
+        S = embedded.size(1)
+        forward_states = self.run(self.forward_cell, self.forward_cell.input_part(embedded), mask, range(S))
+        backward_states = self.run(self.backward_cell, self.backward_cell.input_part(embedded), mask,
+                                   range(S - 1, -1, -1))
+        return torch.cat([forward_states, backward_states], dim=2)
+
+
 class Seq2SeqAttention(nn.Module):
     def __init__(self, config: ModelConfig):
         super().__init__()
@@ -66,7 +153,10 @@ class Seq2SeqAttention(nn.Module):
         self.config = cfg
         E, He, Hd, A, O = cfg.embed_dim, cfg.encoder_hidden, cfg.decoder_hidden, cfg.attention_dim, cfg.output_dim
         self.src_embedding = nn.Embedding(cfg.src_vocab_size, E, padding_idx=PAD)
-        self.encoder = nn.GRU(E, He, batch_first=True, bidirectional=True)
+        if cfg.layer_norm:
+            self.encoder = LayerNormBiGRU(E, He)
+        else:
+            self.encoder = nn.GRU(E, He, batch_first=True, bidirectional=True)
         self.init_state = nn.Linear(He, Hd)  # s0 = tanh(W h_backward_0 + b)
         if cfg.attention == "additive":
             self.attn_query = nn.Linear(Hd, A, bias=False)   # W_a
@@ -75,8 +165,10 @@ class Seq2SeqAttention(nn.Module):
         elif cfg.attention == "general":
             self.attn_key = nn.Linear(2 * He, Hd, bias=False)  # W in s^T W h
         self.tgt_embedding = nn.Embedding(cfg.tgt_vocab_size, E, padding_idx=PAD)
-        self.decoder_cell = nn.GRUCell(E + 2 * He, Hd)
+        self.decoder_cell = (LayerNormGRUCell if cfg.layer_norm else nn.GRUCell)(E + 2 * He, Hd)
         self.deep_output = nn.Linear(Hd + 2 * He + E, O)
+        # t = tanh(LN(deep_output(...))) under layer_norm: one block of O
+        self.deep_output_norm = BlockLayerNorm(1, O) if cfg.layer_norm else None
         self.projection = nn.Linear(O, cfg.tgt_vocab_size)
         if cfg.tie_target_embeddings:
             if O != E:
@@ -99,11 +191,14 @@ class Seq2SeqAttention(nn.Module):
     def encode(self, src, src_lengths):
         """src (B,S) ids -> annotations H (B,S,2He), keys (B,S,*), s0 (B,Hd)."""
         embedded = self.dropout(self.drop_words(self.src_embedding(src)))
-        packed = nn.utils.rnn.pack_padded_sequence(
-            embedded, src_lengths.cpu(), batch_first=True, enforce_sorted=False)
-        packed_out, _ = self.encoder(packed)
-        annotations, _ = nn.utils.rnn.pad_packed_sequence(
-            packed_out, batch_first=True, total_length=src.size(1))
+        if self.config.layer_norm:
+            annotations = self.encoder(embedded, src != PAD)
+        else:
+            packed = nn.utils.rnn.pack_padded_sequence(
+                embedded, src_lengths.cpu(), batch_first=True, enforce_sorted=False)
+            packed_out, _ = self.encoder(packed)
+            annotations, _ = nn.utils.rnn.pad_packed_sequence(
+                packed_out, batch_first=True, total_length=src.size(1))
         He = self.config.encoder_hidden
         backward_first = annotations[:, 0, He:]
         s0 = torch.tanh(self.init_state(backward_first))
@@ -153,7 +248,10 @@ class Seq2SeqAttention(nn.Module):
         else:
             context, alpha, scores = self.attend(state, annotations, keys, src_mask, score_scale, forced_alpha)
         new_state = self.decoder_cell(torch.cat([embedded, context], dim=1), state)
-        features = torch.tanh(self.deep_output(torch.cat([new_state, context, embedded], dim=1)))
+        pre_activation = self.deep_output(torch.cat([new_state, context, embedded], dim=1))
+        if self.deep_output_norm is not None:
+            pre_activation = self.deep_output_norm(pre_activation)
+        features = torch.tanh(pre_activation)
         return self.dropout(features), new_state, alpha, scores, context
 
     def forward(self, src, src_lengths, tgt_in):

@@ -264,7 +264,8 @@ def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, interva
 
 # Recipe arguments added after states were first saved, with the value every
 # earlier state was trained with: such a state still resumes.
-ARGUMENTS_ADDED_LATER = {"label_smoothing": 0.0, "word_dropout": 0.0, "tie_target_embeddings": False}
+ARGUMENTS_ADDED_LATER = {"label_smoothing": 0.0, "word_dropout": 0.0, "tie_target_embeddings": False,
+                         "layer_norm": False}
 
 
 def parse_domain_weights(text):
@@ -335,6 +336,9 @@ def parse_args(argv=None):
                          "(word dropout, Sennrich & Zhang 2019; 0.1 is usual)")
     ap.add_argument("--tie-target-embeddings", action="store_true",
                     help="the output layer's weights are the target embeddings (needs --output-dim == --embed)")
+    ap.add_argument("--layer-norm", action="store_true",
+                    help="layer normalisation in both GRUs and the deep output (an ablation for now: "
+                         "the model file has no place for it, so export.py refuses the checkpoint)")
     ap.add_argument("--label-smoothing", type=float, default=0.0,
                     help="share of each target's probability spread over the other words (0.1 is usual)")
     ap.add_argument("--batch", type=int, default=64)
@@ -576,7 +580,8 @@ class Run:
                              embed_dim=args.embed, encoder_hidden=args.hidden,
                              decoder_hidden=args.decoder_hidden, attention_dim=args.attention_dim,
                              output_dim=args.output_dim, dropout=args.dropout,
-                             tie_target_embeddings=args.tie_target_embeddings, word_dropout=args.word_dropout)
+                             tie_target_embeddings=args.tie_target_embeddings, word_dropout=args.word_dropout,
+                             layer_norm=args.layer_norm)
         self.model = Seq2SeqAttention(config)
         self.optimiser = None
         self.best, self.curve, self.phases = {"dev_bleu": -1.0}, [], []

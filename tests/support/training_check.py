@@ -190,4 +190,34 @@ engine = subprocess.run([os.path.join(HERE, "..", "..", "build", "native", "alig
 assert engine.returncode == 0, engine.stderr
 assert [json.loads(line)["target_ids"] for line in engine.stdout.splitlines()] == want, (engine.stdout[:400], want)
 passed += 1
+# layer normalisation (issue 28's recipe list, an ablation for now): a padded batch encodes every
+# sentence as it would alone; it trains, a paused and resumed run equals a straight one, and the
+# exporter refuses its checkpoint by name rather than write a file the engine would misread
+from model import LayerNormBiGRU  # noqa: E402
+
+torch.manual_seed(1)
+encoder = LayerNormBiGRU(5, 4).eval()
+batch, mask = torch.randn(3, 6, 5), torch.tensor([[True] * 6, [True] * 4 + [False] * 2, [True] * 2 + [False] * 4])
+with torch.no_grad():
+    together = encoder(batch, mask)
+    for row, length in enumerate((6, 4, 2)):
+        alone = encoder(batch[row:row + 1, :length], mask[row:row + 1, :length])
+        assert torch.allclose(together[row, :length], alone[0], atol=1e-6), (row, together[row], alone)
+        assert not together[row, length:].any(), "a padded position's annotation is not zero"
+NORMED = ["--layer-norm"]
+train("layer-norm", 30, *NORMED)
+normed = weights("layer-norm")
+assert "decoder_cell.norm_hh.gain" in normed and "encoder.backward_cell.norm_ih.shift" in normed, sorted(normed)
+assert "deep_output_norm.gain" in normed and not any(k.startswith("encoder.weight_hh_l0") for k in normed)
+train("layer-norm-cut", 30, *NORMED, "--pause-at", "13")
+train("layer-norm-cut", 30, *NORMED)
+assert same(normed, weights("layer-norm-cut")), "layer norm: a paused and resumed run differs from a straight one"
+refused = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "models", "train", "export.py"),
+                          os.path.join(work, "layer-norm", "checkpoint.pt"), os.path.join(work, "layer-norm.alsc"), "--f32"],
+                         env=ENV, capture_output=True, text=True)
+assert refused.returncode != 0 and "trained with --layer-norm" in refused.stderr, refused.stdout + refused.stderr
+assert not os.path.exists(os.path.join(work, "layer-norm.alsc")), "a refused export left a file behind"
+with open(os.path.join(work, "layer-norm", "metrics.json"), encoding="utf-8") as f:
+    assert json.load(f)["args"]["layer_norm"] is True
+passed += 1
 print(f"{passed} passed, 0 failed")
