@@ -566,6 +566,7 @@ ABLATIONS=(
     "word-dropout --word-dropout 0.1"
     "tied-embeddings --output-dim 128 --tie-target-embeddings"
     "layer-norm --layer-norm"
+    "dialogue-final --final-domain-weights ui=0.15,dialogue=0.6,docs=0.05,descriptions=0.05,dict_sentences=0.1,dictionary=0.05 --final-share 0.2"
 )
 ABLATE_UPDATES_DEFAULT=3000
 ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }

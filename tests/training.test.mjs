@@ -18,7 +18,7 @@ test('an update budget makes the same model however the run is cut', () => {
     const run = spawnSync(PYTHON, [join(ROOT, 'tests', 'support', 'training_check.py'), join(TEST_MODELS, 'toy-data'), work],
       { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /^8 passed, 0 failed$/m);
+    assert.match(run.stdout, /^9 passed, 0 failed$/m);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -110,20 +110,24 @@ test('./build.sh ablate trains each variant on the recipe with its change and pr
   const root = mkdtempSync(join(tmpdir(), 'alignscope-ablate-'));
   try {
     const env = { ...process.env, ABLATE_DATA: join(TEST_MODELS, 'toy-data'), ABLATE_UPDATES: '6', ABLATE_STATE_DIR: root };
-    const run = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe no-label-smoothing' } });
+    const run = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe no-label-smoothing layer-norm dialogue-final' } });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /^\| run \| 6 \| at update \| best \|$/m);
-    for (const name of ['recipe', 'no-label-smoothing']) assert.match(run.stdout, new RegExp(`^\\| en-fr-${name} \\| \\d+\\.\\d\\d \\| 6 of 6 \\| \\d+\\.\\d\\d \\|$`, 'm'));
+    for (const name of ['recipe', 'no-label-smoothing', 'layer-norm', 'dialogue-final']) assert.match(run.stdout, new RegExp(`^\\| en-fr-${name} \\| \\d+\\.\\d\\d \\| 6 of 6 \\| \\d+\\.\\d\\d \\|$`, 'm'));
     // The variant's change is in its state's arguments, and nothing else differs from the recipe's.
     const identities = spawnSync(PYTHON, ['-c', `import json, sys, torch
-print(json.dumps([torch.load(p)["identity"] for p in sys.argv[1:]]))`, join(root, 'en-fr-recipe', 'state.pt'), join(root, 'en-fr-no-label-smoothing', 'state.pt')], { encoding: 'utf8' });
+print(json.dumps([torch.load(p)["identity"] for p in sys.argv[1:]]))`, ...['recipe', 'no-label-smoothing', 'layer-norm', 'dialogue-final'].map((name) => join(root, `en-fr-${name}`, 'state.pt'))], { encoding: 'utf8' });
     assert.equal(identities.status, 0, identities.stderr);
-    const [recipe, changed] = JSON.parse(identities.stdout);
+    const [recipe, changed, normed, finalPhase] = JSON.parse(identities.stdout);
     assert.equal(recipe.label_smoothing, 0.1);
     assert.deepEqual({ ...changed, label_smoothing: 0.1 }, recipe);
-    const refused = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe layer-norm' } });
+    assert.deepEqual({ ...normed, layer_norm: false }, recipe);
+    assert.equal(normed.layer_norm, true);
+    assert.deepEqual({ ...finalPhase, final_domain_weights: '', final_share: 0 }, recipe);
+    assert.equal(finalPhase.final_share, 0.2);
+    const refused = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe batch-norm' } });
     assert.equal(refused.status, 2);
-    assert.match(refused.stderr + refused.stdout, /ablate: no variant 'layer-norm' \(the variants: recipe no-label-smoothing /);
+    assert.match(refused.stderr + refused.stdout, /ablate: no variant 'batch-norm' \(the variants: recipe no-label-smoothing /);
     const twoCorpora = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_EXTRA_SOURCES: 'dictionary @apertium es' } });
     assert.equal(twoCorpora.status, 2);
     assert.match(twoCorpora.stderr + twoCorpora.stdout, /ABLATE_EXTRA_SOURCES builds a corpus of its own: leave ABLATE_DATA unset/);

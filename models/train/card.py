@@ -378,6 +378,10 @@ def subword_card(args, m, stats, size, a, phases):
     runs = "\n".join(f"{i}. {p['updates']:,} updates in {p['seconds'] / 60:.1f} min on {p.get('device', 'cpu')}"
                       f" (ended {p.get('ended', '?')})" for i, p in enumerate(phases, 1))
     weights = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items()) or "every pair alike"
+    if m.get("final_phase"):
+        final = m["final_phase"]
+        weights += (f"; from update {final['from_update']:,} on (the final phase): "
+                    + ", ".join(f"{k} {v:g}" for k, v in final["domain_weights"].items()))
     everyday = everyday_table(args.everyday, args.id.split("-")[1])
     teacher = teacher_table(m)
     return f"""# Model card: `{os.path.basename(args.model)}` ({args.id})

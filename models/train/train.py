@@ -265,7 +265,7 @@ def evaluate_test_sets(model, test_sets, src_index, tgt_vocab, subwords, interva
 # Recipe arguments added after states were first saved, with the value every
 # earlier state was trained with: such a state still resumes.
 ARGUMENTS_ADDED_LATER = {"label_smoothing": 0.0, "word_dropout": 0.0, "tie_target_embeddings": False,
-                         "layer_norm": False}
+                         "layer_norm": False, "final_domain_weights": "", "final_share": 0.0}
 
 
 def parse_domain_weights(text):
@@ -297,6 +297,9 @@ def epoch_order(pairs, domains, weights, seed, epoch, epoch_pairs):
         order += rng.choices(domains[domain], k=share)
     rng.shuffle(order)
     return order
+
+
+FINAL_EPOCH_BASE = 1_000_000  # the final phase's epoch numbers start here (their draws differ from the main epochs')
 
 
 def make_epoch_batches(pairs, order, batch_size, seed, epoch):
@@ -366,6 +369,11 @@ def parse_args(argv=None):
                     help="e.g. ui=0.35,dialogue=0.35,docs=0.15,descriptions=0.15: each epoch draws "
                          "--epoch-pairs pairs from the domains in these proportions")
     ap.add_argument("--epoch-pairs", type=int, default=200_000)
+    ap.add_argument("--final-domain-weights", default="",
+                    help="the last --final-share of the budget draws its batches with these weights instead "
+                         "(a final phase weighted towards dialogue, e.g. ui=0.2,dialogue=0.6,...)")
+    ap.add_argument("--final-share", type=float, default=0.0,
+                    help="the fraction of the budget, at its end, that uses --final-domain-weights")
     ap.add_argument("--state", default="", help="resumable state file or folder (with --updates)")
     ap.add_argument("--save-every", type=int, default=250, help="updates between state saves")
     ap.add_argument("--eval-every", type=int, default=1000, help="updates between dev evaluations (with --updates)")
@@ -391,6 +399,10 @@ def parse_args(argv=None):
         raise SystemExit(f"--word-dropout must lie in [0, 1), not {args.word_dropout}")
     if args.tie_target_embeddings and args.output_dim != args.embed:
         raise SystemExit(f"--tie-target-embeddings needs --output-dim equal to --embed ({args.output_dim} and {args.embed})")
+    if bool(args.final_domain_weights) != (args.final_share > 0):
+        raise SystemExit("--final-domain-weights and --final-share go together (a final phase needs both)")
+    if args.final_share and (not args.updates or not 0.0 < args.final_share < 1.0):
+        raise SystemExit(f"--final-share needs --updates and must lie in (0, 1), not {args.final_share}")
     if args.updates and args.full_softmax_tail > 1.0 - args.decay_start:
         raise SystemExit("--full-softmax-tail must lie inside the decay (<= 1 - --decay-start)")
     return args
@@ -573,6 +585,15 @@ class Run:
         self.src_ids = [to_ids(p[0], self.src_index) for p in corpus.train]
         self.tgt_ids = [to_ids(p[1], self.tgt_index) for p in corpus.train]
         self.weights = parse_domain_weights(args.domain_weights)
+        # The final phase (--final-domain-weights, --final-share): from update final_start
+        # on, batch k of the phase is batch k of its own epochs, drawn with the final
+        # weights; a pure function of (seed, k), so a resumed run draws the same ones.
+        self.final_weights = parse_domain_weights(args.final_domain_weights)
+        self.final_start = (args.updates - round(args.updates * args.final_share)) if self.final_weights else None
+        self.final_epoch = (0, [])  # (its number, its batches)
+        if self.final_weights and not any(w > 0 and self.corpus.by_domain.get(d) for d, w in self.final_weights.items()):
+            raise SystemExit(f"--final-domain-weights {args.final_domain_weights}: no domain named there has pairs "
+                             f"with a weight above 0 (the corpus's domains: {', '.join(sorted(self.corpus.by_domain))})")
         self.subwords = bool(segmenters)
         self.segmentation = ({"kind": "subwords", "source": segmenters[0].to_json(),
                               "target": segmenters[1].to_json()} if segmenters else {"kind": "words"})
@@ -767,6 +788,30 @@ class Run:
             return True
         return False
 
+    def batch_for_update(self, epoch_batch):
+        """The batch of the next update: the epoch's own, or in the final phase the
+        phase's batch number step - final_start."""
+        if self.final_start is None or self.step < self.final_start:
+            return epoch_batch
+        k = self.step - self.final_start
+        if k == 0:
+            self.log(f"final phase from update {self.step}: domain weights {self.args.final_domain_weights}")
+        if not self.final_epoch[1]:
+            self.final_epoch = (1, self.final_phase_epoch(1))
+        # every epoch of the phase has the same number of batches (the same shares)
+        per_epoch = len(self.final_epoch[1])
+        wanted = 1 + k // per_epoch
+        if wanted != self.final_epoch[0]:
+            self.final_epoch = (wanted, self.final_phase_epoch(wanted))
+        return self.final_epoch[1][k % per_epoch]
+
+    def final_phase_epoch(self, number):
+        """The final phase's epoch NUMBER as batches, numbered apart from the main
+        epochs (another draw from the same seed)."""
+        order = epoch_order(self.corpus.train, self.corpus.by_domain, self.final_weights, self.args.seed,
+                            FINAL_EPOCH_BASE + number, self.args.epoch_pairs)
+        return make_epoch_batches(self.corpus.train, order, self.args.batch, self.args.seed, FINAL_EPOCH_BASE + number)
+
     def train(self, rng):
         """The loop, until the budget is done (-> True) or this run stops early (-> False)."""
         args = self.args
@@ -784,7 +829,7 @@ class Run:
                 batches = make_batches(self.corpus.train, args.batch, rng)
             epoch_loss, epoch_tokens, t0 = 0.0, 0, time.time()
             for b in range(self.batch_in_epoch, len(batches)):
-                loss, tokens, full_softmax = self.update(batches[b])
+                loss, tokens, full_softmax = self.update(self.batch_for_update(batches[b]))
                 epoch_loss += loss
                 epoch_tokens += tokens
                 self.batch_in_epoch = b + 1
@@ -877,6 +922,8 @@ def write_results(run, vocab_counts, params):
         "attention": args.attention, "parameters": params, "train_pairs": len(corpus.train),
         "train_pairs_by_domain": dict(sorted(corpus.domain_counts.items())),
         "domain_weights": run.weights,
+        **({"final_phase": {"from_update": run.final_start, "domain_weights": run.final_weights}}
+           if run.final_weights else {}),
         "dev_pairs": len(corpus.dev), "test_pairs": len(corpus.tests["ui_test"]),
         "segmentation": "subwords" if run.subwords else "words",
         "src_vocab": len(run.src_vocab), "tgt_vocab": len(run.tgt_vocab),
