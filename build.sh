@@ -73,8 +73,9 @@ DEPS_TORCH=(python3-torch libopenblas0-pthread)
 DEPS_BROWSER=(chromium chromium-driver xvfb xdotool)
 DEPS_CHECKS=(clang libclang-rt-dev valgrind)
 # lt-print: reads Apertium's compiled bilingual dictionaries (the corpus's
-# @apertium source, models/train/dictionary_sources.py).
-DEPS_CORPUS=(lttoolbox-dev)
+# @apertium source, models/train/dictionary_sources.py); mod2imp: reads SWORD
+# Bible modules (@sword-bible, models/train/bible_sources.py).
+DEPS_CORPUS=(lttoolbox-dev libsword-utils)
 
 # dep_ok PACKAGE : PACKAGE is usable here. A package with a program is
 # judged by that program on the PATH (what the build runs); a library by
@@ -84,6 +85,7 @@ dep_ok() {
         emscripten) command -v emcc ;;
         chromium-driver) command -v chromedriver ;;
         lttoolbox-dev) command -v lt-print ;;
+        libsword-utils) command -v mod2imp ;;
         xvfb) command -v Xvfb ;;
         lld-19) command -v wasm-ld-19 ;;
         wasi-libc) [[ -f /usr/lib/wasm32-wasi/libc.a ]] ;;
@@ -557,6 +559,9 @@ mode_zoo_one() {
 # Each line: NAME and the arguments that follow MODEL_RECIPE's (argparse: the
 # last of a repeated flag wins). tied-embeddings narrows the deep output to the
 # embeddings' 128 (a tie needs them equal), so it measures both changes at once.
+# layer-norm changes the network (train-only for now: export.py refuses it);
+# dialogue-final moves the last 20 % of updates towards dialogue; with-bible
+# draws the bible domain, which only a corpus with @sword-bible has (sources.txt).
 ABLATIONS=(
     "recipe"
     "no-label-smoothing --label-smoothing 0"
@@ -567,6 +572,7 @@ ABLATIONS=(
     "tied-embeddings --output-dim 128 --tie-target-embeddings"
     "layer-norm --layer-norm"
     "dialogue-final --final-domain-weights ui=0.15,dialogue=0.6,docs=0.05,descriptions=0.05,dict_sentences=0.1,dictionary=0.05 --final-share 0.2"
+    "with-bible --domain-weights ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18,dict_sentences=0.1,dictionary=0.05,bible=0.1"
 )
 ABLATE_UPDATES_DEFAULT=3000
 ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }

@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "models", "train"))
 
 import extra_sources as es  # noqa: E402
 import dictionary_sources as ds  # noqa: E402
+import bible_sources as bs  # noqa: E402
 
 TRANSLATION_EN = """\
 Package: alpha
@@ -408,6 +409,73 @@ def check_apertium(tmp):
         os.environ["PATH"] = path
 
 
+def make_sword_module(root, module, verses):
+    """A made-up zText Bible module at ROOT (its mods.d/ and modules/), written by
+    libsword-utils' imp2vs from {key: OSIS markup}, as the Debian packages ship them."""
+    data = os.path.join(root, "modules", "texts", "ztext", module.lower())
+    os.makedirs(data, exist_ok=True)
+    os.makedirs(os.path.join(root, "mods.d"), exist_ok=True)
+    imp = os.path.join(root, f"{module}.imp")
+    with open(imp, "w", encoding="utf-8") as f:
+        f.write("".join(f"$$${key}\n{text}\n" for key, text in verses.items()))
+    made = subprocess.run(["imp2vs", imp, "-z", "z", "-o", data + "/"], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    with open(os.path.join(root, "mods.d", f"{module.lower()}.conf"), "w", encoding="utf-8") as f:
+        f.write(f"[{module}]\nDataPath=./modules/texts/ztext/{module.lower()}/\nModDrv=zText\nSourceType=OSIS\n"
+                "Encoding=UTF-8\nCompressType=ZIP\nBlockType=BOOK\nVersification=KJV\n")
+
+
+def check_sword_bible(tmp):
+    """Two made-up SWORD modules (English, Spanish) read through mod2imp and paired verse by
+    verse: notes and editors' headings dropped, a canonical title kept, 1909 spelling brought
+    to today's; a key only one side has is counted; a damaged module is named, not empty."""
+    # Genesis 1-4 as the KJV versification counts them: 31, 25, 24 and 26 verses
+    genesis = [(chapter, verse) for chapter, last in ((1, 31), (2, 25), (3, 24), (4, 26)) for verse in range(1, last + 1)]
+    english = {f"Genesis {c}:{v}": f"<w lemma='x'>Verse</w> {c} {v} in English." for c, v in genesis}
+    spanish = {f"Genesis {c}:{v}": f"<w lemma='x'>Versículo</w> {c} {v} en castellano." for c, v in genesis}
+    english["Genesis 1:1"] = ('<w lemma="strong:H7225">In</w> the beginning, <w>God</w><note placement="foot">'
+                              '<reference type="annotateRef">1:1 </reference>a &amp; note</note><w>created</w> it.')
+    spanish["Genesis 1:1"] = "<w>EN el principio</w> crió Dios á todo: y <w>JEHOVÁ</w> lo vió, y fué bueno ó malo."
+    english["Genesis 1:2"] = ('<title type="x-section">A heading</title><title canonical="true" type="psalm">'
+                              'A Psalm.</title> <l level="1"/>Line one;<l level="2"/>line two .')
+    spanish["Genesis 1:2"] = "Salmo. Línea uno; línea dos."
+    del spanish["Genesis 4:26"]  # a verse one versification has and the other lacks
+    english["Genesis 4:25"] = '<note placement="foot">only a note</note>'
+    make_sword_module(os.path.join(tmp, "sword-en"), "TestEnglish", english)
+    make_sword_module(os.path.join(tmp, "sword-es"), "TestSpanish", spanish)
+    pairs, counts = bs.read_module_pair(os.path.join(tmp, "sword-en"), "TestEnglish",
+                                        os.path.join(tmp, "sword-es"), "TestSpanish", "es")
+    assert pairs[0] == ("In the beginning, God created it.",
+                        "En el principio crió Dios a todo: y Jehová lo vio, y fue bueno o malo."), pairs[0]
+    assert pairs[1] == ("A Psalm. Line one; line two.", "Salmo. Línea uno; línea dos."), pairs[1]
+    assert pairs[2] == ("Verse 1 3 in English.", "Versículo 1 3 en castellano."), pairs[2]
+    assert counts["english_verses"] == 106 and counts["entries"] == 105, counts
+    assert counts["only_english"] == 1 and counts["empty"] == 1 and counts["paired"] == 104, counts
+    assert len(pairs) == 104 and counts["pairs"] == 104, counts
+    # a damaged module: its compressed text cut short
+    with open(os.path.join(tmp, "sword-es", "modules", "texts", "ztext", "testspanish", "ot.bzz"), "r+b") as f:
+        f.truncate(40)
+    for expect, action in (
+            ("TestSpanish in", lambda: bs.read_module_pair(os.path.join(tmp, "sword-en"), "TestEnglish",
+                                                           os.path.join(tmp, "sword-es"), "TestSpanish", "es")),
+            ("NoSuchModule in", lambda: bs.read_module(os.path.join(tmp, "sword-en"), "NoSuchModule")),
+            ("no SWORD Bible pair for 'fr'", lambda: bs.sword_bible_pairs("fr", tmp))):
+        try:
+            action()
+            raise AssertionError(f"no error for: {expect}")
+        except RuntimeError as error:
+            assert expect in str(error) and ("skipped" in str(error) or "only es" in str(error)), error
+    path = os.environ["PATH"]
+    os.environ["PATH"] = "/nonexistent"
+    try:
+        bs.read_module(os.path.join(tmp, "sword-en"), "TestEnglish")
+        raise AssertionError("read without mod2imp")
+    except RuntimeError as error:
+        assert "mod2imp (libsword-utils) is needed" in str(error) and "./build.sh deps" in str(error), error
+    finally:
+        os.environ["PATH"] = path
+
+
 def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -418,6 +486,7 @@ def main():
                             ("freedict", lambda: check_freedict(tmp)),
                             ("ding", lambda: check_ding(tmp)),
                             ("apertium", lambda: check_apertium(tmp)),
+                            ("sword_bible", lambda: check_sword_bible(tmp)),
                             ("deterministic", lambda: check_deterministic(tmp))):
             try:
                 check()
