@@ -97,6 +97,16 @@ def dims_text(m):
     return ", ".join(parts)
 
 
+def sampling_text(m):
+    """How the metrics M's run drew its batches by domain, and its final phase if it had one."""
+    text = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items()) or "every pair alike"
+    if m.get("final_phase"):
+        final = m["final_phase"]
+        text += (f"; after update {final['after_update']:,} (the final phase): "
+                 + ", ".join(f"{k} {v:g}" for k, v in final["domain_weights"].items()))
+    return text
+
+
 def regularisation_text(a):
     """The training's regularisers from its arguments A: dropout always, label
     smoothing and word dropout when the run used them."""
@@ -377,11 +387,7 @@ def subword_card(args, m, stats, size, a, phases):
     machine = m.get("machine") or {}
     runs = "\n".join(f"{i}. {p['updates']:,} updates in {p['seconds'] / 60:.1f} min on {p.get('device', 'cpu')}"
                       f" (ended {p.get('ended', '?')})" for i, p in enumerate(phases, 1))
-    weights = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items()) or "every pair alike"
-    if m.get("final_phase"):
-        final = m["final_phase"]
-        weights += (f"; from update {final['from_update']:,} on (the final phase): "
-                    + ", ".join(f"{k} {v:g}" for k, v in final["domain_weights"].items()))
+    weights = sampling_text(m)
     everyday = everyday_table(args.everyday, args.id.split("-")[1])
     teacher = teacher_table(m)
     return f"""# Model card: `{os.path.basename(args.model)}` ({args.id})

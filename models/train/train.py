@@ -585,8 +585,8 @@ class Run:
         self.src_ids = [to_ids(p[0], self.src_index) for p in corpus.train]
         self.tgt_ids = [to_ids(p[1], self.tgt_index) for p in corpus.train]
         self.weights = parse_domain_weights(args.domain_weights)
-        # The final phase (--final-domain-weights, --final-share): from update final_start
-        # on, batch k of the phase is batch k of its own epochs, drawn with the final
+        # The final phase (--final-domain-weights, --final-share): after final_start
+        # updates, batch k of the phase is batch k of its own epochs, drawn with the final
         # weights; a pure function of (seed, k), so a resumed run draws the same ones.
         self.final_weights = parse_domain_weights(args.final_domain_weights)
         self.final_start = (args.updates - round(args.updates * args.final_share)) if self.final_weights else None
@@ -795,7 +795,7 @@ class Run:
             return epoch_batch
         k = self.step - self.final_start
         if k == 0:
-            self.log(f"final phase from update {self.step}: domain weights {self.args.final_domain_weights}")
+            self.log(f"final phase after update {self.step}: domain weights {self.args.final_domain_weights}")
         if not self.final_epoch[1]:
             self.final_epoch = (1, self.final_phase_epoch(1))
         # every epoch of the phase has the same number of batches (the same shares)
@@ -922,7 +922,7 @@ def write_results(run, vocab_counts, params):
         "attention": args.attention, "parameters": params, "train_pairs": len(corpus.train),
         "train_pairs_by_domain": dict(sorted(corpus.domain_counts.items())),
         "domain_weights": run.weights,
-        **({"final_phase": {"from_update": run.final_start, "domain_weights": run.final_weights}}
+        **({"final_phase": {"after_update": run.final_start, "domain_weights": run.final_weights}}
            if run.final_weights else {}),
         "dev_pairs": len(corpus.dev), "test_pairs": len(corpus.tests["ui_test"]),
         "segmentation": "subwords" if run.subwords else "words",

@@ -454,6 +454,20 @@ def card_time_note_follows_the_metrics():
 
 
 @check
+def card_names_the_recipes_changes():
+    """card.py names a final phase and layer normalisation when the run had them, and
+    says nothing of either when it did not."""
+    from card import regularisation_text, sampling_text
+    plain = {"domain_weights": {"ui": 0.5, "dialogue": 0.5}}
+    assert sampling_text(plain) == "ui 0.5, dialogue 0.5"
+    assert sampling_text({}) == "every pair alike"
+    final = {**plain, "final_phase": {"after_update": 2400, "domain_weights": {"ui": 0.2, "dialogue": 0.8}}}
+    assert sampling_text(final) == "ui 0.5, dialogue 0.5; after update 2,400 (the final phase): ui 0.2, dialogue 0.8"
+    assert regularisation_text({"dropout": 0.2}) == "dropout 0.2"
+    assert regularisation_text({"dropout": 0.2, "layer_norm": True}).endswith("layer normalisation (both GRUs, gate by gate, and the deep output)")
+
+
+@check
 def card_dims_are_the_models_own():
     """card.py's dims are those the attention kind gives the model (dot: a
     decoder as wide as the bidirectional annotation, and why; none: no

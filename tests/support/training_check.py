@@ -220,19 +220,19 @@ assert not os.path.exists(os.path.join(work, "layer-norm.alsc")), "a refused exp
 with open(os.path.join(work, "layer-norm", "metrics.json"), encoding="utf-8") as f:
     assert json.load(f)["args"]["layer_norm"] is True
 passed += 1
-# a final phase weighted towards some domains (issue 28's recipe list): from update 15 of 30 the
+# a final phase weighted towards some domains (issue 28's recipe list): after update 15 of 30 the
 # batches come from the phase's own draws (10 a phase epoch here, so it crosses into a second);
 # the trajectory changes, and a run paused inside the phase's second epoch resumes bit for bit
 FINAL = ["--domain-weights", "ui=1", "--final-domain-weights", "ui=1", "--final-share", "0.5"]
 train("final-none", 30, "--domain-weights", "ui=1")
 log = train("final", 30, *FINAL)
-assert "final phase from update 15: domain weights ui=1" in log, log
+assert "final phase after update 15: domain weights ui=1" in log, log
 assert not same(weights("final"), weights("final-none")), "the final phase drew the same batches as the epoch"
 train("final-cut", 30, *FINAL, "--pause-at", "27")
 train("final-cut", 30, *FINAL)
 assert same(weights("final"), weights("final-cut")), "final phase: a paused and resumed run differs from a straight one"
 with open(os.path.join(work, "final", "metrics.json"), encoding="utf-8") as f:
-    assert json.load(f)["final_phase"] == {"from_update": 15, "domain_weights": {"ui": 1.0}}
+    assert json.load(f)["final_phase"] == {"after_update": 15, "domain_weights": {"ui": 1.0}}
 for bad, message in ((["--final-share", "0.5"], "go together"),
                      (["--final-domain-weights", "ui=1", "--final-share", "1"], "must lie in (0, 1)"),
                      (["--final-domain-weights", "dialog=1", "--final-share", "0.2"], "no domain named there")):
