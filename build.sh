@@ -475,6 +475,8 @@ model_file() {
         <models/train/everyday_sentences.en.txt >"$run/$id.everyday.jsonl"
     # Cased BLEU on the teacher's test set (ours, never trained on), greedy and beam 5, into the metrics.
     "$PYTHON" models/train/teacher_eval.py "models/$id.alsc" --write
+    # The UI and general tests decoded by beam search as the page does, into the metrics (the card's beam column).
+    "$PYTHON" models/train/eval_alsc.py "models/$id.alsc" --data "models/train/data/en-$lang" --write
     # The page's examples, picked from the teacher's set (ours: committed) by what this file's alignments show.
     "$PYTHON" models/train/examples.py --alsc "models/$id.alsc" --out "models/examples/$id.json"
     # The corpus's counts as this file was trained on them (corpus.py writes them beside the corpus at

@@ -49,7 +49,7 @@ print(json.dumps({"loader": {k: getattr(alsc_to_torch, k) for k in ("FORMAT_VERS
                      for i in range(len(alsc_to_torch.HEADER_FIELDS))], "header_fields": alsc_to_torch.HEADER_FIELDS,
   "header_bytes": struct.calcsize(export.HEADER_FORMAT),
   "twins": {"BEAM_MAX_WIDTH": decode.BEAM_MAX_WIDTH, "MAX_LENGTH_PENALTY": decode.MAX_LENGTH_PENALTY,
-    "DEFAULT_LENGTH_PENALTY": decode.DEFAULT_LENGTH_PENALTY, "WINDOW_MAX_LENGTH": decode.WINDOW_MAX_LENGTH},"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
+    "DEFAULT_LENGTH_PENALTY": decode.DEFAULT_LENGTH_PENALTY, "DEFAULT_BEAM_WIDTH": decode.DEFAULT_BEAM_WIDTH, "WINDOW_MAX_LENGTH": decode.WINDOW_MAX_LENGTH},"attention": model.ATTENTION_KINDS, "weights": export.WEIGHT_TYPES,
   "version": export.FORMAT_VERSION, "header": export.HEADER_SIZE,
   "arch": {k[len("ARCH_"):]: v for k, v in vars(export).items() if k.startswith("ARCH_") and isinstance(v, int)},
   "specials": model.SPECIALS, "first_byte": subword.FIRST_BYTE_ID, "mark_id": subword.MARK_ID, "mark": subword.MARK,
@@ -147,6 +147,7 @@ test('the .alsc limits and beam constants of models/train/alsc_to_torch.py and d
   assert.equal(python.twins.BEAM_MAX_WIDTH, DEFINITIONS.BEAM_MAX_WIDTH);
   assert.equal(python.twins.MAX_LENGTH_PENALTY, DEFINITIONS.MAX_LENGTH_PENALTY);
   assert.equal(python.twins.DEFAULT_LENGTH_PENALTY, DEFINITIONS.DEFAULT_LENGTH_PENALTY);
+  assert.equal(python.twins.DEFAULT_BEAM_WIDTH, DEFINITIONS.DEFAULT_BEAM_WIDTH);
 });
 
 test('the window mask\'s limit: engine.js and decode.py have the C value', () => {

@@ -165,13 +165,21 @@ def bleu_tables(m):
     tests = m.get("tests") or {}
     names = {"ui_test": "UI test (held out by hash: software-interface strings)",
              "general_test": "general test (held out by whole source: a Wesnoth campaign and UFO: Alien Invasion)"}
-    lines = ["| test set | sentences | cased BLEU (13a) | lower-cased BLEU (continuity) | `<unk>` in output |",
-             "|---|---:|---:|---:|---:|"]
+    # beam search's figures, where eval_alsc.py --beam --write measured them with the engine
+    beam = m.get("test_bleu_beam") or {}
+    beam_head = (f" cased BLEU, beam {beam['beam_width']} (length penalty {beam['length_penalty']:g}) |"
+                 if beam else "")
+    lines = [f"| test set | sentences | cased BLEU (13a){', greedy' if beam else ''} | lower-cased BLEU (continuity) | "
+             "`<unk>` in output |" + beam_head,
+             "|---|---:|---:|---:|---:|" + ("---:|" if beam else "")]
     for key, label in names.items():
         if key in tests:
             t = tests[key]
+            beam_cell = ""
+            if beam:
+                beam_cell = f" **{beam[key]['bleu_cased_13a']:.2f}** |" if key in beam else " — |"
             lines.append(f"| {label} | {t['sentences']:,} | **{t['bleu_cased_13a']:.2f}** | {t['bleu_lowercase_words']:.2f} | "
-                         f"{t['unk_in_output']} |")
+                         f"{t['unk_in_output']} |" + beam_cell)
     for key, label in names.items():
         if key not in tests:
             continue

@@ -44,7 +44,8 @@ from model import BOS, EOS  # noqa: E402
 BEAM_MAX_WIDTH = 8          # AS_BEAM_MAX_WIDTH (tests/definitions.test.mjs)
 WINDOW_MAX_LENGTH = 4096    # AS_WINDOW_MAX_LENGTH
 MAX_LENGTH_PENALTY = 4.0    # AS_MAX_LENGTH_PENALTY
-DEFAULT_LENGTH_PENALTY = 1.0
+DEFAULT_LENGTH_PENALTY = 1.0  # AS_DEFAULT_LENGTH_PENALTY: the CLI's, the page's and the element's decoding
+DEFAULT_BEAM_WIDTH = 5        # AS_DEFAULT_BEAM_WIDTH (teacher_eval.py and eval_alsc.py --write measure it)
 TOP_K = 5                   # candidates recorded per step, as the parity fixtures
 SPARE = 1                   # one more candidate's probability, to tell a near tie at the 5th
 CONTEXT_HEAD = 8            # context values recorded per step

@@ -8,6 +8,15 @@ or the same network's f16 and int8 files.
 
   /usr/bin/python3 models/train/eval_alsc.py --data models/train/data/en-de \
       models/en-de.alsc OLD.alsc [--cli build/native/alignscope] [--json OUT]
+      [--beam 5 [--length-penalty 1] [--write]]
+
+With --beam N (2..8) the engine decodes by beam search instead (the best
+hypothesis by log p / T^penalty), and --write puts those figures into
+models/ID.metrics.json beside each model as `test_bleu_beam` (the card's
+beam column: issue 28's general-test target is a beam figure); --write
+alone measures the engine's default decoding (AS_DEFAULT_BEAM_WIDTH and
+AS_DEFAULT_LENGTH_PENALTY, decode.py's twins). Greedy's figures stay
+train.py's and eval_quantised.py's, which the engine matches.
 
 Test sets: the UI test (test.tsv's `ui` rows) and, where the folder has it,
 the general test (general_test.tsv), read as train.py reads them. A sentence
@@ -25,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bleu import corpus_bleu, tokenize_13a  # noqa: E402
 from tokenize_text import words  # noqa: E402
 from train import read_rows  # noqa: E402
+from decode import DEFAULT_BEAM_WIDTH, DEFAULT_LENGTH_PENALTY  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # What the CLI says on stderr of a sentence it refuses (longer than the model reads).
@@ -81,15 +91,50 @@ def score(texts, references):
             "bleu_lowercase_words": round(corpus_bleu([words(t) for t in texts], [words(r) for r in references]), 2)}
 
 
+def write_metrics(path, key, result):
+    """Set KEY in a metrics file, keeping the layout its writer gave it (train.py
+    indents by 2, eval_quantised.py by 1; no final newline), so the diff is the
+    new key alone."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    metrics = json.loads(text)
+    second = text.split("\n", 2)[1] if "\n" in text else ""
+    indent = len(second) - len(second.lstrip(" ")) or 2
+    metrics[key] = result
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(metrics, indent=indent) + ("\n" if text.endswith("\n") else ""))
+
+
+def metrics_beside(model):
+    """models/ID.alsc -> models/ID.metrics.json (None for another name)."""
+    return model[:-len(".alsc")] + ".metrics.json" if model.endswith(".alsc") else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("models", nargs="+", help=".alsc files")
     ap.add_argument("--data", required=True, help="a corpus folder (models/train/data/en-LANG)")
     ap.add_argument("--cli", default=DEFAULT_CLI)
+    ap.add_argument("--beam", type=int, default=None,
+                    help=f"beam width (the CLI takes 1..8; default 1, greedy, or with --write {DEFAULT_BEAM_WIDTH})")
+    ap.add_argument("--length-penalty", type=float, default=DEFAULT_LENGTH_PENALTY,
+                    help="with --beam: rank by log p / T^this")
+    ap.add_argument("--write", action="store_true",
+                    help="with --beam 2..8: write test_bleu_beam into models/ID.metrics.json beside each model")
     ap.add_argument("--json", help="write the results here too")
     args = ap.parse_args()
     if not os.path.exists(args.cli):
         sys.exit(f"{args.cli} is missing: run ./build.sh native")
+    if args.beam is None:
+        args.beam = DEFAULT_BEAM_WIDTH if args.write else 1
+    if not 1 <= args.beam <= 8:
+        sys.exit(f"--beam {args.beam}: the CLI takes a width of 1..8")
+    if args.write and args.beam < 2:
+        sys.exit("--write records beam search's figures: give --beam 2..8 (greedy's are the training's own)")
+    for model in args.models if args.write else ():
+        if not (metrics_beside(model) and os.path.exists(metrics_beside(model))):
+            sys.exit(f"--write: {model} has no {metrics_beside(model)} beside it")
+    decoding = ("--beam", str(args.beam), "--length-penalty", repr(args.length_penalty))
     sets = {"ui_test": test_rows(os.path.join(args.data, "test.tsv"), "ui")}
     general = os.path.join(args.data, "general_test.tsv")
     if os.path.exists(general):
@@ -98,11 +143,14 @@ def main():
     for model in args.models:
         results[model] = {}
         for name, rows in sets.items():
-            texts, refused = translate(args.cli, model, [r[0] for r in rows])
+            texts, refused = translate(args.cli, model, [r[0] for r in rows], decoding)
             results[model][name] = {"sentences": len(rows), "refused": refused, **score(texts, [r[1] for r in rows])}
             r = results[model][name]
-            print(f"{model}: {name}: {r['sentences']} sentences, cased BLEU {r['bleu_cased_13a']:.2f}, "
-                  f"lower-cased {r['bleu_lowercase_words']:.2f}, refused {r['refused']}")
+            print(f"{model}: {name}: {r['sentences']} sentences, {'greedy' if args.beam == 1 else f'beam {args.beam}'}: "
+                  f"cased BLEU {r['bleu_cased_13a']:.2f}, lower-cased {r['bleu_lowercase_words']:.2f}, refused {r['refused']}")
+        if args.write:
+            write_metrics(metrics_beside(model), "test_bleu_beam",
+                          {"beam_width": args.beam, "length_penalty": args.length_penalty, **results[model]})
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=2)

@@ -15,7 +15,8 @@ alone. A sentence the engine refuses counts as an empty translation, and is
 counted.
 
 --write puts the figures into models/ID.metrics.json beside each model (key
-`teacher_bleu`), which card.py and catalogue.py read. Stdlib only.
+`teacher_bleu`), which card.py and catalogue.py read. Run it with the Python
+that trains (eval_alsc.py, which it shares the CLI runner with, imports PyTorch).
 """
 import argparse
 import json
@@ -78,27 +79,14 @@ def evaluate(cli, model, rows, word_order_rows, beam, length_penalty):
     return target, result, translations
 
 
-def write_metrics(path, result):
-    """Set `teacher_bleu` in a metrics file, keeping the layout its writer gave it
-    (train.py indents by 2, eval_quantised.py by 1; no final newline), so the
-    diff is the new key alone."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    metrics = json.loads(text)
-    second = text.split("\n", 2)[1] if "\n" in text else ""
-    indent = len(second) - len(second.lstrip(" ")) or 2
-    metrics["teacher_bleu"] = result
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(metrics, indent=indent) + ("\n" if text.endswith("\n") else ""))
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("models", nargs="+", help=".alsc files")
     ap.add_argument("--teacher", default=testsets.TEACHER, help="the test set (default: models/testsets/teacher.tsv)")
     ap.add_argument("--meta", default=META, help="its word-order lines (teacher.meta.json)")
-    ap.add_argument("--beam", type=int, default=5, help="beam width of the beam figure (the CLI takes 1..8)")
-    ap.add_argument("--length-penalty", type=float, default=1.0)
+    ap.add_argument("--beam", type=int, default=eval_alsc.DEFAULT_BEAM_WIDTH,
+                    help="beam width of the beam figure (the CLI takes 1..8; default the engine's, AS_DEFAULT_BEAM_WIDTH)")
+    ap.add_argument("--length-penalty", type=float, default=eval_alsc.DEFAULT_LENGTH_PENALTY)
     ap.add_argument("--cli", default=DEFAULT_CLI)
     ap.add_argument("--write", action="store_true", help="write teacher_bleu into models/ID.metrics.json beside each model")
     ap.add_argument("--json", help="write the results and translations here too")
@@ -115,7 +103,7 @@ def main():
     word_order_rows = [line - 2 for line in lines]
     results = {}
     for model in args.models:
-        metrics_path = model[:-len(".alsc")] + ".metrics.json" if model.endswith(".alsc") else None
+        metrics_path = eval_alsc.metrics_beside(model)
         if args.write and not (metrics_path and os.path.exists(metrics_path)):
             sys.exit(f"--write: {model} has no {metrics_path} beside it")
         target, result, translations = evaluate(args.cli, model, rows, word_order_rows, args.beam, args.length_penalty)
@@ -126,7 +114,7 @@ def main():
               f"{result['refused_greedy']}/{result['refused_beam']}, <unk> {result['unk_in_output_greedy']}/"
               f"{result['unk_in_output_beam']}")
         if args.write:
-            write_metrics(metrics_path, result)
+            eval_alsc.write_metrics(metrics_path, "teacher_bleu", result)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1, ensure_ascii=False)

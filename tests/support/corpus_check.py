@@ -535,6 +535,62 @@ def eval_alsc_scores_engine_output_like_training():
 
 
 @check
+def eval_alsc_writes_beam_figures_for_the_card():
+    """eval_alsc.py --write decodes both test sets by the engine's default beam search (5) and adds
+    test_bleu_beam to the metrics beside the model (keeping its layout), which the
+    card shows as a column beside greedy; --write without a beam, or without metrics
+    beside the model, is refused (the toy test model)."""
+    import json
+    import shutil
+    import subprocess
+    import card
+    import eval_alsc
+    root = os.path.join(TRAIN_DIR, "..", "..")
+    cli, test_models = os.path.join(root, "build", "native", "alignscope"), os.path.join(root, "build", "test-models")
+    sentences = ["Show the new window", "Delete the selected document!", "Open the file"]
+    with tempfile.TemporaryDirectory() as tmp:
+        model = os.path.join(tmp, "en-fr-toy.alsc")
+        shutil.copy(os.path.join(test_models, "additive.alsc"), model)
+        with open(os.path.join(test_models, "additive.metrics.json"), encoding="utf-8") as f:
+            metrics = json.load(f)
+        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(metrics, indent=2) + "\n")  # train.py's layout
+        beam_texts, refused = eval_alsc.translate(cli, model, sentences, ("--beam", "5", "--length-penalty", "1.0"))
+        assert refused == 0 and all(beam_texts), beam_texts
+        with open(os.path.join(tmp, "test.tsv"), "w", encoding="utf-8") as f:
+            f.writelines(f"{s}\t{t}\tui\n" for s, t in zip(sentences, beam_texts))
+        with open(os.path.join(tmp, "general_test.tsv"), "w", encoding="utf-8") as f:
+            f.write("Open the file\tUne tout autre phrase ici\theldout\n")
+        command = [sys.executable, os.path.join(TRAIN_DIR, "eval_alsc.py"), "--data", tmp, model, "--cli", cli]
+        run = subprocess.run(command + ["--write"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), encoding="utf-8") as f:
+            text = f.read()
+        written = json.loads(text)
+        beam = written["test_bleu_beam"]
+        assert {k: v for k, v in written.items() if k != "test_bleu_beam"} == metrics
+        assert text.startswith('{\n  "') and text.endswith("}\n"), "the metrics file's layout changed"
+        # the references are the beam's own output: 100 on the UI test
+        assert beam["beam_width"] == 5 and beam["length_penalty"] == 1.0, beam
+        assert beam["ui_test"] == {"sentences": 3, "refused": 0, "bleu_cased_13a": 100.0, "bleu_lowercase_words": 100.0}, beam
+        assert beam["general_test"]["sentences"] == 1 and beam["general_test"]["bleu_cased_13a"] < 100.0, beam
+        shown = {**written, "tests": {"ui_test": {"sentences": 3, "bleu_cased_13a": 50.0, "bleu_lowercase_words": 51.0,
+                                                  "unk_in_output": 0, "bleu_cased_13a_by_source_length": {},
+                                                  "bleu_lowercase_words_by_source_length": {}}}}
+        table = card.bleu_tables(shown)
+        assert "| test set | sentences | cased BLEU (13a), greedy |" in table and "cased BLEU, beam 5 (length penalty 1) |" in table, table
+        assert "| 3 | **50.00** | 51.00 | 0 | **100.00** |" in table, table
+        assert "beam" not in card.bleu_tables({**shown, "test_bleu_beam": None}), "a card without beam figures grew a column"
+        for extra, message in ((["--write", "--beam", "1"], "give --beam 2..8"), (["--beam", "9"], "a width of 1..8")):
+            refused_run = subprocess.run(command + extra, capture_output=True, text=True)
+            assert refused_run.returncode != 0 and message in refused_run.stderr, (extra, refused_run.stderr)
+        lonely = os.path.join(tmp, "lonely.alsc")
+        shutil.copy(model, lonely)
+        refused_run = subprocess.run(command[:-3] + [lonely, "--cli", cli, "--beam", "5", "--write"], capture_output=True, text=True)
+        assert refused_run.returncode != 0 and "has no" in refused_run.stderr, refused_run.stderr
+
+
+@check
 def teacher_eval_scores_greedy_and_beam_into_the_metrics():
     """teacher_eval.py translates a teacher's set with the native CLI greedy
     (--beam 1) and with beam search, scores cased BLEU against the column of
