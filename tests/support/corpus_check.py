@@ -534,6 +534,22 @@ def eval_alsc_scores_engine_output_like_training():
     assert result["general_test"]["bleu_cased_13a"] < 100.0, result
 
 
+def toy_model_with_metrics(tmp, layout):
+    """The toy test model copied into TMP as en-fr-toy.alsc with its metrics beside it,
+    written in LAYOUT ("train": train.py's indent 2 and final newline; "quantised":
+    eval_quantised.py's indent 1, none) -> (model path, metrics dict)."""
+    import json
+    import shutil
+    test_models = os.path.join(TRAIN_DIR, "..", "..", "build", "test-models")
+    model = os.path.join(tmp, "en-fr-toy.alsc")
+    shutil.copy(os.path.join(test_models, "additive.alsc"), model)
+    with open(os.path.join(test_models, "additive.metrics.json"), encoding="utf-8") as f:
+        metrics = json.load(f)
+    with open(os.path.join(tmp, "en-fr-toy.metrics.json"), "w", encoding="utf-8") as f:
+        f.write(json.dumps(metrics, indent=2) + "\n" if layout == "train" else json.dumps(metrics, indent=1))
+    return model, metrics
+
+
 @check
 def eval_alsc_writes_beam_figures_for_the_card():
     """eval_alsc.py --write decodes both test sets by the engine's default beam search (5) and adds
@@ -546,15 +562,10 @@ def eval_alsc_writes_beam_figures_for_the_card():
     import card
     import eval_alsc
     root = os.path.join(TRAIN_DIR, "..", "..")
-    cli, test_models = os.path.join(root, "build", "native", "alignscope"), os.path.join(root, "build", "test-models")
+    cli = os.path.join(root, "build", "native", "alignscope")
     sentences = ["Show the new window", "Delete the selected document!", "Open the file"]
     with tempfile.TemporaryDirectory() as tmp:
-        model = os.path.join(tmp, "en-fr-toy.alsc")
-        shutil.copy(os.path.join(test_models, "additive.alsc"), model)
-        with open(os.path.join(test_models, "additive.metrics.json"), encoding="utf-8") as f:
-            metrics = json.load(f)
-        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), "w", encoding="utf-8") as f:
-            f.write(json.dumps(metrics, indent=2) + "\n")  # train.py's layout
+        model, metrics = toy_model_with_metrics(tmp, "train")
         beam_texts, refused = eval_alsc.translate(cli, model, sentences, ("--beam", "5", "--length-penalty", "1.0"))
         assert refused == 0 and all(beam_texts), beam_texts
         with open(os.path.join(tmp, "test.tsv"), "w", encoding="utf-8") as f:
@@ -598,7 +609,6 @@ def teacher_eval_scores_greedy_and_beam_into_the_metrics():
     --write adds teacher_bleu to the metrics beside the model (keeping its
     layout), which the card and the catalogue then report (the toy test model)."""
     import json
-    import shutil
     import subprocess
     import card
     import teacher_eval
@@ -609,12 +619,7 @@ def teacher_eval_scores_greedy_and_beam_into_the_metrics():
         "run ./build.sh native and ./build.sh models first"
     sentences = ["Show the new window", "Delete the selected document!", "Open the file", "Print the page now"]
     with tempfile.TemporaryDirectory() as tmp:
-        model = os.path.join(tmp, "en-fr-toy.alsc")
-        shutil.copy(os.path.join(test_models, "additive.alsc"), model)
-        with open(os.path.join(test_models, "additive.metrics.json"), encoding="utf-8") as f:
-            metrics = json.load(f)
-        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), "w", encoding="utf-8") as f:
-            f.write(json.dumps(metrics, indent=1))  # eval_quantised.py's layout: indent 1, no final newline
+        model, metrics = toy_model_with_metrics(tmp, "quantised")
         greedy, refused, _ = teacher_eval.translate(cli, model, sentences, 1, 1.0)
         assert refused == 0 and all(greedy), greedy
         too_long = " ".join(["file"] * 150)

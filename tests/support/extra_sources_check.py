@@ -390,23 +390,28 @@ def check_apertium(tmp):
     # A file that is not a transducer, a missing lt-print, a language without a dictionary: named errors.
     with open(binary, "wb") as handle:
         handle.write(bytes(range(256)) * 4)
-    for expect, action in (("lt-print cannot read it", lambda: ds.read_apertium_chain([binary])),
-                           ("no Apertium English bilingual dictionary for 'de'", lambda: ds.apertium_pairs("de", tmp)),
-                           ("lt-print cannot read it", lambda: ds.read_apertium_chain([pivot, binary]))):
-        try:
-            action()
-            raise AssertionError(f"no error: {expect}")
-        except RuntimeError as error:
-            assert expect in str(error) and ("toy.autobil.bin" in str(error) or "'de'" in str(error)), error
-    path = os.environ["PATH"]
-    os.environ["PATH"] = "/nonexistent"
-    try:
-        ds.read_apertium_chain([binary])
-        raise AssertionError("read without lt-print")
-    except RuntimeError as error:
-        assert "lt-print (lttoolbox-dev) is needed" in str(error) and "./build.sh deps" in str(error), error
-    finally:
+    expect_named_errors(((("lt-print cannot read it", "toy.autobil.bin"), lambda: ds.read_apertium_chain([binary])),
+                         (("no Apertium English bilingual dictionary for 'de'",), lambda: ds.apertium_pairs("de", tmp)),
+                         (("lt-print cannot read it", "toy.autobil.bin"), lambda: ds.read_apertium_chain([pivot, binary]))))
+    expect_named_errors(((("lt-print (lttoolbox-dev) is needed", "./build.sh deps"), lambda: ds.read_apertium_chain([binary])),),
+                        path="/nonexistent")
+
+
+def expect_named_errors(cases, path=None):
+    """Each (phrases, action) of CASES raises a RuntimeError whose message holds every
+    phrase; with PATH, the actions run with that PATH (a tool missing from it)."""
+    saved = os.environ["PATH"]
+    if path is not None:
         os.environ["PATH"] = path
+    try:
+        for phrases, action in cases:
+            try:
+                action()
+                raise AssertionError(f"no error: {phrases[0]}")
+            except RuntimeError as error:
+                assert all(p in str(error) for p in phrases), (phrases, str(error))
+    finally:
+        os.environ["PATH"] = saved
 
 
 def make_sword_module(root, module, verses):
@@ -455,25 +460,13 @@ def check_sword_bible(tmp):
     # a damaged module: its compressed text cut short
     with open(os.path.join(tmp, "sword-es", "modules", "texts", "ztext", "testspanish", "ot.bzz"), "r+b") as f:
         f.truncate(40)
-    for expect, action in (
-            ("TestSpanish in", lambda: bs.read_module_pair(os.path.join(tmp, "sword-en"), "TestEnglish",
-                                                           os.path.join(tmp, "sword-es"), "TestSpanish", "es")),
-            ("NoSuchModule in", lambda: bs.read_module(os.path.join(tmp, "sword-en"), "NoSuchModule")),
-            ("no SWORD Bible pair for 'fr'", lambda: bs.sword_bible_pairs("fr", tmp))):
-        try:
-            action()
-            raise AssertionError(f"no error for: {expect}")
-        except RuntimeError as error:
-            assert expect in str(error) and ("skipped" in str(error) or "only es" in str(error)), error
-    path = os.environ["PATH"]
-    os.environ["PATH"] = "/nonexistent"
-    try:
-        bs.read_module(os.path.join(tmp, "sword-en"), "TestEnglish")
-        raise AssertionError("read without mod2imp")
-    except RuntimeError as error:
-        assert "mod2imp (libsword-utils) is needed" in str(error) and "./build.sh deps" in str(error), error
-    finally:
-        os.environ["PATH"] = path
+    expect_named_errors(
+        ((("TestSpanish in", "verses read", "skipped"), lambda: bs.read_module_pair(
+            os.path.join(tmp, "sword-en"), "TestEnglish", os.path.join(tmp, "sword-es"), "TestSpanish", "es")),
+         (("NoSuchModule in", "skipped"), lambda: bs.read_module(os.path.join(tmp, "sword-en"), "NoSuchModule")),
+         (("no SWORD Bible pair for 'fr'", "only es"), lambda: bs.sword_bible_pairs("fr", tmp))))
+    expect_named_errors(((("mod2imp (libsword-utils) is needed", "./build.sh deps"),
+                          lambda: bs.read_module(os.path.join(tmp, "sword-en"), "TestEnglish")),), path="/nonexistent")
 
 
 def main():
