@@ -109,7 +109,7 @@ print("mean ok")`, join(state, 'state.pt'), join(state, 'stable.pt'), join(work,
 test('./build.sh ablate trains each variant on the recipe with its change and prints the dev BLEU table', () => {
   const root = mkdtempSync(join(tmpdir(), 'alignscope-ablate-'));
   try {
-    const env = { ...process.env, ABLATE_DATA: join(TEST_MODELS, 'toy-data'), ABLATE_UPDATES: '6', ABLATE_STATE_DIR: root };
+    const env = { ...process.env, ABLATE_DATA: join(TEST_MODELS, 'toy-data'), ABLATE_UPDATES: '6', ABLATE_STATE_DIR: root, ABLATE_PARALLEL: '2' };
     const run = spawnSync(join(ROOT, 'build.sh'), ['ablate'], { cwd: ROOT, encoding: 'utf8', env: { ...env, ABLATE_VARIANTS: 'recipe no-label-smoothing layer-norm dialogue-final' } });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /^\| run \| 6 \| at update \| best \|$/m);
