@@ -177,7 +177,10 @@ def bleu_tables(m):
             t = tests[key]
             beam_cell = ""
             if beam:
-                beam_cell = f" **{beam[key]['bleu_cased_13a']:.2f}** |" if key in beam else " — |"
+                # a sentence the engine refuses (more pieces than the model reads) scores as empty: say so
+                refused = beam.get(key, {}).get("refused", 0)
+                beam_cell = (f" **{beam[key]['bleu_cased_13a']:.2f}**{f' ({refused} refused)' if refused else ''} |"
+                             if key in beam else " — |")
             lines.append(f"| {label} | {t['sentences']:,} | **{t['bleu_cased_13a']:.2f}** | {t['bleu_lowercase_words']:.2f} | "
                          f"{t['unk_in_output']} |" + beam_cell)
     for key, label in names.items():

@@ -592,6 +592,8 @@ def eval_alsc_writes_beam_figures_for_the_card():
         assert "| test set | sentences | cased BLEU (13a), greedy |" in table and "cased BLEU, beam 5 (length penalty 1) |" in table, table
         assert "| 3 | **50.00** | 51.00 | 0 | **100.00** |" in table, table
         assert "beam" not in card.bleu_tables({**shown, "test_bleu_beam": None}), "a card without beam figures grew a column"
+        with_refused = {**shown, "test_bleu_beam": {**beam, "ui_test": {**beam["ui_test"], "refused": 2}}}
+        assert "| 3 | **50.00** | 51.00 | 0 | **100.00** (2 refused) |" in card.bleu_tables(with_refused)
         for extra, message in ((["--write", "--beam", "1"], "give --beam 2..8"), (["--beam", "9"], "a width of 1..8")):
             refused_run = subprocess.run(command + extra, capture_output=True, text=True)
             assert refused_run.returncode != 0 and message in refused_run.stderr, (extra, refused_run.stderr)
