@@ -392,8 +392,9 @@ mode_pack() {
 # is exported instead of the best checkpoint when it scores higher on the dev
 # sample (it changes no update, so a state from before it resumes as it was).
 MODEL_UPDATES_DEFAULT=18000
+RECIPE_DOMAIN_WEIGHTS=ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18,dict_sentences=0.1,dictionary=0.05
 MODEL_RECIPE=(--subwords 6000,6000 --batch 192 --lr 3e-3 --max-tokens 50 --decay-start 0.6 --label-smoothing 0.1
-    --domain-weights ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18,dict_sentences=0.1,dictionary=0.05 --eval-every 500
+    --domain-weights "$RECIPE_DOMAIN_WEIGHTS" --eval-every 500
     --average-last 8)
 # The comparison models (zoo) keep the recipe and budget they were all trained
 # with, so that every attention kind in models/REPORT.md had the same training.
@@ -574,7 +575,7 @@ ABLATIONS=(
     "tied-embeddings --output-dim 128 --tie-target-embeddings"
     "layer-norm --layer-norm"
     "dialogue-final --final-domain-weights ui=0.15,dialogue=0.6,docs=0.05,descriptions=0.05,dict_sentences=0.1,dictionary=0.05 --final-share 0.2"
-    "with-bible --domain-weights ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18,dict_sentences=0.1,dictionary=0.05,bible=0.1"
+    "with-bible --domain-weights $RECIPE_DOMAIN_WEIGHTS,bible=0.1"
 )
 ABLATE_UPDATES_DEFAULT=3000
 ablation_names() { printf '%s\n' "${ABLATIONS[@]}" | cut -d' ' -f1; }

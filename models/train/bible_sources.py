@@ -32,7 +32,6 @@ import html
 import os
 import re
 import subprocess
-import sys
 
 import extra_sources
 
@@ -172,4 +171,3 @@ if __name__ == "__main__":
     print(info)
     for english_text, translation_text in found[:options.show]:
         print(f"{english_text}\n  {translation_text}")
-    sys.exit(0)

@@ -99,11 +99,12 @@ def dims_text(m):
 
 def sampling_text(m):
     """How the metrics M's run drew its batches by domain, and its final phase if it had one."""
-    text = ", ".join(f"{k} {v:g}" for k, v in (m.get("domain_weights") or {}).items()) or "every pair alike"
+    def weights_text(weights):
+        return ", ".join(f"{k} {v:g}" for k, v in weights.items())
+    text = weights_text(m.get("domain_weights") or {}) or "every pair alike"
     if m.get("final_phase"):
         final = m["final_phase"]
-        text += (f"; after update {final['after_update']:,} (the final phase): "
-                 + ", ".join(f"{k} {v:g}" for k, v in final["domain_weights"].items()))
+        text += f"; after update {final['after_update']:,} (the final phase): {weights_text(final['domain_weights'])}"
     return text
 
 
