@@ -58,7 +58,7 @@ export interface ModelInfo {
   weightType: 'f32' | 'f16' | 'int8';
   formatVersion: number;
   archFlags: number;
-  architecture: { unidirectional: boolean; initFromEncoder: boolean; attentionBias: boolean; directOutput: boolean; sourceEos: boolean; tutorialTokenizer: boolean; subwords: boolean };
+  architecture: { unidirectional: boolean; initFromEncoder: boolean; attentionBias: boolean; directOutput: boolean; sourceEos: boolean; tutorialTokenizer: boolean; subwords: boolean; layerNorm: boolean };
   tokenizer: 'alignscope' | 'tutorial' | 'subwords';
   contextDim: number;
 }

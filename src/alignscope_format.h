@@ -1,8 +1,9 @@
 /* alignscope_format.h - the model file format, defined in this one place.
  *
  * models/FORMAT.md is the prose version of this header; models/train/export.py
- * writes it and src/model.c reads it. Any change: bump AS_FORMAT_VERSION and
- * update all three.
+ * writes it and src/model.c reads it. Any change: update all three, and bump
+ * AS_FORMAT_VERSION unless an older reader already refuses the new files by
+ * name (a new arch_flags bit: AS_ERR_UNKNOWN_FEATURE; models/FORMAT.md).
  */
 #ifndef ALIGNSCOPE_FORMAT_H
 #define ALIGNSCOPE_FORMAT_H
@@ -98,9 +99,25 @@ enum as_arch_flag {
      * vocabularies start with the specials, the 256 byte tokens and the bare
      * word mark, and the vocabulary section ends with the source side's merge
      * table (AS_MERGE_*). Not with AS_ARCH_TOKENIZER_TUTORIAL. */
-    AS_ARCH_SUBWORDS = 1u << 6
+    AS_ARCH_SUBWORDS = 1u << 6,
+    /* Layer normalisation (Ba, Kiros & Hinton 2016) inside both GRUs and of
+     * the deep output (models/train/model.py --layer-norm): every GRU's
+     * pre-activations W_ih x and W_hh h are normalised gate block by gate
+     * block (r | z | n, each H wide) and take a gain and a shift, which stand
+     * in for the biases: the ENC_*_B_* and DEC_B_* tensors are absent and
+     * the *_LN_* tensors present. The decoder normalises its input part
+     * after adding the context's product, W_ih [emb ; c_t] as a whole. The
+     * deep output is normalised (one block of O) after OUT_B, before its
+     * tanh; no OUT_LN_* with AS_ARCH_DIRECT_OUTPUT. Added within version 5:
+     * an engine that does not know the bit refuses the file by name
+     * (AS_ERR_UNKNOWN_FEATURE), which is what a version bump would buy. */
+    AS_ARCH_LAYER_NORM = 1u << 7
 };
-#define AS_ARCH_KNOWN_FLAGS 0x7Fu
+#define AS_ARCH_KNOWN_FLAGS 0xFFu
+/* The epsilon under the square root of every layer normalisation:
+ * (x - mean) / sqrt(var + eps), var the biased (1/n) variance, as PyTorch's
+ * layer_norm (models/train/model.py BlockLayerNorm). */
+#define AS_LAYER_NORM_EPSILON 1e-5f
 
 /* Subword vocabularies (AS_ARCH_SUBWORDS): ids AS_FIRST_BYTE_TOKEN +
  * 0..255 are "<0x00>" ... "<0xFF>" (a character outside the vocabulary is
@@ -141,25 +158,33 @@ enum as_special_token { AS_TOKEN_PAD = 0, AS_TOKEN_UNK = 1, AS_TOKEN_BOS = 2, AS
  * attention kind or the arch_flags do not use is absent. Shapes are (rows,
  * cols), row-major, with C = 2He (He if unidirectional):
  *   SRC_EMBEDDING (Vs,E)   ENC_*_W_IH (3He,E)  ENC_*_W_HH (3He,He)  ENC_*_B_* (3He)
+ *     [ENC_*_B_*: not with AS_ARCH_LAYER_NORM, which has ENC_*_LN_* (3He) instead]
  *     [ENC_BWD_*: not if unidirectional]
  *   INIT_W (Hd,He)  INIT_B (Hd)  [not with AS_ARCH_INIT_FROM_ENCODER]
  *   ATTN_QUERY_W (A,Hd) [additive]  ATTN_QUERY_B (A) [additive + AS_ARCH_ATTENTION_BIAS]
  *   ATTN_KEY_W (A,C) [additive; (Hd,C) general]  ATTN_KEY_B (A) [as ATTN_QUERY_B]
  *   ATTN_V (A) [additive]  ATTN_V_B (1) [as ATTN_QUERY_B]
  *   TGT_EMBEDDING (Vt,E)  DEC_W_IH (3Hd,E+C)  DEC_W_HH (3Hd,Hd)  DEC_B_* (3Hd)
+ *     [DEC_B_*: not with AS_ARCH_LAYER_NORM, which has DEC_LN_* (3Hd) instead]
  *   OUT_W (O,Hd+C+E)  OUT_B (O)  [not with AS_ARCH_DIRECT_OUTPUT]
+ *   OUT_LN_GAIN (O)  OUT_LN_SHIFT (O)  [AS_ARCH_LAYER_NORM without AS_ARCH_DIRECT_OUTPUT]
  *   PROJ_W (Vt,O)  PROJ_B (Vt)
- * The 2-D ones are the matrices of AS_WEIGHT_I8; ATTN_V and the biases are 1-D.
+ * Each *_LN_IH_* pair normalises W_ih x and each *_LN_HH_* pair W_hh h.
+ * The 2-D ones are the matrices of AS_WEIGHT_I8; ATTN_V, the biases and the
+ * gains and shifts are 1-D.
  */
 enum as_tensor_id {
     AS_T_SRC_EMBEDDING,
     AS_T_ENC_FWD_W_IH, AS_T_ENC_FWD_W_HH, AS_T_ENC_FWD_B_IH, AS_T_ENC_FWD_B_HH,
+    AS_T_ENC_FWD_LN_IH_GAIN, AS_T_ENC_FWD_LN_IH_SHIFT, AS_T_ENC_FWD_LN_HH_GAIN, AS_T_ENC_FWD_LN_HH_SHIFT,
     AS_T_ENC_BWD_W_IH, AS_T_ENC_BWD_W_HH, AS_T_ENC_BWD_B_IH, AS_T_ENC_BWD_B_HH,
+    AS_T_ENC_BWD_LN_IH_GAIN, AS_T_ENC_BWD_LN_IH_SHIFT, AS_T_ENC_BWD_LN_HH_GAIN, AS_T_ENC_BWD_LN_HH_SHIFT,
     AS_T_INIT_W, AS_T_INIT_B,
     AS_T_ATTN_QUERY_W, AS_T_ATTN_QUERY_B, AS_T_ATTN_KEY_W, AS_T_ATTN_KEY_B, AS_T_ATTN_V, AS_T_ATTN_V_B,
     AS_T_TGT_EMBEDDING,
     AS_T_DEC_W_IH, AS_T_DEC_W_HH, AS_T_DEC_B_IH, AS_T_DEC_B_HH,
-    AS_T_OUT_W, AS_T_OUT_B,
+    AS_T_DEC_LN_IH_GAIN, AS_T_DEC_LN_IH_SHIFT, AS_T_DEC_LN_HH_GAIN, AS_T_DEC_LN_HH_SHIFT,
+    AS_T_OUT_W, AS_T_OUT_B, AS_T_OUT_LN_GAIN, AS_T_OUT_LN_SHIFT,
     AS_T_PROJ_W, AS_T_PROJ_B,
     AS_TENSOR_COUNT
 };

@@ -267,10 +267,15 @@ static void run_encoder(as_session *s, int32_t len) {
     for (int dir = 0; dir < directions; dir++) {
         /* all positions' input projections in one pass over W_ih */
         matvec_batch(&m->enc_w_ih[dir], 3 * he, e, n, s->src_embedded, e, m->enc_b_ih[dir], s->enc_gi, 3 * he);
+        if (m->enc_ln_ih[dir].gain) /* layer norm: no biases; each position's W_ih x, gate by gate */
+            for (size_t j = 0; j < n; j++)
+                as_f32_block_layer_norm(3, he, s->enc_gi + j * 3 * he, m->enc_ln_ih[dir].gain, m->enc_ln_ih[dir].shift);
         memset(s->enc_h, 0, he * sizeof(float));
         for (size_t step = 0; step < n; step++) {
             const size_t j = dir == 0 ? step : n - 1 - step;
             matvec(&m->enc_w_hh[dir], 3 * he, he, s->enc_h, m->enc_b_hh[dir], s->enc_gh);
+            if (m->enc_ln_hh[dir].gain)
+                as_f32_block_layer_norm(3, he, s->enc_gh, m->enc_ln_hh[dir].gain, m->enc_ln_hh[dir].shift);
             as_f32_gru_update(he, s->enc_gi + j * 3 * he, s->enc_gh, s->enc_h);
             memcpy(s->annotations + j * c + (size_t)dir * he, s->enc_h, he * sizeof(float));
         }
@@ -361,14 +366,21 @@ static void decoder_step(as_session *s, int32_t len, int32_t count, const int32_
         embedding_row(&m->tgt_embedding, e, prev[i], s->embedding + i * e);
     }
 
-    /* s_t = GRUCell([emb ; c_t], s_{t-1}): input gates dec_w_emb emb + b + dec_w_ctx c_t */
+    /* s_t = GRUCell([emb ; c_t], s_{t-1}): input gates dec_w_emb emb + b + dec_w_ctx c_t.
+     * With layer norm there is no b, and the whole W_ih [emb ; c_t] is
+     * normalised: after the context's product is added, so the per-position
+     * products above still stand in for W_ctx c_t. */
     matvec_batch(&m->dec_w_emb, 3 * hd, e, k, s->embedding, e, m->dec_b_ih, s->dec_gi, 3 * hd);
     matvec_batch(&m->dec_w_hh, 3 * hd, hd, k, s->state, hd, m->dec_b_hh, s->dec_gh, 3 * hd);
     for (size_t i = 0; i < k; i++) {
-        float *gi = s->dec_gi + i * 3 * hd, *state = s->state + i * hd;
+        float *gi = s->dec_gi + i * 3 * hd, *gh = s->dec_gh + i * 3 * hd, *state = s->state + i * hd;
         const float *ctx_term = s->ctx_term + i * r_dim;
         for (size_t r = 0; r < 3 * hd; r++) gi[r] += ctx_term[r];
-        as_f32_gru_update(hd, gi, s->dec_gh + i * 3 * hd, state);
+        if (m->dec_ln_ih.gain) {
+            as_f32_block_layer_norm(3, hd, gi, m->dec_ln_ih.gain, m->dec_ln_ih.shift);
+            as_f32_block_layer_norm(3, hd, gh, m->dec_ln_hh.gain, m->dec_ln_hh.shift);
+        }
+        as_f32_gru_update(hd, gi, gh, state);
         memcpy(rows[i].state, state, hd * sizeof(float));
     }
 
@@ -377,7 +389,7 @@ static void decoder_step(as_session *s, int32_t len, int32_t count, const int32_
         matvec_batch(&m->proj_w, vt, o, k, s->state, hd, m->proj_b, s->logits, vt);
     } else {
         /* o_t = tanh(W_o [s_t ; c_t ; emb] + b_o), as out_w_se [s_t ; emb] + b_o
-         * + out_w_ctx c_t; logits = W_p o_t + b_p */
+         * + out_w_ctx c_t (with layer norm, tanh(LN(...))); logits = W_p o_t + b_p */
         for (size_t i = 0; i < k; i++) {
             memcpy(s->out_in + i * (hd + e), s->state + i * hd, hd * sizeof(float));
             memcpy(s->out_in + i * (hd + e) + hd, s->embedding + i * e, e * sizeof(float));
@@ -387,6 +399,7 @@ static void decoder_step(as_session *s, int32_t len, int32_t count, const int32_
             float *features = s->features + i * o;
             const float *ctx_term = s->ctx_term + i * r_dim;
             for (size_t r = 0; r < o; r++) features[r] += ctx_term[3 * hd + r];
+            if (m->out_ln.gain) as_f32_block_layer_norm(1, o, features, m->out_ln.gain, m->out_ln.shift);
             as_f32_tanh(o, features, features);
         }
         matvec_batch(&m->proj_w, vt, o, k, s->features, o, m->proj_b, s->logits, vt);

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alignscope_format.h" /* AS_LAYER_NORM_EPSILON */
+
 /* W (rows,cols) @ x (cols) + b (rows, may be NULL) -> y (rows). */
 typedef void (*as_f32_matvec_fn)(size_t rows, size_t cols, const float *w,
                                  const float *x, const float *b, float *y);
@@ -61,6 +63,15 @@ typedef void (*as_f32_tanh_fn)(size_t n, const float *x, float *y);
  *   r = sig(gi_r + gh_r), z = sig(gi_z + gh_z), n = tanh(gi_n + r * gh_n),
  *   h = (1 - z) * n + z * h. */
 typedef void (*as_f32_gru_update_fn)(size_t h_dim, const float *gi, const float *gh, float *h);
+/* Layer normalisation of x (blocks * size) in place, each block of `size`
+ * (a GRU gate's H values, or the whole deep output) by its own statistics:
+ *   x = (x - mean) * (1 / sqrt(var + AS_LAYER_NORM_EPSILON)) * gain + shift,
+ * mean and the biased variance var = mean((x - mean)^2) taken in two passes
+ * (PyTorch's layer_norm). gain, shift (blocks * size). size >= 1. Both
+ * twins sum in four lanes, (l0 + l1) + (l2 + l3), then the tail in order,
+ * and apply the same operations per element (no FMA): they agree bit for bit. */
+typedef void (*as_f32_block_layer_norm_fn)(size_t blocks, size_t size, float *x, const float *gain,
+                                           const float *shift);
 
 /* ---- the p24 weight layout ------------------------------------------------
  * Weight matrices the engine multiplies every step are repacked once, at
@@ -216,6 +227,7 @@ void as_f32_top_k__scalar(size_t n, const float *x, int32_t k, int32_t *ids);
 float as_f32_sum_exp__scalar(size_t n, const float *x, float m);
 void as_f32_tanh__scalar(size_t n, const float *x, float *y);
 void as_f32_gru_update__scalar(size_t h_dim, const float *gi, const float *gh, float *h);
+void as_f32_block_layer_norm__scalar(size_t blocks, size_t size, float *x, const float *gain, const float *shift);
 /* exp of each element; only for tests of the shared approximation. */
 void as_f32_exp__scalar(size_t n, const float *x, float *y);
 
@@ -256,6 +268,7 @@ void as_f32_top_k__wasmsimd(size_t n, const float *x, int32_t k, int32_t *ids);
 float as_f32_sum_exp__wasmsimd(size_t n, const float *x, float m);
 void as_f32_tanh__wasmsimd(size_t n, const float *x, float *y);
 void as_f32_gru_update__wasmsimd(size_t h_dim, const float *gi, const float *gh, float *h);
+void as_f32_block_layer_norm__wasmsimd(size_t blocks, size_t size, float *x, const float *gain, const float *shift);
 void as_f32_exp__wasmsimd(size_t n, const float *x, float *y);
 #endif
 
@@ -335,6 +348,7 @@ void as_i8_matvec_q8c4_batch__wasmrelaxed(size_t rows, size_t cols, const int8_t
 #define as_f32_sum_exp as_f32_sum_exp__wasmsimd
 #define as_f32_tanh as_f32_tanh__wasmsimd
 #define as_f32_gru_update as_f32_gru_update__wasmsimd
+#define as_f32_block_layer_norm as_f32_block_layer_norm__wasmsimd
 #else /* scalar */
 #define AS_KERNEL_ISA "scalar"
 #define as_f32_matvec as_f32_matvec__scalar
@@ -349,6 +363,7 @@ void as_i8_matvec_q8c4_batch__wasmrelaxed(size_t rows, size_t cols, const int8_t
 #define as_f32_sum_exp as_f32_sum_exp__scalar
 #define as_f32_tanh as_f32_tanh__scalar
 #define as_f32_gru_update as_f32_gru_update__scalar
+#define as_f32_block_layer_norm as_f32_block_layer_norm__scalar
 #endif
 
 #endif

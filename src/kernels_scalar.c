@@ -372,3 +372,32 @@ void as_f32_gru_update__scalar(size_t h_dim, const float *gi, const float *gh, f
         h[i] = (1.0f - z) * n + z * h[i];
     }
 }
+
+/* Four lane sums, combined as the SIMD twin's hsum, then the tail in order. */
+static float lane_sum(size_t n, const float *x, float centre, int squared) {
+    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        for (int l = 0; l < 4; l++) {
+            const float d = x[i + l] - centre;
+            s[l] += squared ? d * d : d;
+        }
+    float sum = (s[0] + s[1]) + (s[2] + s[3]);
+    for (; i < n; i++) {
+        const float d = x[i] - centre;
+        sum += squared ? d * d : d;
+    }
+    return sum;
+}
+
+/* x (blocks * size) normalised block by block, in place (kernels.h). */
+void as_f32_block_layer_norm__scalar(size_t blocks, size_t size, float *x, const float *gain, const float *shift) {
+    for (size_t b = 0; b < blocks; b++) {
+        float *block = x + b * size;
+        const float *g = gain + b * size, *t = shift + b * size;
+        const float mean = lane_sum(size, block, 0.0f, 0) / (float)size;
+        const float var = lane_sum(size, block, mean, 1) / (float)size;
+        const float inv = 1.0f / sqrtf(var + AS_LAYER_NORM_EPSILON);
+        for (size_t i = 0; i < size; i++) block[i] = (block[i] - mean) * inv * g[i] + t[i];
+    }
+}

@@ -16,7 +16,7 @@
  * max (about 7 instructions each; pmin/pmax are one) and i32x4.trunc_sat
  * (5). `wasm-dis` on the .wasm and `node --print-wasm-code` show the code.
  */
-#include <math.h> /* INFINITY */
+#include <math.h> /* INFINITY, sqrtf */
 #include <wasm_simd128.h>
 
 #include "kernels.h"
@@ -593,5 +593,41 @@ void as_f32_gru_update__wasmsimd(size_t h_dim, const float *gi, const float *gh,
         const float z = as_sigmoid_scalar(gi[h_dim + i] + gh[h_dim + i]);
         const float n = as_tanh_scalar(gi[2 * h_dim + i] + r * gh[2 * h_dim + i]);
         h[i] = (1.0f - z) * n + z * h[i];
+    }
+}
+
+/* sum over x (n) of (x_i - centre), or of its square: four lanes, hsum, then
+ * the tail in order (the scalar twin's lane_sum, bit for bit). */
+static float lane_sum_f32x4(size_t n, const float *x, float centre, int squared) {
+    const v128_t c = wasm_f32x4_splat(centre);
+    v128_t acc = wasm_f32x4_splat(0.0f);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const v128_t d = wasm_f32x4_sub(wasm_v128_load(x + i), c);
+        acc = wasm_f32x4_add(acc, squared ? wasm_f32x4_mul(d, d) : d);
+    }
+    float sum = hsum_f32x4(acc);
+    for (; i < n; i++) {
+        const float d = x[i] - centre;
+        sum += squared ? d * d : d;
+    }
+    return sum;
+}
+
+void as_f32_block_layer_norm__wasmsimd(size_t blocks, size_t size, float *x, const float *gain, const float *shift) {
+    for (size_t b = 0; b < blocks; b++) {
+        float *block = x + b * size;
+        const float *g = gain + b * size, *t = shift + b * size;
+        const float mean = lane_sum_f32x4(size, block, 0.0f, 0) / (float)size;
+        const float var = lane_sum_f32x4(size, block, mean, 1) / (float)size;
+        const float inv = 1.0f / sqrtf(var + AS_LAYER_NORM_EPSILON);
+        const v128_t vmean = wasm_f32x4_splat(mean), vinv = wasm_f32x4_splat(inv);
+        size_t i = 0;
+        for (; i + 4 <= size; i += 4) {
+            const v128_t normed = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(block + i), vmean), vinv);
+            wasm_v128_store(block + i, wasm_f32x4_add(wasm_f32x4_mul(normed, wasm_v128_load(g + i)),
+                                                      wasm_v128_load(t + i)));
+        }
+        for (; i < size; i++) block[i] = (block[i] - mean) * inv * g[i] + t[i];
     }
 }

@@ -155,6 +155,7 @@ static void tensor_shapes(const as_model_info *in, tensor_shape shape[AS_TENSOR_
     const int init_layer = !(flags & AS_ARCH_INIT_FROM_ENCODER);
     const int attn_bias = additive && (flags & AS_ARCH_ATTENTION_BIAS);
     const int deep_output = !(flags & AS_ARCH_DIRECT_OUTPUT);
+    const int layer_norm = (flags & AS_ARCH_LAYER_NORM) != 0; /* LN gains and shifts instead of GRU biases */
 #define MATRIX(id, r, c) shape[id] = (tensor_shape){(r), (c), 1}
 #define VECTOR(id, n) shape[id] = (tensor_shape){(n), 1, 0}
     MATRIX(AS_T_SRC_EMBEDDING, vs, e);
@@ -163,8 +164,9 @@ static void tensor_shapes(const as_model_info *in, tensor_shape shape[AS_TENSOR_
         const uint64_t present = d == 0 || bidirectional; /* 0 rows = absent */
         MATRIX(base + 0, present * 3 * he, e);
         MATRIX(base + 1, present * 3 * he, he);
-        VECTOR(base + 2, present * 3 * he);
-        VECTOR(base + 3, present * 3 * he);
+        VECTOR(base + 2, present * !layer_norm * 3 * he);          /* B_IH */
+        VECTOR(base + 3, present * !layer_norm * 3 * he);          /* B_HH */
+        for (int k = 4; k < 8; k++) VECTOR(base + k, present * layer_norm * 3 * he); /* LN_IH/HH_GAIN/SHIFT */
     }
     MATRIX(AS_T_INIT_W, init_layer ? hd : 0, he);
     VECTOR(AS_T_INIT_B, init_layer ? hd : 0);
@@ -177,10 +179,13 @@ static void tensor_shapes(const as_model_info *in, tensor_shape shape[AS_TENSOR_
     MATRIX(AS_T_TGT_EMBEDDING, vt, e);
     MATRIX(AS_T_DEC_W_IH, 3 * hd, e + c);
     MATRIX(AS_T_DEC_W_HH, 3 * hd, hd);
-    VECTOR(AS_T_DEC_B_IH, 3 * hd);
-    VECTOR(AS_T_DEC_B_HH, 3 * hd);
+    VECTOR(AS_T_DEC_B_IH, layer_norm ? 0 : 3 * hd);
+    VECTOR(AS_T_DEC_B_HH, layer_norm ? 0 : 3 * hd);
+    for (int id = AS_T_DEC_LN_IH_GAIN; id <= AS_T_DEC_LN_HH_SHIFT; id++) VECTOR(id, layer_norm ? 3 * hd : 0);
     MATRIX(AS_T_OUT_W, deep_output ? o : 0, hd + c + e);
     VECTOR(AS_T_OUT_B, deep_output ? o : 0);
+    VECTOR(AS_T_OUT_LN_GAIN, deep_output && layer_norm ? o : 0);
+    VECTOR(AS_T_OUT_LN_SHIFT, deep_output && layer_norm ? o : 0);
     MATRIX(AS_T_PROJ_W, vt, o);
     VECTOR(AS_T_PROJ_B, vt);
 #undef MATRIX
@@ -529,10 +534,14 @@ static as_status read_weights(as_model *model, const uint8_t *p) {
     model->enc_w_hh[0] = matrix[AS_T_ENC_FWD_W_HH];
     model->enc_b_ih[0] = vector[AS_T_ENC_FWD_B_IH];
     model->enc_b_hh[0] = vector[AS_T_ENC_FWD_B_HH];
+    model->enc_ln_ih[0] = (as_layer_norm){vector[AS_T_ENC_FWD_LN_IH_GAIN], vector[AS_T_ENC_FWD_LN_IH_SHIFT]};
+    model->enc_ln_hh[0] = (as_layer_norm){vector[AS_T_ENC_FWD_LN_HH_GAIN], vector[AS_T_ENC_FWD_LN_HH_SHIFT]};
     model->enc_w_ih[1] = matrix[AS_T_ENC_BWD_W_IH];
     model->enc_w_hh[1] = matrix[AS_T_ENC_BWD_W_HH];
     model->enc_b_ih[1] = vector[AS_T_ENC_BWD_B_IH];
     model->enc_b_hh[1] = vector[AS_T_ENC_BWD_B_HH];
+    model->enc_ln_ih[1] = (as_layer_norm){vector[AS_T_ENC_BWD_LN_IH_GAIN], vector[AS_T_ENC_BWD_LN_IH_SHIFT]};
+    model->enc_ln_hh[1] = (as_layer_norm){vector[AS_T_ENC_BWD_LN_HH_GAIN], vector[AS_T_ENC_BWD_LN_HH_SHIFT]};
     model->init_w = matrix[AS_T_INIT_W];
     model->init_b = vector[AS_T_INIT_B];
     model->attn_query_w = matrix[AS_T_ATTN_QUERY_W];
@@ -546,8 +555,11 @@ static as_status read_weights(as_model *model, const uint8_t *p) {
     model->dec_w_hh = matrix[AS_T_DEC_W_HH];
     model->dec_b_ih = vector[AS_T_DEC_B_IH];
     model->dec_b_hh = vector[AS_T_DEC_B_HH];
+    model->dec_ln_ih = (as_layer_norm){vector[AS_T_DEC_LN_IH_GAIN], vector[AS_T_DEC_LN_IH_SHIFT]};
+    model->dec_ln_hh = (as_layer_norm){vector[AS_T_DEC_LN_HH_GAIN], vector[AS_T_DEC_LN_HH_SHIFT]};
     model->out_w = matrix[AS_T_OUT_W];
     model->out_b = vector[AS_T_OUT_B];
+    model->out_ln = (as_layer_norm){vector[AS_T_OUT_LN_GAIN], vector[AS_T_OUT_LN_SHIFT]};
     model->proj_w = matrix[AS_T_PROJ_W];
     model->proj_b = vector[AS_T_PROJ_B];
     return AS_OK;

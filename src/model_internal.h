@@ -26,6 +26,14 @@ typedef struct {
     const float *scale;  /* (rows), with i8 */
 } as_matrix;
 
+/* A layer normalisation's gain and shift (AS_ARCH_LAYER_NORM), each as
+ * wide as what it normalises (3H for a GRU's gates, O for the deep output);
+ * both NULL = absent (the model uses biases there). */
+typedef struct {
+    const float *gain;
+    const float *shift;
+} as_layer_norm;
+
 /* The source side's merge table (AS_ARCH_SUBWORDS): entries (count, 3) are
  * left, right, result ids in rank order; hash is open addressing on the
  * (left, right) pair, slot = rank + 1, 0 = empty. */
@@ -55,7 +63,9 @@ struct as_model {
                                     AS_ARCH_UNIDIRECTIONAL) */
     as_matrix enc_w_hh[2];       /* (3He, He) */
     const float *enc_b_ih[2];    /* (3He) */
-    const float *enc_b_hh[2];    /* (3He) */
+    const float *enc_b_hh[2];    /* (3He)     enc_b_*: absent with AS_ARCH_LAYER_NORM */
+    as_layer_norm enc_ln_ih[2];  /* (3He)     normalises W_ih x, gate by gate: AS_ARCH_LAYER_NORM only */
+    as_layer_norm enc_ln_hh[2];  /* (3He)     normalises W_hh h, the same way */
     as_matrix init_w;            /* (Hd, He)  absent with AS_ARCH_INIT_FROM_ENCODER */
     const float *init_b;         /* (Hd) */
     as_matrix attn_query_w;      /* (A, Hd)   additive only */
@@ -70,11 +80,15 @@ struct as_model {
                                     into dec_w_emb and dec_w_ctx and clears it */
     as_matrix dec_w_hh;          /* (3Hd, Hd) */
     const float *dec_b_ih;       /* (3Hd) */
-    const float *dec_b_hh;       /* (3Hd) */
+    const float *dec_b_hh;       /* (3Hd)     dec_b_*: absent with AS_ARCH_LAYER_NORM */
+    as_layer_norm dec_ln_ih;     /* (3Hd)     normalises W_ih [emb ; c_t] (context included) */
+    as_layer_norm dec_ln_hh;     /* (3Hd)     normalises W_hh s */
     as_matrix out_w;             /* (O, Hd + C + E), input [state; context; embedding];
                                     absent with AS_ARCH_DIRECT_OUTPUT; split into
                                     out_w_se and out_w_ctx, then cleared */
     const float *out_b;          /* (O) */
+    as_layer_norm out_ln;        /* (O)       normalises the deep output's pre-activation (after
+                                    out_b, before the tanh): AS_ARCH_LAYER_NORM, no DIRECT_OUTPUT */
     /* The same weights as the engine multiplies them (as_model_pack_weights).
      * A context c_t = sum_j alpha_tj h_j enters the decoder only through
      * W_ctx c_t, which is sum_j alpha_tj (W_ctx h_j): the engine computes

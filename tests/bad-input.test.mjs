@@ -136,7 +136,7 @@ function fileCases() {
     [`format version ${FORMAT_VERSION - 1} (older: re-export)`, withU32(good, OFF.version, FORMAT_VERSION - 1), 'AS_ERR_VERSION_UNSUPPORTED'],
     ['a header bit flipped within its range (arch_flags bit 4)', rawU32(good, OFF.archFlags, 16), 'AS_ERR_CHECKSUM'],
     ['the language tags "e." -> "f2", CRC fixed', withU32(withU32(good, OFF.srcLang, 0x2e65), OFF.tgtLang, 0x3266), 'AS_ERR_BAD_HEADER'],
-    ['a feature of a newer engine (arch_flags bit 7)', withU32(good, OFF.archFlags, 1 << 7), 'AS_ERR_UNKNOWN_FEATURE'],
+    ['a feature of a newer engine (arch_flags bit 8)', withU32(good, OFF.archFlags, 1 << 8), 'AS_ERR_UNKNOWN_FEATURE'],
     ['vocabulary corrupted, CRC left as is', corrupt, 'AS_ERR_CHECKSUM'],
     ['vocabulary corrupted, CRC fixed up', fixCrc(corrupt), 'AS_ERR_BAD_VOCABULARY'],
     ['vocabulary token length corrupted, CRC fixed up', fixCrc(tokenLength), 'AS_ERR_BAD_VOCABULARY'],

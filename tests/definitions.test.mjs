@@ -79,6 +79,9 @@ test('arch_flags bits: engine.js and the Python exporter agree with C', () => {
     return [jsName[bare] ?? camel(bare), v];
   })));
   assert.equal(Number(cDefine(formatHeader, 'AS_ARCH_KNOWN_FLAGS').replace(/u$/, '')), flags.reduce((a, [, v]) => a | v, 0));
+  // the npm package's type for info.architecture names the same keys
+  const declared = read('npm/engine.d.ts').match(/architecture: \{([^}]*)\}/)[1].split(';').map((s) => s.split(':')[0].trim()).filter(Boolean);
+  assert.deepEqual(declared, Object.keys(DEFINITIONS.ARCH_FLAGS));
 });
 
 test('format version, header size, specials and subword constants: Python agrees with C', () => {

@@ -145,7 +145,7 @@ for (const variant of VARIANTS) {
   describe(`forceScore binding (${variant})`, () => {
     test('the greedy output, unmasked: the beam\'s step log-probabilities and translate()\'s alpha, bit for bit', async () => {
       const engine = await createEngine({ variant });
-      for (const kind of [...KINDS, 'additive-int8', 'tutorial', 'subwords']) {
+      for (const kind of [...KINDS, 'additive-int8', 'tutorial', 'subwords', 'layer-norm']) {
         engine.load(modelBytes(kind));
         const greedy = engine.translate(SENTENCE, { topK: 0 });
         const ids = greedy.target.map((t) => t.id);

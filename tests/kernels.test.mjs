@@ -16,7 +16,7 @@ const PROGRAMS = {
   wasm: [process.execPath, join(ROOT, 'build', 'wasm', 'kernels_test.js')],
 };
 const EXPECTED_VARIANTS = { native: ['scalar', 'wasmsimd'], wasm: ['scalar', 'wasmsimd'] };
-const KERNELS = ['matvec', 'matvec_p24', 'i8_matvec_q32', 'dot_scores', 'additive_scores', 'softmax', 'softmax_masked', 'context', 'tanh', 'exp', 'gru_update', 'top_k', 'sum_exp'];
+const KERNELS = ['matvec', 'matvec_p24', 'i8_matvec_q32', 'dot_scores', 'additive_scores', 'softmax', 'softmax_masked', 'context', 'tanh', 'exp', 'gru_update', 'block_layer_norm', 'top_k', 'sum_exp'];
 
 function run(which, extra = []) {
   const [cmd, ...args] = PROGRAMS[which];
@@ -44,6 +44,7 @@ for (const which of Object.keys(PROGRAMS)) {
     assert.match(out, /^twin:softmax_masked .* ok$/m);
     assert.match(out, /^twin:matvec_p24 .* ok$/m);
     assert.match(out, /^twin:i8_matvec_q32 .* ok$/m);
+    assert.match(out, /^twin:block_layer_norm .* ok$/m);
   });
 
   test(`kernel checks can fail (${which}, tolerances scaled to 0)`, () => {

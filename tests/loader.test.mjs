@@ -102,9 +102,15 @@ function badFiles() {
   ];
   for (const [name, off, value] of header) cases.push([name, withU32(good, off, value), 'AS_ERR_BAD_HEADER', 'header']);
   // arch_flags: an unknown bit is a newer engine's feature
-  for (const bit of [7, 15, 31]) {
+  for (const bit of [8, 15, 31]) {
     cases.push([`arch_flags bit ${bit} (unknown)`, withU32(good, OFF.archFlags, 2 ** bit), 'AS_ERR_UNKNOWN_FEATURE', 'feature']);
   }
+  // bit 7 (layer_norm) trades the GRU biases for gains and shifts: set on a
+  // file with biases, or cleared on one without, the tensors no longer add up
+  // to tensor_bytes (CRC fixed, so the sizes are what is checked)
+  cases.push(['arch_flags bit 7 (layer_norm) on a file with biases', withU32(good, OFF.archFlags, 128), 'AS_ERR_BAD_HEADER', 'header']);
+  const normed = modelBytes('layer-norm');
+  cases.push(['arch_flags bit 7 (layer_norm) cleared on a layer-norm file', withU32(normed, OFF.archFlags, readU32(normed, OFF.archFlags) & ~128), 'AS_ERR_BAD_HEADER', 'header']);
   // bit 6 (subwords) on a word model whose 60-token vocabularies cannot hold
   // the 256 byte tokens (tests/subword.test.mjs has the rest).
   cases.push(['arch_flags bit 6 (subwords) on a word model', withU32(good, OFF.archFlags, 64), 'AS_ERR_BAD_HEADER', 'header']);

@@ -2,7 +2,7 @@
 // twins (models/train/decode.py, on the model rebuilt from the .alsc file by
 // models/train/alsc_to_torch.py, so nothing git-ignored is needed): on the
 // fixture sentences of every shipped model (and the test build's subword
-// model), a pin and a ramp override give the same tokens, alpha within
+// model and its layer-normalised twin), a pin and a ramp override give the same tokens, alpha within
 // TOLERANCES (tests/support/alsc.mjs; int8 files the looser TOLERANCES.int8,
 // for the engine's int16 inputs), and beams of 3, 4 and 8 give the same
 // hypotheses in the same order, each with the same tokens, alpha, scores,
@@ -23,7 +23,7 @@ const SENTENCES = join(ROOT, 'models', 'train', 'fixture_sentences.en.txt');
 const models = readdirSync(join(ROOT, 'models', 'fixtures')).filter((f) => f.endsWith('.parity.json')).sort()
   .map((f) => join(ROOT, 'models', JSON.parse(readFileSync(join(ROOT, 'models', 'fixtures', f), 'utf8')).model))
   .filter(existsSync);
-if (existsSync(join(TEST_MODELS, 'subwords.alsc'))) models.push(join(TEST_MODELS, 'subwords.alsc'));
+for (const name of ['subwords', 'layer-norm']) if (existsSync(join(TEST_MODELS, `${name}.alsc`))) models.push(join(TEST_MODELS, `${name}.alsc`));
 
 // The first 6 fixture sentences (short to long): every case kind on every
 // model, at half the PyTorch time of all 12 (the suite's budget).

@@ -52,7 +52,7 @@ const INFO = {
 // arch_flags bits (src/alignscope_format.h, models/FORMAT.md 1.1) -> info.architecture keys.
 const ARCH_FLAGS = {
   unidirectional: 1, initFromEncoder: 2, attentionBias: 4, directOutput: 8, sourceEos: 16, tutorialTokenizer: 32,
-  subwords: 64,
+  subwords: 64, layerNorm: 128,
 };
 const TRACE = {
   S: 0, sourceIds: 1, sourceSpans: 2, sourceTokens: 3, T: 4, targetIds: 5, copySource: 6, scores: 7,

@@ -16,8 +16,8 @@ refuses raises AlscError with the reason.
 
   /usr/bin/python3 models/train/alsc_to_torch.py models/en-fr.alsc ["Open the file" ...]
 
-Only the architecture of model.py is rebuilt: arch_flags 0, or subwords
-(bit 6). A converted tutorial model (other arch_flags) has its own network
+Only the architecture of model.py is rebuilt: arch_flags 0, subwords
+(bit 6), layer_norm (bit 7), or both. A converted tutorial model (other arch_flags) has its own network
 (tests/support/tutorial_model.py) and is refused with a message.
 """
 import argparse
@@ -42,9 +42,9 @@ FORMAT_VERSION_OLDEST = 5
 MIN_VOCAB, MAX_VOCAB = 5, 65536
 MAX_DIM = 4096
 MAX_TOKENS_LIMIT = 1024
-ARCH_KNOWN_FLAGS = 0x7F
+ARCH_KNOWN_FLAGS = 0xFF
 # Which arch_flags this loader can rebuild as model.py's network.
-SUPPORTED_ARCH_FLAGS = export.ARCH_SUBWORDS
+SUPPORTED_ARCH_FLAGS = export.ARCH_SUBWORDS | export.ARCH_LAYER_NORM
 HEADER_FORMAT = export.HEADER_FORMAT
 OLD_VERSION_MESSAGE = ("this model file's format version is older than this engine reads (before version 5 the "
                        "checksum did not cover the header): re-export it with models/train/export.py, or convert "
@@ -269,7 +269,8 @@ def load_bytes(data):
     config = ModelConfig(src_vocab_size=h["src_vocab_size"], tgt_vocab_size=h["tgt_vocab_size"], attention=kind,
                          embed_dim=h["embed_dim"], encoder_hidden=h["encoder_hidden"],
                          decoder_hidden=h["decoder_hidden"], attention_dim=h["attention_dim"],
-                         output_dim=h["output_dim"], dropout=0.0)
+                         output_dim=h["output_dim"], dropout=0.0,
+                         layer_norm=bool(h["arch_flags"] & export.ARCH_LAYER_NORM))
     model = Seq2SeqAttention(config)
     cfg = model.config
     if (cfg.decoder_hidden, cfg.attention_dim) != (h["decoder_hidden"], h["attention_dim"]):

@@ -42,15 +42,30 @@ ARCH_DIRECT_OUTPUT = 1 << 3        # logits = proj_w s_t + proj_b, no out_w/out_
 ARCH_SOURCE_EOS = 1 << 4           # the encoder reads </s> after the words
 ARCH_TOKENIZER_TUTORIAL = 1 << 5   # FORMAT.md 5.1 instead of 5
 ARCH_SUBWORDS = 1 << 6             # FORMAT.md 5.2: cased subword pieces, merge table
+ARCH_LAYER_NORM = 1 << 7           # LN gains and shifts instead of the GRU biases, and on the deep output
 MAX_SOURCE_TOKENS = 100
 MAX_TARGET_TOKENS = 210  # = 2 * MAX_SOURCE_TOKENS + 10
 
 
+def layer_norm_tensors(prefix, cell):
+    """A LayerNormGRUCell's gains and shifts, as FORMAT.md names them after its matrices."""
+    return [(f"{prefix}_ln_ih_gain", cell.norm_ih.gain), (f"{prefix}_ln_ih_shift", cell.norm_ih.shift),
+            (f"{prefix}_ln_hh_gain", cell.norm_hh.gain), (f"{prefix}_ln_hh_shift", cell.norm_hh.shift)]
+
+
 def tensors_in_file_order(model):
-    """(name, tensor) in the order of models/FORMAT.md section 3."""
-    m, kind = model, model.config.attention
+    """(name, tensor) in the order of models/FORMAT.md section 3. A layer-normalised
+    model (ARCH_LAYER_NORM) has LN gains and shifts where the others have GRU biases,
+    and the deep output's after out_b."""
+    m, kind, normed = model, model.config.attention, model.config.layer_norm
     order = [("src_embedding", m.src_embedding.weight)]
     for direction, suffix in (("fwd", "l0"), ("bwd", "l0_reverse")):
+        if normed:
+            cell = m.encoder.forward_cell if direction == "fwd" else m.encoder.backward_cell
+            order += [(f"enc_{direction}_weight_ih", cell.weight_ih.weight),
+                      (f"enc_{direction}_weight_hh", cell.weight_hh.weight)]
+            order += layer_norm_tensors(f"enc_{direction}", cell)
+            continue
         for part in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):
             order.append((f"enc_{direction}_{part}", getattr(m.encoder, f"{part}_{suffix}")))
     order += [("init_w", m.init_state.weight), ("init_b", m.init_state.bias)]
@@ -60,11 +75,17 @@ def tensors_in_file_order(model):
         order.append(("attn_key_w", m.attn_key.weight))
     if kind == "additive":
         order.append(("attn_v", m.attn_v))
-    order += [("tgt_embedding", m.tgt_embedding.weight),
-              ("dec_w_ih", m.decoder_cell.weight_ih), ("dec_w_hh", m.decoder_cell.weight_hh),
-              ("dec_b_ih", m.decoder_cell.bias_ih), ("dec_b_hh", m.decoder_cell.bias_hh),
-              ("out_w", m.deep_output.weight), ("out_b", m.deep_output.bias),
-              ("proj_w", m.projection.weight), ("proj_b", m.projection.bias)]
+    order.append(("tgt_embedding", m.tgt_embedding.weight))
+    if normed:
+        order += [("dec_w_ih", m.decoder_cell.weight_ih.weight), ("dec_w_hh", m.decoder_cell.weight_hh.weight)]
+        order += layer_norm_tensors("dec", m.decoder_cell)
+    else:
+        order += [("dec_w_ih", m.decoder_cell.weight_ih), ("dec_w_hh", m.decoder_cell.weight_hh),
+                  ("dec_b_ih", m.decoder_cell.bias_ih), ("dec_b_hh", m.decoder_cell.bias_hh)]
+    order += [("out_w", m.deep_output.weight), ("out_b", m.deep_output.bias)]
+    if normed:
+        order += [("out_ln_gain", m.deep_output_norm.gain), ("out_ln_shift", m.deep_output_norm.shift)]
+    order += [("proj_w", m.projection.weight), ("proj_b", m.projection.bias)]
     return order
 
 
@@ -89,11 +110,6 @@ def merges_block(segmenter):
 
 def load_checkpoint(path):
     checkpoint = torch.load(path, map_location="cpu")
-    if checkpoint["config"].get("layer_norm"):
-        # validated here, before any tensor is read: a file without the LN gains and
-        # shifts would run a different network in the engine, silently
-        raise SystemExit(f"{path}: trained with --layer-norm, which the model format (models/FORMAT.md) "
-                         "cannot store yet; it is an ablation (./build.sh ablate), not an exportable model")
     # The file holds the output layer and the target embeddings as two tensors
     # (FORMAT.md), so a model trained with them tied is loaded untied: the same
     # values, but suppress_specials and the rounding touch only the one they name.
@@ -189,16 +205,15 @@ def with_file_crc(data):
 
 
 def model_file_bytes(model, src_vocab, tgt_vocab, weights="f16", languages=("en", "fr"), segmenters=None):
-    """One of our models (models/train/model.py): arch_flags 0, or ARCH_SUBWORDS with
-    the source segmenter's merge table."""
+    """One of our models (models/train/model.py): arch_flags 0, plus ARCH_SUBWORDS with
+    the source segmenter's merge table, plus ARCH_LAYER_NORM for a --layer-norm model."""
     cfg = model.config
     dims = {"attention": cfg.attention, "embed_dim": cfg.embed_dim, "encoder_hidden": cfg.encoder_hidden,
             "decoder_hidden": cfg.decoder_hidden, "attention_dim": cfg.attention_dim,
             "output_dim": cfg.output_dim, "trained_score_scale": cfg.trained_score_scale()}
-    if segmenters:
-        return alsc_bytes(dims, src_vocab, tgt_vocab, tensors_in_file_order(model), weights, languages,
-                          arch_flags=ARCH_SUBWORDS, merges=merges_block(segmenters[0]))
-    return alsc_bytes(dims, src_vocab, tgt_vocab, tensors_in_file_order(model), weights, languages)
+    flags = (ARCH_SUBWORDS if segmenters else 0) | (ARCH_LAYER_NORM if cfg.layer_norm else 0)
+    return alsc_bytes(dims, src_vocab, tgt_vocab, tensors_in_file_order(model), weights, languages,
+                      arch_flags=flags, merges=merges_block(segmenters[0]) if segmenters else b"")
 
 
 @torch.no_grad()

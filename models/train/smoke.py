@@ -9,7 +9,8 @@ and for the kinds in INT8_KINDS also OUT_DIR/<kind>-int8.alsc + .parity.json (th
 same checkpoint with int8 matrices; the fixtures use the dequantised weights).
 OUT_DIR/subwords.alsc (+ -int8) is the additive kind with cased subword pieces
 (models/FORMAT.md 5.2), trained by update budget and resumed half way, as
-./build.sh model trains the page's models.
+./build.sh model trains the page's models. OUT_DIR/layer-norm.alsc (+ -int8) is
+the same with --layer-norm (arch_flags layer_norm, FORMAT.md 1.1).
 """
 import argparse
 import os
@@ -67,15 +68,17 @@ def main():
         print(f"smoke: {kind} ok", flush=True)
     if args.subwords:
         subword_model(args, data)
+        subword_model(args, data, "layer-norm", ["--layer-norm"], resume=False)
 
 
-def subword_model(args, data):
+def subword_model(args, data, name="subwords", extra_args=(), resume=True):
     """The additive kind on cased subwords: an update budget, stopped after a few
-    seconds and resumed from its state (the path a long run takes)."""
+    seconds and resumed from its state (the path a long run takes) unless not
+    resume; extra_args: train.py's options for a variant of it (layer-norm)."""
     sentences = os.path.join(args.out, "sentences-subwords.txt")
     with open(sentences, "w", encoding="utf-8") as f:
         f.write("\n".join(SUBWORD_SENTENCES) + "\n")
-    run_dir, state = os.path.join(args.out, "run-subwords"), os.path.join(args.out, "state-subwords")
+    run_dir, state = os.path.join(args.out, f"run-{name}"), os.path.join(args.out, f"state-{name}")
     shutil.rmtree(run_dir, ignore_errors=True)
     shutil.rmtree(state, ignore_errors=True)
     common = [os.path.join(HERE, "train.py"), "--data", data, "--out", run_dir, "--attention", "additive",
@@ -83,15 +86,16 @@ def subword_model(args, data):
               "--embed", "24", "--hidden", "20", "--decoder-hidden", "24", "--attention-dim", "28",
               "--output-dim", "20", "--batch", "16", "--lr", "5e-3", "--dev-sentences", "20",
               "--sampled-negatives", "20", "--full-softmax-tail", "0.3", "--eval-every", "100",
-              "--save-every", "20", "--epoch-pairs", "400"]
-    run(common + ["--minutes", "0.05"])  # stops part way, state saved
-    run(common)                          # resumes and finishes
+              "--save-every", "20", "--epoch-pairs", "400", *extra_args]
+    if resume:
+        run(common + ["--minutes", "0.05"])  # stops part way, state saved
+    run(common)                              # (resumes and) finishes
     checkpoint = os.path.join(run_dir, "checkpoint.pt")
-    for name, extra in (("subwords", []), ("subwords-int8", ["--int8"])):
-        run([os.path.join(HERE, "export.py"), checkpoint, os.path.join(args.out, f"{name}.alsc"), *extra,
-             "--fixtures", os.path.join(args.out, f"{name}.parity.json"), "--sentences", sentences])
-    shutil.copy(os.path.join(run_dir, "metrics.json"), os.path.join(args.out, "subwords.metrics.json"))
-    print("smoke: subwords ok", flush=True)
+    for file_name, extra in ((name, []), (f"{name}-int8", ["--int8"])):
+        run([os.path.join(HERE, "export.py"), checkpoint, os.path.join(args.out, f"{file_name}.alsc"), *extra,
+             "--fixtures", os.path.join(args.out, f"{file_name}.parity.json"), "--sentences", sentences])
+    shutil.copy(os.path.join(run_dir, "metrics.json"), os.path.join(args.out, f"{name}.metrics.json"))
+    print(f"smoke: {name} ok", flush=True)
 
 
 if __name__ == "__main__":

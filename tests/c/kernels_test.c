@@ -99,6 +99,7 @@ typedef struct {
     as_i8_matvec_q32_fn i8_matvec_q32;
     as_f32_matvec_p24_batch_fn matvec_p24_batch;
     as_i8_matvec_q32_batch_fn i8_matvec_q32_batch;
+    as_f32_block_layer_norm_fn block_layer_norm;
 } variant;
 
 static const variant variants[] = {
@@ -106,13 +107,13 @@ static const variant variants[] = {
      as_f32_softmax__scalar, as_f32_softmax_masked__scalar, as_f32_context__scalar, as_f32_tanh__scalar, as_f32_gru_update__scalar,
      as_f32_exp__scalar, as_f32_matvec_p24__scalar,
      as_f32_top_k__scalar, as_f32_sum_exp__scalar, as_i8_matvec_q32__scalar,
-     as_f32_matvec_p24_batch__scalar, as_i8_matvec_q32_batch__scalar},
+     as_f32_matvec_p24_batch__scalar, as_i8_matvec_q32_batch__scalar, as_f32_block_layer_norm__scalar},
 #if defined(__wasm_simd128__) || defined(AS_SIMD128_SHIM)
     {"wasmsimd", as_f32_matvec__wasmsimd_r4, as_f32_additive_scores__wasmsimd, as_f32_dot_scores__wasmsimd,
      as_f32_softmax__wasmsimd, as_f32_softmax_masked__wasmsimd, as_f32_context__wasmsimd, as_f32_tanh__wasmsimd, as_f32_gru_update__wasmsimd,
      as_f32_exp__wasmsimd, as_f32_matvec_p24__wasmsimd,
      as_f32_top_k__wasmsimd, as_f32_sum_exp__wasmsimd, as_i8_matvec_q32__wasmsimd,
-     as_f32_matvec_p24_batch__wasmsimd, as_i8_matvec_q32_batch__wasmsimd},
+     as_f32_matvec_p24_batch__wasmsimd, as_i8_matvec_q32_batch__wasmsimd, as_f32_block_layer_norm__wasmsimd},
 #endif
 };
 #define N_VARIANTS (sizeof variants / sizeof variants[0])
@@ -741,6 +742,57 @@ static void test_gru(const variant *v) {
     finish(&r);
 }
 
+/* Layer normalisation, block by block, against a double-precision two-pass
+ * reference: 1, 2 and 3 blocks of every length, inputs with a large common
+ * offset (where a one-pass E[x^2] - E[x]^2 would lose every digit) and a
+ * constant block (variance 0: the epsilon alone keeps it finite, and the
+ * result is exactly the shift). Error relative to max(1, |ref|), in units of
+ * the block's conditioning (below). */
+static void test_block_layer_norm(const variant *v) {
+    report r = {"block_layer_norm", v->name, 0, 2e-6, 0, 0};
+    for (size_t li = 0; li < N_LENGTHS; li++) {
+        const size_t size = lengths[li];
+        for (size_t blocks = 1; blocks <= 3; blocks++) {
+            for (int kind = 0; kind < 3; kind++) {
+                const size_t n = blocks * size;
+                float *x0 = malloc(n * sizeof(float)), *g = malloc(n * sizeof(float)), *t = malloc(n * sizeof(float));
+                float *x = out_buffer(n);
+                fill(x0, n, -3, 3);
+                if (kind == 1) for (size_t i = 0; i < n; i++) x0[i] += 100.0f;
+                if (kind == 2) for (size_t i = 0; i < n; i++) x0[i] = 0.75f;
+                fill(g, n, -2, 2);
+                fill(t, n, -1, 1);
+                memcpy(x, x0, n * sizeof(float));
+                v->block_layer_norm(blocks, size, x, g, t);
+                note_canary(&r, x, n);
+                for (size_t b = 0; b < blocks; b++) {
+                    const float *in = x0 + b * size;
+                    double mean = 0, var = 0;
+                    for (size_t i = 0; i < size; i++) mean += in[i];
+                    mean /= (double)size;
+                    for (size_t i = 0; i < size; i++) var += (in[i] - mean) * (in[i] - mean);
+                    var /= (double)size;
+                    /* x - mean loses what the inputs' rounding (relative to
+                     * max|x|) is worth against their spread: an offset of 100
+                     * on a spread of 1.7 leaves 6 bits fewer, in any float32
+                     * computation, so the error is measured in those units */
+                    double largest = 0;
+                    for (size_t i = 0; i < size; i++) largest = fmax(largest, fabs(in[i]));
+                    const double condition = fmax(1.0, largest / sqrt(var + (double)AS_LAYER_NORM_EPSILON));
+                    for (size_t i = 0; i < size; i++) {
+                        const size_t k = b * size + i;
+                        const double ref = (in[i] - mean) / sqrt(var + (double)AS_LAYER_NORM_EPSILON) * g[k] + t[k];
+                        if (kind == 2) note(&r, x[k] == t[k] ? 0.0 : 1.0); /* 0 * inv * g + t: t exactly */
+                        else note(&r, fabs(x[k] - ref) / (fmax(1.0, fabs(ref)) * condition));
+                    }
+                }
+                free(x0); free(g); free(t); free(x);
+            }
+        }
+    }
+    finish(&r);
+}
+
 /* SIMD and scalar twins on the same inputs: they may differ only by
  * summation order (elementwise kernels are designed to agree exactly). */
 static void test_twins(void) {
@@ -777,6 +829,23 @@ static void test_twins(void) {
     }
     finish(&m);
     finish(&e);
+
+    /* layer norm: the same lane sums and per-element operations, so exactly equal */
+    report ln = {"twin:block_layer_norm", "simd-scal", 0, 0.0, 0, 0};
+    for (size_t li = 0; li < N_LENGTHS; li++) {
+        const size_t size = lengths[li], n = 3 * size;
+        float *x1 = out_buffer(n), *x2 = out_buffer(n), *g = malloc(n * sizeof(float)), *t = malloc(n * sizeof(float));
+        fill(x1, n, -5, 5);
+        memcpy(x2, x1, n * sizeof(float));
+        fill(g, n, -2, 2);
+        fill(t, n, -1, 1);
+        a->block_layer_norm(3, size, x1, g, t);
+        b->block_layer_norm(3, size, x2, g, t);
+        note_canary(&ln, x2, n);
+        for (size_t i = 0; i < n; i++) note(&ln, memcmp(&x1[i], &x2[i], 4) == 0 ? 0.0 : 1.0);
+        free(x1); free(x2); free(g); free(t);
+    }
+    finish(&ln);
 
     /* the masked softmax: the twins' sums run in different orders (as the
      * plain softmax's), so they agree to a few ulps, and on the dropped
@@ -1022,6 +1091,7 @@ int main(int argc, char **argv) {
         test_tanh(&variants[i]);
         test_exp(&variants[i]);
         test_gru(&variants[i]);
+        test_block_layer_norm(&variants[i]);
     }
     test_i8_quantise_tiny();
     test_twins();

@@ -98,8 +98,9 @@ export function fixtureFiles() {
     out.push({ name: `test-models/${kind}`, fixture: file, model: join(TEST_MODELS, `${kind}.alsc`) });
   }
   // The PyTorch tutorial's architecture, converted (tests/support/tutorial_model.py),
-  // and the additive kind on cased subword pieces (models/train/smoke.py).
-  for (const name of ['tutorial', 'tutorial-int8', 'subwords', 'subwords-int8']) {
+  // the additive kind on cased subword pieces and the same with layer-normalised
+  // GRUs (arch_flags layer_norm) (models/train/smoke.py).
+  for (const name of ['tutorial', 'tutorial-int8', 'subwords', 'subwords-int8', 'layer-norm', 'layer-norm-int8']) {
     out.push({ name: `test-models/${name}`, fixture: join(TEST_MODELS, `${name}.parity.json`), model: join(TEST_MODELS, `${name}.alsc`) });
   }
   const dir = join(ROOT, 'models', 'fixtures');

@@ -286,6 +286,8 @@ test('format-3 architectures in words; what a decoder without attention sees', a
   assert.equal(architectureName({ architecture: { ...all, tutorialTokenizer: false, attentionBias: false, initFromEncoder: false, directOutput: false } }), 'one-direction encoder, reads </s> after the words');
   assert.equal(architectureName({ architecture: {} }), '', 'ours: nothing to add');
   assert.equal(architectureName({}), '', 'an engine before format 3');
+  assert.equal(architectureName({ architecture: { layerNorm: true, subwords: true } }), 'layer-normalised GRUs');
+  assert.equal(architectureName({ architecture: { ...all, layerNorm: true } }), 'the PyTorch seq2seq tutorial’s architecture, layer-normalised GRUs');
   assert.equal(fixedSummary({ architecture: { unidirectional: true } }).formula, 'c = h_S');
   assert.equal(fixedSummary({}).formula, 'c = [→h_S ; ←h_1]');
   assert.match(describeLocal({ name: 't.alsc', size: 83_696 }, { attention: 'additive', weightType: 'f32', parameterCount: 21_000, architecture: all }), /^Your file “t\.alsc” \(84 kB\) · additive attention \(Bahdanau\) · the PyTorch seq2seq tutorial’s architecture · f32 weights · 21 k parameters\./);

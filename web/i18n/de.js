@@ -274,6 +274,7 @@ export default Object.freeze({
   'arch.sourceEos': 'liest </s> nach den Wörtern',
   'arch.tutorialTokenizer': 'der Tokenizer des Tutorials',
   'arch.tutorial': 'die Architektur des PyTorch-Seq2seq-Tutorials',
+  'arch.layerNorm': 'GRUs mit Layer-Normalisierung',
   'summary.oneWay': 'der letzte Zustand des Encoders',
   'summary.twoWay': 'der letzte Zustand des Encoders in jeder Richtung',
   'bytes.kB': '{n} kB',

@@ -273,6 +273,7 @@ export default Object.freeze({
   'arch.sourceEos': 'reads </s> after the words',
   'arch.tutorialTokenizer': 'the tutorial’s tokeniser',
   'arch.tutorial': 'the PyTorch seq2seq tutorial’s architecture',
+  'arch.layerNorm': 'layer-normalised GRUs',
   'summary.oneWay': 'the encoder’s last state',
   'summary.twoWay': 'the encoder’s last state in each direction',
   'bytes.kB': '{n} kB',

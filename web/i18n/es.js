@@ -273,6 +273,7 @@ export default Object.freeze({
   'arch.sourceEos': 'lee </s> tras las palabras',
   'arch.tutorialTokenizer': 'el tokenizador del tutorial',
   'arch.tutorial': 'la arquitectura del tutorial seq2seq de PyTorch',
+  'arch.layerNorm': 'GRU con normalización de capa',
   'summary.oneWay': 'el último estado del codificador',
   'summary.twoWay': 'el último estado del codificador en cada sentido',
   'bytes.kB': '{n} kB',

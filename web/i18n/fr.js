@@ -273,6 +273,7 @@ export default Object.freeze({
   'arch.sourceEos': 'lit </s> après les mots',
   'arch.tutorialTokenizer': 'le découpage en jetons du tutoriel',
   'arch.tutorial': 'l’architecture du tutoriel seq2seq de PyTorch',
+  'arch.layerNorm': 'GRU avec normalisation de couche',
   'summary.oneWay': 'le dernier état de l’encodeur',
   'summary.twoWay': 'le dernier état de l’encodeur dans chaque sens',
   'bytes.kB': '{n} ko',

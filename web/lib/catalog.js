@@ -145,15 +145,17 @@ export function describeEntry(entry) {
 }
 
 // Format-3 architecture flags (info.architecture from engine.js), in words.
-// (Their words: `arch.FLAG` in web/i18n/.)
+// (Their words: `arch.FLAG` in web/i18n/.) The tutorial's six, which together
+// are its architecture, then our own variations (layer normalisation).
 const ARCHITECTURE_WORDS = Object.freeze(Object.fromEntries(['unidirectional', 'initFromEncoder', 'attentionBias', 'directOutput', 'sourceEos', 'tutorialTokenizer'].map((k) => [k, `arch.${k}`])));
+const VARIATION_WORDS = Object.freeze({ layerNorm: 'arch.layerNorm' });
 
-/** "the PyTorch seq2seq tutorial’s architecture", a list of its differences, or '' for ours. */
+/** "the PyTorch seq2seq tutorial’s architecture", a list of its differences from ours, or '' for ours. */
 export function architectureName(info) {
   const on = Object.keys(ARCHITECTURE_WORDS).filter((k) => info?.architecture?.[k]);
-  if (!on.length) return '';
-  if (on.length === Object.keys(ARCHITECTURE_WORDS).length) return t('arch.tutorial');
-  return on.map((k) => t(ARCHITECTURE_WORDS[k])).join(', ');
+  const tutorial = on.length === Object.keys(ARCHITECTURE_WORDS).length ? [t('arch.tutorial')] : on.map((k) => t(ARCHITECTURE_WORDS[k]));
+  const variations = Object.keys(VARIATION_WORDS).filter((k) => info?.architecture?.[k]).map((k) => t(VARIATION_WORDS[k]));
+  return [...tutorial, ...variations].join(', ');
 }
 
 /**
