@@ -31,7 +31,7 @@ import alsc_to_torch  # noqa: E402
 import export  # noqa: E402
 from model import ModelConfig, Seq2SeqAttention  # noqa: E402
 
-NAMES = ["additive", "dot", "general", "scaled_dot", "none", "additive-int8", "tutorial", "subwords", "subwords-int8"]
+NAMES = ["additive", "dot", "general", "scaled_dot", "none", "additive-int8", "tutorial", "subwords", "subwords-int8", "layer-norm"]
 WIDTH = 2
 # Random weights hardly ever emit </s>, so every translation would run to its
 # cap, 2 S + 10 steps of S-wide attention (210 x 100 for a long input): the
@@ -50,7 +50,7 @@ def shrink(data, seed):
     weights = alsc_to_torch.WEIGHT_NAMES[h["weight_type"]]
     flags = h["arch_flags"]
     torch.manual_seed(seed)
-    if flags & ~export.ARCH_SUBWORDS:  # a converted tutorial model: its own network
+    if flags & ~(export.ARCH_SUBWORDS | export.ARCH_LAYER_NORM):  # a converted tutorial model: its own network
         import convert_tutorial
         import tutorial_model
         enc = tutorial_model.EncoderRNN(len(src) - 2, WIDTH)
@@ -61,7 +61,7 @@ def shrink(data, seed):
     else:
         cfg = ModelConfig(src_vocab_size=len(src), tgt_vocab_size=len(tgt), attention=kind, embed_dim=WIDTH,
                           encoder_hidden=WIDTH, decoder_hidden=WIDTH, attention_dim=WIDTH, output_dim=WIDTH,
-                          dropout=0.0)
+                          dropout=0.0, layer_norm=bool(flags & export.ARCH_LAYER_NORM))
         model = Seq2SeqAttention(cfg)
         if flags & export.ARCH_SUBWORDS:
             export.suppress_specials(model)
