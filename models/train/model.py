@@ -41,8 +41,8 @@ class ModelConfig:
     word_dropout: float = 0.0
     # layer_norm: layer normalisation (Ba, Kiros & Hinton 2016) inside both GRUs and
     # of the deep output, issue 28's recipe list. Unlike the two above it changes the
-    # network, and models/FORMAT.md has no tensors for it yet: export.py refuses such
-    # a checkpoint, so it is for the ablation (build.sh ABLATIONS) until it earns a place.
+    # network the engine runs: the file says so (arch_flags layer_norm) and carries the
+    # gains and shifts in place of the GRU biases (models/FORMAT.md 4.1).
     layer_norm: bool = False
 
     def normalised(self):

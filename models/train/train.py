@@ -340,8 +340,8 @@ def parse_args(argv=None):
     ap.add_argument("--tie-target-embeddings", action="store_true",
                     help="the output layer's weights are the target embeddings (needs --output-dim == --embed)")
     ap.add_argument("--layer-norm", action="store_true",
-                    help="layer normalisation in both GRUs and the deep output (an ablation for now: "
-                         "the model file has no place for it, so export.py refuses the checkpoint)")
+                    help="layer normalisation in both GRUs, gate by gate, and of the deep output "
+                         "(arch_flags layer_norm in the model file, models/FORMAT.md 4.1)")
     ap.add_argument("--label-smoothing", type=float, default=0.0,
                     help="share of each target's probability spread over the other words (0.1 is usual)")
     ap.add_argument("--batch", type=int, default=64)
