@@ -562,7 +562,7 @@ mode_zoo_one() {
 # Each line: NAME and the arguments that follow MODEL_RECIPE's (argparse: the
 # last of a repeated flag wins). tied-embeddings narrows the deep output to the
 # embeddings' 128 (a tie needs them equal), so it measures both changes at once.
-# layer-norm changes the network (train-only for now: export.py refuses it);
+# layer-norm changes the network (arch_flags layer_norm in the file);
 # dialogue-final moves the last 20 % of updates towards dialogue; with-bible
 # draws the bible domain, which only a corpus with @sword-bible has (sources.txt).
 ABLATIONS=(

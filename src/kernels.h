@@ -59,15 +59,18 @@ typedef float (*as_f32_sum_exp_fn)(size_t n, const float *x, float m);
 /* y (n) = tanh(x (n)); y may alias x. */
 typedef void (*as_f32_tanh_fn)(size_t n, const float *x, float *y);
 /* GRU update, PyTorch gate order (r, z, n):
- *   gi (3H) = W_ih x + b_ih, gh (3H) = W_hh h + b_hh, h (H) updated in place:
+ *   gi (3H) = W_ih x + b_ih, gh (3H) = W_hh h + b_hh (with AS_ARCH_LAYER_NORM
+ *   their layer norms instead, as_f32_block_layer_norm), h (H) updated in place:
  *   r = sig(gi_r + gh_r), z = sig(gi_z + gh_z), n = tanh(gi_n + r * gh_n),
  *   h = (1 - z) * n + z * h. */
 typedef void (*as_f32_gru_update_fn)(size_t h_dim, const float *gi, const float *gh, float *h);
 /* Layer normalisation of x (blocks * size) in place, each block of `size`
  * (a GRU gate's H values, or the whole deep output) by its own statistics:
  *   x = (x - mean) * (1 / sqrt(var + AS_LAYER_NORM_EPSILON)) * gain + shift,
- * mean and the biased variance var = mean((x - mean)^2) taken in two passes
- * (PyTorch's layer_norm). gain, shift (blocks * size). size >= 1. Both
+ * mean and the biased variance var = mean((x - mean)^2) taken in two passes:
+ * the function PyTorch's layer_norm computes (its CPU kernel gets there by
+ * other operations, so they agree to rounding: the parity tests bound it).
+ * gain, shift (blocks * size). size >= 1. Both
  * twins sum in four lanes, (l0 + l1) + (l2 + l3), then the tail in order,
  * and apply the same operations per element (no FMA): they agree bit for bit. */
 typedef void (*as_f32_block_layer_norm_fn)(size_t blocks, size_t size, float *x, const float *gain,

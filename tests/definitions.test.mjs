@@ -53,7 +53,7 @@ print(json.dumps({"loader": {k: getattr(alsc_to_torch, k) for k in ("FORMAT_VERS
   "version": export.FORMAT_VERSION, "header": export.HEADER_SIZE,
   "arch": {k[len("ARCH_"):]: v for k, v in vars(export).items() if k.startswith("ARCH_") and isinstance(v, int)},
   "specials": model.SPECIALS, "first_byte": subword.FIRST_BYTE_ID, "mark_id": subword.MARK_ID, "mark": subword.MARK,
-  "max_pretoken": subword.MAX_PRETOKEN_CHARS}))
+  "max_pretoken": subword.MAX_PRETOKEN_CHARS, "layer_norm_epsilon": model.LAYER_NORM_EPSILON}))
 `], { cwd: ROOT, encoding: 'utf8' }).stdout);
 
 test('status codes: engine.js has the C enum, in order', () => {
@@ -79,6 +79,8 @@ test('arch_flags bits: engine.js and the Python exporter agree with C', () => {
     return [jsName[bare] ?? camel(bare), v];
   })));
   assert.equal(Number(cDefine(formatHeader, 'AS_ARCH_KNOWN_FLAGS').replace(/u$/, '')), flags.reduce((a, [, v]) => a | v, 0));
+  // the layer norm's epsilon (arch_flags layer_norm) is training's
+  assert.equal(python.layer_norm_epsilon, Number(cDefine(formatHeader, 'AS_LAYER_NORM_EPSILON').replace(/f$/, '')));
   // the npm package's type for info.architecture names the same keys
   const declared = read('npm/engine.d.ts').match(/architecture: \{([^}]*)\}/)[1].split(';').map((s) => s.split(':')[0].trim()).filter(Boolean);
   assert.deepEqual(declared, Object.keys(DEFINITIONS.ARCH_FLAGS));

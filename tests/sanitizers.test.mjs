@@ -14,7 +14,7 @@ import { INT8_KINDS, KINDS, ROOT, TEST_MODELS } from './support/alsc.mjs';
 
 const PROGRAMS = {
   kernels_test: [],
-  engine_test: [...[...KINDS, ...INT8_KINDS.map((k) => `${k}-int8`), 'tutorial', 'subwords', 'layer-norm'].map((k) => join(TEST_MODELS, `${k}.alsc`)), '--sentences', join(TEST_MODELS, 'sentences.txt')],
+  engine_test: [...[...KINDS, ...INT8_KINDS.map((k) => `${k}-int8`), 'tutorial', 'subwords', 'layer-norm', 'layer-norm-int8'].map((k) => join(TEST_MODELS, `${k}.alsc`)), '--sentences', join(TEST_MODELS, 'sentences.txt')],
 };
 const SAN_ENV = {
   ASAN_OPTIONS: 'detect_leaks=1:halt_on_error=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1',

@@ -64,6 +64,11 @@ class ModelConfig:
         return 1.0
 
 
+# The epsilon under every layer norm's square root; src/alignscope_format.h
+# AS_LAYER_NORM_EPSILON is the engine's (tests/definitions.test.mjs compares them).
+LAYER_NORM_EPSILON = 1e-5
+
+
 class BlockLayerNorm(nn.Module):
     """Layer normalisation of a GRU pre-activation (..., blocks*H), each H-block (a
     gate's r, z or n) by its own mean and variance, then a learnt gain and shift
@@ -77,7 +82,7 @@ class BlockLayerNorm(nn.Module):
 
     def forward(self, x):
         shape = x.shape
-        normed = F.layer_norm(x.reshape(*shape[:-1], self.blocks, self.size), (self.size,), eps=1e-5)
+        normed = F.layer_norm(x.reshape(*shape[:-1], self.blocks, self.size), (self.size,), eps=LAYER_NORM_EPSILON)
         return normed.reshape(shape) * self.gain + self.shift
 
 

@@ -65,7 +65,11 @@ class Encoder(torch.nn.Module):
 
     def forward(self, src):
         m = self.m
-        annotations, _ = m.encoder(m.src_embedding(src))
+        embedded = m.src_embedding(src)
+        if m.config.layer_norm:  # LayerNormBiGRU: (embedded, mask) -> annotations
+            annotations = m.encoder(embedded, torch.ones_like(src, dtype=torch.bool))
+        else:
+            annotations, _ = m.encoder(embedded)
         He = m.config.encoder_hidden
         s0 = torch.tanh(m.init_state(annotations[:, 0, He:]))
         return annotations, m.attn_key(annotations), s0
@@ -84,6 +88,13 @@ class DecoderStep(torch.nn.Module):
 
 def export_onnx(model, out_dir):
     cfg = model.config
+    if cfg.layer_norm:
+        # Its encoder is a Python loop over the positions (model.LayerNormBiGRU), which
+        # torch.onnx.export traces at one length: the graph would claim a dynamic S that
+        # it does not have. Said here rather than benched wrong.
+        raise SystemExit("make_models.py: a layer-norm model's encoder cannot be exported to ONNX by tracing "
+                         "(its loop would be fixed at one source length); the onnxruntime-web backend cannot "
+                         "run it yet")
     S = 7
     src = torch.randint(4, cfg.src_vocab_size, (1, S))
     enc = Encoder(model).eval()

@@ -22,7 +22,7 @@ import { OFF, fileCrc } from '../support/alsc.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = process.argv[2] ?? join(ROOT, 'build', 'fuzz', 'corpus');
-const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'tutorial', 'subwords', 'subwords-int8', 'layer-norm'];
+const KINDS = ['additive', 'dot', 'general', 'scaled_dot', 'none', 'additive-int8', 'tutorial', 'subwords', 'subwords-int8', 'layer-norm', 'layer-norm-int8'];
 
 const u32 = (b, off) => new DataView(b.buffer, b.byteOffset).getUint32(off, true);
 function setU32(b, off, v) { new DataView(b.buffer, b.byteOffset).setUint32(off, v >>> 0, true); return b; }

@@ -31,7 +31,7 @@ import alsc_to_torch  # noqa: E402
 import export  # noqa: E402
 from model import ModelConfig, Seq2SeqAttention  # noqa: E402
 
-NAMES = ["additive", "dot", "general", "scaled_dot", "none", "additive-int8", "tutorial", "subwords", "subwords-int8", "layer-norm"]
+NAMES = ["additive", "dot", "general", "scaled_dot", "none", "additive-int8", "tutorial", "subwords", "subwords-int8", "layer-norm", "layer-norm-int8"]
 WIDTH = 2
 # Random weights hardly ever emit </s>, so every translation would run to its
 # cap, 2 S + 10 steps of S-wide attention (210 x 100 for a long input): the
