@@ -391,6 +391,10 @@ mode_pack() {
 # and checkpoint averaging: the mean of the last 8 saves (updates 16,250-18,000)
 # is exported instead of the best checkpoint when it scores higher on the dev
 # sample (it changes no update, so a state from before it resumes as it was).
+# RECIPE_CHANGES (train.py options, e.g. "--layer-norm") trains the recipe with
+# a change that the ablation found to help before it joins MODEL_RECIPE (which
+# stays the recipe the shipped models were made by); its own state, since the
+# state names its arguments; the card's rebuild command names it.
 MODEL_UPDATES_DEFAULT=18000
 RECIPE_DOMAIN_WEIGHTS=ui=0.33,dialogue=0.3,docs=0.14,descriptions=0.18,dict_sentences=0.1,dictionary=0.05
 MODEL_RECIPE=(--subwords 6000,6000 --batch 192 --lr 3e-3 --max-tokens 50 --decay-start 0.6 --label-smoothing 0.1
@@ -401,18 +405,28 @@ MODEL_RECIPE=(--subwords 6000,6000 --batch 192 --lr 3e-3 --max-tokens 50 --decay
 ZOO_UPDATES_DEFAULT=6000
 ZOO_RECIPE=(--subwords 6000,6000 --batch 192 --lr 3e-3 --max-tokens 50 --decay-start 0.6
     --domain-weights ui=0.35,dialogue=0.3,docs=0.15,descriptions=0.2 --eval-every 500)
+# The run's name suffix for RECIPE_CHANGES ("--layer-norm" -> "+layer-norm"):
+# a run with changes keeps its own out/ and state, so neither recipe's
+# command restarts the other's training.
+recipe_tag() {
+    local tag
+    tag=$(printf '%s' "${RECIPE_CHANGES:-}" | sed -E 's/(^| )--/ /g; s/^ +//; s/ +/+/g; s/[^A-Za-z0-9+=.,_-]//g')
+    [[ -n $tag ]] && printf '+%s' "$tag"
+    return 0
+}
 mode_model() {
     local lang=${LANG_PAIR:-fr} kind=${ATTENTION:-additive}
-    local id="en-$lang" run="models/train/runs/en-$lang-$kind"
+    local id="en-$lang" run="models/train/runs/en-$lang-$kind$(recipe_tag)"
     [[ $kind != additive ]] && id="en-$lang-$kind"
     "$PYTHON" -c 'import torch' 2>/dev/null || { log "python3-torch missing: run ./build.sh deps"; return 1; }
     log "model $id: corpus"
     "$PYTHON" models/train/corpus.py --lang "$lang"
-    local state="${STATE_DIR:-$HOME/.cache/alignscope/runs/en-$lang-$kind}"
+    local state="${STATE_DIR:-$HOME/.cache/alignscope/runs/en-$lang-$kind$(recipe_tag)}"
     log "model $id: training (${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT} updates; state in $state)"
     mkdir -p "$run"
     OPENBLAS_NUM_THREADS=${TRAIN_THREADS:-1} "$PYTHON" models/train/train.py --data "models/train/data/en-$lang" \
         --out "$run" --attention "$kind" --updates "${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT}" "${MODEL_RECIPE[@]}" \
+        ${RECIPE_CHANGES:-} \
         --state "$state" --minutes "${TRAIN_MINUTES:-600}" --device "${TRAIN_DEVICE:-cpu}" --threads "${TRAIN_THREADS:-1}"
     [[ -f $run/metrics.json && $run/metrics.json -nt $state/state.pt ]] || {
         log "model $id: training stopped before its budget; run the same command again to resume"
@@ -428,13 +442,14 @@ model_rebuild() {
     [[ $kind != additive ]] && prefix+="ATTENTION=$kind "
     [[ ${MODEL_WEIGHTS:-} == int8 ]] && prefix+="MODEL_WEIGHTS=int8 "
     [[ ${TRAIN_UPDATES:-$MODEL_UPDATES_DEFAULT} != "$MODEL_UPDATES_DEFAULT" ]] && prefix+="TRAIN_UPDATES=$TRAIN_UPDATES "
+    [[ -n ${RECIPE_CHANGES:-} ]] && prefix+="RECIPE_CHANGES=\"$RECIPE_CHANGES\" "
     echo "${prefix}./build.sh model"
 }
 
 # The model files again from the run `model` trained (no training).
 mode_model_export() {
     local lang=${LANG_PAIR:-fr} kind=${ATTENTION:-additive}
-    local id="en-$lang" run="models/train/runs/en-$lang-$kind"
+    local id="en-$lang" run="models/train/runs/en-$lang-$kind$(recipe_tag)"
     [[ $kind != additive ]] && id="en-$lang-$kind"
     [[ -f $run/checkpoint.pt ]] || { log "no $run/checkpoint.pt: run ./build.sh model first"; return 1; }
     model_files "$run" "$id" "$lang" "$(model_rebuild "$lang" "$kind")"

@@ -141,3 +141,15 @@ test('./build.sh deps as root after apt-get installs the libraries: asks dpkg ag
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('RECIPE_CHANGES: a run with a change has its own name (so neither recipe restarts the other\'s state) and the card\'s rebuild line names it', () => {
+  const source = fs.readFileSync(path.join(ROOT, 'build.sh'), 'utf8');
+  const fn = (name) => source.match(new RegExp(`^${name}\\(\\) \\{[\\s\\S]*?^\\}`, 'm'))[0];
+  const run = (env) => spawnSync('bash', ['-c', `MODEL_UPDATES_DEFAULT=18000\n${fn('recipe_tag')}\n${fn('model_rebuild')}\n` +
+    'printf "%s|%s" "$(recipe_tag)" "$(model_rebuild fr additive)"'], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } }).stdout;
+  assert.equal(run({}), '|./build.sh model');
+  assert.equal(run({ RECIPE_CHANGES: '--layer-norm' }), '+layer-norm|RECIPE_CHANGES="--layer-norm" ./build.sh model');
+  assert.equal(run({ RECIPE_CHANGES: '--layer-norm  --word-dropout 0.1' }), '+layer-norm+word-dropout+0.1|RECIPE_CHANGES="--layer-norm  --word-dropout 0.1" ./build.sh model');
+  // mode_model and mode_model_export both name the run and the state with it
+  assert.equal(source.match(/runs\/en-\$lang-\$kind\$\(recipe_tag\)/g).length, 3);
+});
