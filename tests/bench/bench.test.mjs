@@ -152,3 +152,45 @@ test('erasure_bench.mjs: the map for 10 and 30 words, in rows the report and the
   assert.equal(erasureTargets(b).length, 2 * b.rows.length);
   assert.ok(erasureLines(b, (x) => x.toFixed(2)).some((l) => l.startsWith(`| ${catalogue.default} (`)));
 });
+
+// A layer-norm model's encoder is a loop over the positions: make_models.py
+// scripts it, so its ONNX graph keeps the loop and runs any source length
+// (a traced export would be fixed at the length it was traced with).
+test('make_models.py on the layer-norm test model: its ONNX encoder runs any source length in onnxruntime-web, as PyTorch encodes', { timeout: 120_000 }, async (t) => {
+  const model = join(ROOT, 'build', 'test-models', 'layer-norm.alsc');
+  if (!existsSync(model)) return t.skip('build/test-models/layer-norm.alsc not built (./build.sh models)');
+  const out = mkdtempSync(join(tmpdir(), 'alignscope-ln-onnx-'));
+  try {
+    const env = { ...process.env, OPENBLAS_NUM_THREADS: '1' };
+    const made = spawnSync('/usr/bin/python3', [join(ROOT, 'tests', 'bench', 'make_models.py'), out, '--model', model,
+      '--int8-model', join(ROOT, 'build', 'test-models', 'layer-norm-int8.alsc')], { encoding: 'utf8', env });
+    assert.equal(made.status, 0, made.stderr);
+    const lengths = [1, 3, 11];
+    const torchSide = spawnSync('/usr/bin/python3', ['-c', `
+import json, sys, torch
+sys.path.insert(0, ${JSON.stringify(join(ROOT, 'models', 'train'))})
+import alsc_to_torch
+m = alsc_to_torch.load(${JSON.stringify(model)}).model
+out = []
+with torch.no_grad():
+    for n in ${JSON.stringify(lengths)}:
+        src = torch.arange(n).unsqueeze(0) * 7 % 300 + 4
+        a, k, s0 = m.encode(src, torch.tensor([n]))
+        out.append({"src": src[0].tolist(), "annotations": a.flatten().tolist(), "s0": s0.flatten().tolist()})
+print(json.dumps(out))`], { encoding: 'utf8', env });
+    assert.equal(torchSide.status, 0, torchSide.stderr);
+    const { createRequire } = await import('node:module');
+    const ort = createRequire(join(ROOT, 'package.json'))('onnxruntime-web');
+    ort.env.wasm.numThreads = 1;
+    const session = await ort.InferenceSession.create(readFileSync(join(out, 'encoder.onnx')));
+    for (const want of JSON.parse(torchSide.stdout)) {
+      const src = new ort.Tensor('int64', BigInt64Array.from(want.src.map(BigInt)), [1, want.src.length]);
+      const got = await session.run({ src });
+      assert.deepEqual(got.annotations.dims.slice(0, 2), [1, want.src.length]);
+      const worst = Math.max(...want.annotations.map((v, i) => Math.abs(v - got.annotations.data[i])), ...want.s0.map((v, i) => Math.abs(v - got.s0.data[i])));
+      assert.ok(worst < 1e-5, `S=${want.src.length}: ONNX against PyTorch ${worst}`);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

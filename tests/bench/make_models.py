@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "models", "train"))
 from export import load_checkpoint, model_file_bytes  # noqa: E402
-from model import SPECIALS, ModelConfig, Seq2SeqAttention  # noqa: E402
+from model import LAYER_NORM_EPSILON, SPECIALS, ModelConfig, Seq2SeqAttention  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
 
 
@@ -65,14 +65,70 @@ class Encoder(torch.nn.Module):
 
     def forward(self, src):
         m = self.m
-        embedded = m.src_embedding(src)
-        if m.config.layer_norm:  # LayerNormBiGRU: (embedded, mask) -> annotations
-            annotations = m.encoder(embedded, torch.ones_like(src, dtype=torch.bool))
-        else:
-            annotations, _ = m.encoder(embedded)
+        annotations, _ = m.encoder(m.src_embedding(src))
         He = m.config.encoder_hidden
         s0 = torch.tanh(m.init_state(annotations[:, 0, He:]))
         return annotations, m.attn_key(annotations), s0
+
+
+class LayerNormGates(torch.nn.Module):
+    """A LayerNormGRUCell's W x, layer-normalised gate by gate (model.BlockLayerNorm),
+    for rows of x (N, I) -> (N, 3H): written for TorchScript."""
+
+    def __init__(self, linear, norm, hidden):
+        super().__init__()
+        self.linear, self.gain, self.shift, self.hidden = linear, norm.gain, norm.shift, hidden
+        self.epsilon = LAYER_NORM_EPSILON
+
+    def forward(self, x):
+        n = x.size(0)
+        normed = torch.nn.functional.layer_norm(self.linear(x).reshape(n, 3, self.hidden), (self.hidden,),
+                                                eps=self.epsilon)
+        return normed.reshape(n, 3 * self.hidden) * self.gain + self.shift
+
+
+class LayerNormDirection(torch.nn.Module):
+    """One direction of model.LayerNormBiGRU over one sentence: gi (S, 3H) -> states (S, H)."""
+
+    def __init__(self, cell, reverse: bool):
+        super().__init__()
+        self.recurrent = LayerNormGates(cell.weight_hh, cell.norm_hh, cell.hidden_size)
+        self.reverse, self.hidden = reverse, cell.hidden_size
+
+    def forward(self, gi):
+        steps, H = gi.size(0), self.hidden
+        h = torch.zeros(1, H)
+        states = torch.zeros(steps, H)
+        for k in range(steps):
+            t = steps - 1 - k if self.reverse else k
+            gh = self.recurrent(h)
+            r = torch.sigmoid(gi[t:t + 1, :H] + gh[:, :H])
+            z = torch.sigmoid(gi[t:t + 1, H:2 * H] + gh[:, H:2 * H])
+            n = torch.tanh(gi[t:t + 1, 2 * H:] + r * gh[:, 2 * H:])
+            h = (1 - z) * n + z * h
+            states[t] = h[0]
+        return states
+
+
+class LayerNormEncoder(torch.nn.Module):
+    """Encoder for a layer-norm model (config.layer_norm), batch 1. model.LayerNormBiGRU
+    is a Python loop over the positions, which torch.onnx.export would trace at one
+    length; this one is scripted, so the ONNX graph keeps a loop over any S."""
+
+    def __init__(self, model):
+        super().__init__()
+        enc, H = model.encoder, model.config.encoder_hidden
+        self.embedding, self.attn_key, self.init_state, self.hidden = model.src_embedding, model.attn_key, model.init_state, H
+        self.forward_input = LayerNormGates(enc.forward_cell.weight_ih, enc.forward_cell.norm_ih, H)
+        self.backward_input = LayerNormGates(enc.backward_cell.weight_ih, enc.backward_cell.norm_ih, H)
+        self.forward_direction = LayerNormDirection(enc.forward_cell, False)
+        self.backward_direction = LayerNormDirection(enc.backward_cell, True)
+
+    def forward(self, src):
+        embedded = self.embedding(src)[0]
+        annotations = torch.cat([self.forward_direction(self.forward_input(embedded)),
+                                 self.backward_direction(self.backward_input(embedded))], 1).unsqueeze(0)
+        return annotations, self.attn_key(annotations), torch.tanh(self.init_state(annotations[:, 0, self.hidden:]))
 
 
 class DecoderStep(torch.nn.Module):
@@ -88,18 +144,14 @@ class DecoderStep(torch.nn.Module):
 
 def export_onnx(model, out_dir):
     cfg = model.config
-    if cfg.layer_norm:
-        # Its encoder is a Python loop over the positions (model.LayerNormBiGRU), which
-        # torch.onnx.export traces at one length: the graph would claim a dynamic S that
-        # it does not have. Said here rather than benched wrong.
-        raise SystemExit("make_models.py: a layer-norm model's encoder cannot be exported to ONNX by tracing "
-                         "(its loop would be fixed at one source length); the onnxruntime-web backend cannot "
-                         "run it yet")
     S = 7
     src = torch.randint(4, cfg.src_vocab_size, (1, S))
-    enc = Encoder(model).eval()
+    enc = torch.jit.script(LayerNormEncoder(model).eval()) if cfg.layer_norm else Encoder(model).eval()
     with torch.no_grad():
         annotations, keys, s0 = enc(src)
+        want = model.encode(src, torch.tensor([S]))
+        if not all(torch.allclose(a, b, atol=1e-5) for a, b in zip((annotations, keys, s0), want)):
+            raise SystemExit("make_models.py: the ONNX encoder's PyTorch module differs from model.encode")
         torch.onnx.export(enc, (src,), os.path.join(out_dir, "encoder.onnx"),
                           input_names=["src"], output_names=["annotations", "keys", "s0"],
                           dynamic_axes={"src": {1: "S"}, "annotations": {1: "S"}, "keys": {1: "S"}},
