@@ -143,6 +143,8 @@ def main():
         # the number behind trainedOn: the page words that line in its UI language, the number in its locale
         if m.get("segmentation") == "subwords" and m.get("train_pairs_by_domain"):
             entries[-1]["trainPairs"] = sum(m["train_pairs_by_domain"].values())
+        if (m.get("args") or {}).get("layer_norm"):  # arch_flags layer_norm: the page names it under the picker
+            entries[-1]["layerNorm"] = True
         if m.get("train_cpu_seconds"):  # runs from before train.py recorded it have wall clock only
             entries[-1]["trainCpuSeconds"] = m["train_cpu_seconds"]
         teacher = m.get("teacher_bleu")  # models/train/teacher_eval.py: cased BLEU on our own test set

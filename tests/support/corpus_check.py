@@ -659,6 +659,16 @@ def teacher_eval_scores_greedy_and_beam_into_the_metrics():
         with open(os.path.join(tmp, "index.json"), encoding="utf-8") as f:
             entry = json.load(f)["models"][0]
         assert entry["teacherBleu"] == {"greedy": t["greedy"], "beam": t["beam"], "beamWidth": 5}, entry
+        # a model trained with --layer-norm is named so under the picker (catalogue.py's layerNorm)
+        assert "layerNorm" not in entry, entry
+        written["args"] = {**written.get("args", {}), "layer_norm": True}
+        with open(os.path.join(tmp, "en-fr-toy.metrics.json"), "w", encoding="utf-8") as f:
+            json.dump(written, f)
+        run = subprocess.run([sys.executable, os.path.join(TRAIN_DIR, "catalogue.py"), "--models", tmp,
+                              "--default", "en-fr-toy"], capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        with open(os.path.join(tmp, "index.json"), encoding="utf-8") as f:
+            assert json.load(f)["models"][0]["layerNorm"] is True
 
 
 @check

@@ -60,6 +60,8 @@ test('the BLEU the page shows is the card’s: cased UI test, and the teacher’
   assert.equal(optionText(shipped), 'English → French (Bahdanau additive, int8) — 5.1 MB · BLEU 25.4 after 18,000 updates');
   assert.equal(describeEntry(shipped), 'additive attention (Bahdanau) · 5.1 MB download · int8 weights · 4.9 M parameters · UI test BLEU 25.4 after 18,000 updates · everyday sentences BLEU 14.5 (beam 5) · en → fr',
     'the budget, then the teacher’s set (no training time in this entry)');
+  // a model trained with layer normalisation (catalogue.py's layerNorm, from its metrics) says so after its weights
+  assert.match(describeEntry({ ...shipped, layerNorm: true }), /· int8 weights · layer-normalised GRUs · 4\.9 M parameters ·/);
   const [row] = comparisonRows({ models: [shipped] });
   assert.deepEqual([row.bleu, row.teacher], ['25.4', '14.5']);
   // Half a record is not shown: no beam figure or no width, no teacher's figure.

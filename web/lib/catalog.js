@@ -135,6 +135,7 @@ export function describeEntry(entry) {
     attentionName(entry.attention),
     entry.bytes > 0 ? t('catalog.download', { size: formatBytes(entry.bytes) }) : '',
     weightsName(entry.weights, { short: true }),
+    entry.layerNorm ? t('arch.layerNorm') : '',
     entry.parameters > 0 ? t('catalog.parameters', { n: formatParameters(entry.parameters) }) : '',
     bleuWithBudget(entry),
     trainingTime(entry) && t('catalog.trainingTime', { time: trainingTime(entry) }),
