@@ -332,7 +332,7 @@ mode_wasm() {
 mode_models() {
     # Training is slow: only the trainer's sources matter, not this script.
     if STALE_SELF=0 stale $TEST_MODELS/none.parity.json models/train/*.py; then
-        log "test models: $TEST_MODELS (smoke training, ~20 s)"
+        log "test models: $TEST_MODELS (smoke training, ~40 s)"
         OPENBLAS_NUM_THREADS=1 "$PYTHON" models/train/smoke.py "$TEST_MODELS"
     fi
     # "Bring your own model": the PyTorch seq2seq tutorial's architecture,
@@ -766,6 +766,11 @@ need_libfuzzer() {
 
 mode_fuzz_build() {
     mode_models
+    fuzz_seeds
+    fuzz_compile
+}
+# The fuzzers' inputs, from the test models (mode_models first).
+fuzz_seeds() {
     # The seed models: the test models' vocabularies, merges and flags on a
     # network 2 wide (tests/fuzz/shrink_models.py), so an execution costs
     # microseconds, not milliseconds.
@@ -774,7 +779,15 @@ mode_fuzz_build() {
         log "fuzz: build/fuzz/models (small seed models)"
         OPENBLAS_NUM_THREADS=1 "$PYTHON" tests/fuzz/shrink_models.py "$TEST_MODELS" build/fuzz/models
     fi
+    if STALE_SELF=0 stale build/fuzz/corpus/tokenize.dict tests/fuzz/make_corpus.mjs $TEST_MODELS/*.alsc \
+        build/fuzz/models/*.alsc models/en-fr.alsc; then
+        node tests/fuzz/make_corpus.mjs build/fuzz/corpus
+    fi
+}
+# The harnesses: they name the seed models' folder, and need no model to build.
+fuzz_compile() {
     local name out
+    mkdir -p build/fuzz
     for name in "${FUZZ_HARNESSES[@]}"; do
         out=build/fuzz/fuzz_$name
         stale "$out" "tests/fuzz/fuzz_$name.c" tests/fuzz/fuzz_common.h tests/fuzz/fuzz_models.h tests/fuzz/coverage_ignore.txt "${LIB_SOURCES[@]}" \
@@ -785,10 +798,6 @@ mode_fuzz_build() {
             -fsanitize-coverage-ignorelist=tests/fuzz/coverage_ignore.txt \
             -DFUZZ_MODEL_DIR="\"$ROOT/build/fuzz/models\"" -o "$out" "tests/fuzz/fuzz_$name.c" "${LIB_SOURCES[@]}" -lm
     done
-    if STALE_SELF=0 stale build/fuzz/corpus/tokenize.dict tests/fuzz/make_corpus.mjs $TEST_MODELS/*.alsc \
-        build/fuzz/models/*.alsc models/en-fr.alsc; then
-        node tests/fuzz/make_corpus.mjs build/fuzz/corpus
-    fi
 }
 
 mode_fuzz() {
@@ -875,21 +884,24 @@ mode_soak() {
 mode_test() {
     # Two builds side by side: the C and WebAssembly builds run one compiler
     # at a time, so on a 2-core machine the other core makes the test models
-    # (one PyTorch thread, ~30 s) and the fuzz builds (their seed models are
-    # made from the test models), which the fuzz test file would otherwise
-    # make while the browser tests run. The sanitizer builds need no model and
-    # go on this side, which balances the two (2 idle cores, 2026-12-07, each
-    # mode alone: native 4 s + wasm 15 s + bench 7 s + sanitizer 9 s here,
-    # models 30 s + fuzz 18 s there; from `./build.sh test` to `node --test`
-    # in a clean clone: 53 s, and 63 s with the sanitizer builds over there).
-    # (Their outputs are apart: build/test-models, build/fuzz, build/sanitize.)
-    ( mode_models; mode_fuzz_build ) &
+    # (one PyTorch thread, ~40 s) and the fuzzers' seeds (made from the test
+    # models), which the fuzz test file would otherwise make while the
+    # browser tests run. The sanitizer builds and the fuzz harnesses need no
+    # model and go on this side, which balances the two (2 idle cores,
+    # 2026-12-07, each alone: native 4 s + wasm 15 s + bench 7 s + sanitizer
+    # 9 s + harnesses ~14 s here, models ~40 s (with the layer-norm model) +
+    # seeds ~4 s there; from `./build.sh test` to `node --test` in a clean
+    # clone: 62 s with the harnesses over there).
+    # (Their outputs are apart: build/test-models, build/fuzz/{models,corpus},
+    # build/fuzz/fuzz_*, build/sanitize.)
+    ( mode_models; fuzz_seeds ) &
     local side=$!
     trap 'kill "$side" 2>/dev/null || true' EXIT
     mode_native
     mode_wasm
     bench_build
     sanitize_compile
+    fuzz_compile
     wait "$side" || { log "the test models or the fuzz builds failed (above)"; return 1; }
     trap - EXIT
     # Test files run in parallel, at least two at a time: Node's default is
