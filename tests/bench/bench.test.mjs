@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { PYTHON } from '../support/alsc.mjs';
 import { runGroup } from '../support/run-group.mjs';
 import { PROFILES, cardCosts, budgetTargets } from './render_budget.mjs';
 import { offlineTargets } from './offline_visit.mjs';
@@ -162,11 +163,11 @@ test('make_models.py on the layer-norm test model: its ONNX encoder runs any sou
   const out = mkdtempSync(join(tmpdir(), 'alignscope-ln-onnx-'));
   try {
     const env = { ...process.env, OPENBLAS_NUM_THREADS: '1' };
-    const made = spawnSync('/usr/bin/python3', [join(ROOT, 'tests', 'bench', 'make_models.py'), out, '--model', model,
+    const made = spawnSync(PYTHON, [join(ROOT, 'tests', 'bench', 'make_models.py'), out, '--model', model,
       '--int8-model', join(ROOT, 'build', 'test-models', 'layer-norm-int8.alsc')], { encoding: 'utf8', env });
     assert.equal(made.status, 0, made.stderr);
     const lengths = [1, 3, 11];
-    const torchSide = spawnSync('/usr/bin/python3', ['-c', `
+    const torchSide = spawnSync(PYTHON, ['-c', `
 import json, sys, torch
 sys.path.insert(0, ${JSON.stringify(join(ROOT, 'models', 'train'))})
 import alsc_to_torch
