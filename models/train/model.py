@@ -79,11 +79,14 @@ class BlockLayerNorm(nn.Module):
         self.blocks, self.size = blocks, size
         self.gain = nn.Parameter(torch.ones(blocks * size))
         self.shift = nn.Parameter(torch.zeros(blocks * size))
+        self.epsilon = LAYER_NORM_EPSILON
 
     def forward(self, x):
-        shape = x.shape
-        normed = F.layer_norm(x.reshape(*shape[:-1], self.blocks, self.size), (self.size,), eps=LAYER_NORM_EPSILON)
-        return normed.reshape(shape) * self.gain + self.shift
+        # (the shape as a list, not reshape(*shape[:-1], ...): the same view, and
+        # TorchScript compiles it, which the bench's ONNX export of the encoder needs)
+        blocked = x.reshape(list(x.shape[:-1]) + [self.blocks, self.size])
+        normed = F.layer_norm(blocked, (self.size,), eps=self.epsilon)
+        return normed.reshape(x.shape) * self.gain + self.shift
 
 
 class LayerNormGRUCell(nn.Module):

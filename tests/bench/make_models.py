@@ -34,7 +34,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "models", "train"))
 from export import load_checkpoint, model_file_bytes  # noqa: E402
-from model import LAYER_NORM_EPSILON, SPECIALS, ModelConfig, Seq2SeqAttention  # noqa: E402
+from model import SPECIALS, ModelConfig, Seq2SeqAttention  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
 
 
@@ -71,63 +71,44 @@ class Encoder(torch.nn.Module):
         return annotations, m.attn_key(annotations), s0
 
 
-class LayerNormGates(torch.nn.Module):
-    """A LayerNormGRUCell's W x, layer-normalised gate by gate (model.BlockLayerNorm),
-    for rows of x (N, I) -> (N, 3H): written for TorchScript."""
-
-    def __init__(self, linear, norm, hidden):
-        super().__init__()
-        self.linear, self.gain, self.shift, self.hidden = linear, norm.gain, norm.shift, hidden
-        self.epsilon = LAYER_NORM_EPSILON
-
-    def forward(self, x):
-        n = x.size(0)
-        normed = torch.nn.functional.layer_norm(self.linear(x).reshape(n, 3, self.hidden), (self.hidden,),
-                                                eps=self.epsilon)
-        return normed.reshape(n, 3 * self.hidden) * self.gain + self.shift
-
-
 class LayerNormDirection(torch.nn.Module):
-    """One direction of model.LayerNormBiGRU over one sentence: gi (S, 3H) -> states (S, H)."""
+    """One direction of model.LayerNormBiGRU over one sentence, its own cell's step at
+    each position: gi (S, 3H) from cell.input_part -> states (S, H)."""
 
     def __init__(self, cell, reverse: bool):
         super().__init__()
-        self.recurrent = LayerNormGates(cell.weight_hh, cell.norm_hh, cell.hidden_size)
-        self.reverse, self.hidden = reverse, cell.hidden_size
+        self.cell, self.reverse, self.hidden = cell, reverse, cell.hidden_size
 
     def forward(self, gi):
-        steps, H = gi.size(0), self.hidden
-        h = torch.zeros(1, H)
-        states = torch.zeros(steps, H)
+        steps = gi.size(0)
+        h = torch.zeros(1, self.hidden)
+        states = torch.zeros(steps, self.hidden)
         for k in range(steps):
             t = steps - 1 - k if self.reverse else k
-            gh = self.recurrent(h)
-            r = torch.sigmoid(gi[t:t + 1, :H] + gh[:, :H])
-            z = torch.sigmoid(gi[t:t + 1, H:2 * H] + gh[:, H:2 * H])
-            n = torch.tanh(gi[t:t + 1, 2 * H:] + r * gh[:, 2 * H:])
-            h = (1 - z) * n + z * h
+            h = self.cell.step(gi[t:t + 1], h)
             states[t] = h[0]
         return states
 
 
 class LayerNormEncoder(torch.nn.Module):
     """Encoder for a layer-norm model (config.layer_norm), batch 1. model.LayerNormBiGRU
-    is a Python loop over the positions, which torch.onnx.export would trace at one
-    length; this one is scripted, so the ONNX graph keeps a loop over any S."""
+    loops over the positions in Python, which torch.onnx.export would trace at one
+    length; this loop is scripted, so the ONNX graph keeps a loop over any S. The
+    cells are the model's own (LayerNormGRUCell: input_part, step)."""
 
     def __init__(self, model):
         super().__init__()
-        enc, H = model.encoder, model.config.encoder_hidden
-        self.embedding, self.attn_key, self.init_state, self.hidden = model.src_embedding, model.attn_key, model.init_state, H
-        self.forward_input = LayerNormGates(enc.forward_cell.weight_ih, enc.forward_cell.norm_ih, H)
-        self.backward_input = LayerNormGates(enc.backward_cell.weight_ih, enc.backward_cell.norm_ih, H)
+        enc = model.encoder
+        self.embedding, self.attn_key, self.init_state = model.src_embedding, model.attn_key, model.init_state
+        self.hidden = model.config.encoder_hidden
         self.forward_direction = LayerNormDirection(enc.forward_cell, False)
         self.backward_direction = LayerNormDirection(enc.backward_cell, True)
 
     def forward(self, src):
         embedded = self.embedding(src)[0]
-        annotations = torch.cat([self.forward_direction(self.forward_input(embedded)),
-                                 self.backward_direction(self.backward_input(embedded))], 1).unsqueeze(0)
+        forward_states = self.forward_direction(self.forward_direction.cell.input_part(embedded))
+        backward_states = self.backward_direction(self.backward_direction.cell.input_part(embedded))
+        annotations = torch.cat([forward_states, backward_states], 1).unsqueeze(0)
         return annotations, self.attn_key(annotations), torch.tanh(self.init_state(annotations[:, 0, self.hidden:]))
 
 
