@@ -205,6 +205,22 @@ with torch.no_grad():
         alone = encoder(batch[row:row + 1, :length], mask[row:row + 1, :length])
         assert torch.allclose(together[row, :length], alone[0], atol=1e-6), (row, together[row], alone)
         assert not together[row, length:].any(), "a padded position's annotation is not zero"
+# and backwards: the padded batch's gradients (inputs and weights) are the sum of each sentence's
+# own, with nothing reaching a padded position (LayerNormBiGRU.run reads gi through unbind's views)
+readout = torch.randn(3, 6, 8)
+inputs = batch.clone().requires_grad_(True)
+(encoder(inputs, mask) * readout).sum().backward()
+batch_grads = [p.grad.clone() for p in encoder.parameters()]
+summed = [torch.zeros_like(p) for p in encoder.parameters()]
+for row, length in enumerate((6, 4, 2)):
+    encoder.zero_grad(set_to_none=True)
+    alone_input = batch[row:row + 1, :length].clone().requires_grad_(True)
+    (encoder(alone_input, mask[row:row + 1, :length]) * readout[row:row + 1, :length]).sum().backward()
+    assert torch.allclose(inputs.grad[row, :length], alone_input.grad[0], atol=1e-6), row
+    assert not inputs.grad[row, length:].any(), "a padded position got a gradient"
+    summed = [total + p.grad for total, p in zip(summed, encoder.parameters())]
+assert all(torch.allclose(b, s, atol=1e-5) for b, s in zip(batch_grads, summed)), "weight gradients differ"
+encoder.zero_grad(set_to_none=True)
 NORMED = ["--layer-norm"]
 train("layer-norm", 30, *NORMED)
 normed = weights("layer-norm")
