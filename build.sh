@@ -45,6 +45,19 @@ WASM_EXPORTS=_asw_malloc,_asw_free,_asw_status_message,_asw_kernel_isa,_asw_load
 TEST_MODELS=build/test-models
 # Debian's python3 with python3-torch; ALIGNSCOPE_PYTHON names another (a GPU machine's PyTorch 2.x).
 PYTHON=${ALIGNSCOPE_PYTHON:-/usr/bin/python3}
+# OpenBLAS's kernels from the CPU's feature flags (models/train/openblas_core.py
+# says why: Debian's OpenBLAS runs its SSE3 kernels on a CPU it does not know
+# by model number, and every PyTorch update took 2.5x as long), exported for
+# every Python this script starts, tests included. Before the deps step has
+# installed Python, or where it names no kernels, OpenBLAS chooses.
+openblas_core() {
+    [[ -n ${OPENBLAS_CORETYPE:-} || ! -x $PYTHON ]] && return 0
+    local core
+    core=$("$PYTHON" models/train/openblas_core.py 2>/dev/null) || return 0
+    [[ -n $core ]] && export OPENBLAS_CORETYPE=$core
+    return 0
+}
+openblas_core
 
 log() { printf '\033[1m[build]\033[0m %s\n' "$*"; }
 
@@ -161,6 +174,7 @@ deps() {
             log "installed, yet not found (a program not on the PATH?): ${still[*]}"
             return 1
         fi
+        openblas_core  # Python may be new
     fi
     if ((npm)) && [[ -L node_modules ]]; then
         # npm ci empties node_modules first, through the link: the checkout it

@@ -138,3 +138,54 @@ print(json.dumps([torch.load(p)["identity"] for p in sys.argv[1:]]))`, ...['reci
     rmSync(root, { recursive: true, force: true });
   }
 });
+
+// OpenBLAS's kernels (models/train/openblas_core.py): chosen from the CPU's
+// flags, an existing OPENBLAS_CORETYPE kept, and what a freshly started
+// Python (as build.sh and train.py start it) then runs is that choice.
+test('openblas_core: kernels from the CPU flags, a set value kept, the loaded library runs the choice', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'alignscope-blas-'));
+  try {
+    const cpuinfo = (flags) => {
+      const path = join(dir, `cpuinfo-${flags.length}`);
+      writeFileSync(path, `processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Processor\nflags\t\t: ${flags.join(' ')}\n\nprocessor\t: 1\nflags\t\t: sse\n`);
+      return path;
+    };
+    const avx512 = ['fpu', 'sse2', 'avx', 'avx2', 'fma', 'avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'];
+    const cases = [
+      [cpuinfo(avx512), {}, 'SkylakeX'],
+      [cpuinfo(avx512.filter((f) => f !== 'avx512vl')), {}, 'Haswell'], // AVX-512 without VL: the AVX2 kernels
+      [cpuinfo(['fpu', 'sse2', 'avx', 'avx2']), {}, null], // AVX2 without FMA: OpenBLAS chooses
+      [cpuinfo(['fpu', 'sse2']), {}, null],
+      [join(dir, 'absent'), {}, null],
+      [cpuinfo(avx512), { OPENBLAS_CORETYPE: 'Haswell' }, 'Haswell'], // set by hand: kept
+    ];
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(join(ROOT, 'models', 'train'))})
+import openblas_core
+out = []
+for path, environ in json.loads(sys.argv[1]):
+    core = openblas_core.choose(environ, path)
+    out.append([core, environ.get("OPENBLAS_CORETYPE")])
+print(json.dumps(out))`;
+    const env = { ...process.env };
+    delete env.OPENBLAS_CORETYPE;
+    const run = spawnSync(PYTHON, ['-c', script, JSON.stringify(cases.map(([p, e]) => [p, e]))], { encoding: 'utf8', env });
+    assert.equal(run.status, 0, run.stderr);
+    const got = JSON.parse(run.stdout);
+    cases.forEach(([path, , want], i) => assert.deepEqual(got[i], [want, want], `${path}: ${JSON.stringify(got[i])}`));
+    // This machine: the module's choice (if any) is what the library loaded after it runs.
+    const loaded = spawnSync(PYTHON, ['-c', `
+import json, os, sys
+sys.path.insert(0, ${JSON.stringify(join(ROOT, 'models', 'train'))})
+import openblas_core
+import torch
+torch.ones(64, 64) @ torch.ones(64, 64)
+print(json.dumps([os.environ.get("OPENBLAS_CORETYPE"), openblas_core.loaded_core()]))`], { encoding: 'utf8', env });
+    assert.equal(loaded.status, 0, loaded.stderr);
+    const [chosen, running] = JSON.parse(loaded.stdout);
+    if (chosen && running) assert.equal(running.toLowerCase(), chosen.toLowerCase(), `chose ${chosen}, OpenBLAS runs ${running}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

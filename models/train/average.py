@@ -18,9 +18,11 @@ import json
 import os
 import sys
 
-import torch
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+
 from checkpoints import AverageError, average_state_dicts  # noqa: E402
 from model import ModelConfig, Seq2SeqAttention  # noqa: E402
 import subword  # noqa: E402

@@ -42,6 +42,24 @@ def cpu_time_text(m):
     return f"; CPU time {cpu / 60:.1f} min, which pauses and a shared core do not inflate" if cpu else ""
 
 
+def kernels_text(m):
+    """Which OpenBLAS kernels the CPU phases ran, by updates ('' when no phase recorded them):
+    Debian's OpenBLAS ran its SSE3 (Prescott) kernels on a CPU it did not know by model until
+    models/train/openblas_core.py chose by the CPU's flags, 2.5x slower an update, so a run's
+    time depends on it. Phases from before then did not record theirs."""
+    by_core = {}
+    for phase in m.get("phases") or []:
+        if phase.get("device", "cpu") == "cpu":
+            core = phase.get("openblas_core") or "unrecorded"
+            by_core[core] = by_core.get(core, 0) + phase.get("updates", 0)
+    if not any(core != "unrecorded" for core in by_core):
+        return ""
+    parts = [f"{core} {n:,}" for core, n in by_core.items() if core != "unrecorded"]
+    if by_core.get("unrecorded"):
+        parts.append(f"not recorded {by_core['unrecorded']:,} (phases from before train.py recorded them)")
+    return "OpenBLAS kernels, by updates: " + ", ".join(parts) + "."
+
+
 def time_note(m):
     """How the training time was measured, from what train.py recorded: the
     average update, the machine (when the run recorded it) and what the
@@ -56,6 +74,9 @@ def time_note(m):
                          f"{machine['load_average_at_end'][0]:g} when training ended.")
     if updates:
         sentences.append(f"{m['train_seconds'] / updates:.2f} s per update on average.")
+    kernels = kernels_text(m)
+    if kernels:
+        sentences.append(kernels)
     if a.get("max_steps"):
         sentences.append(f"The budget is {a['max_steps']:,} updates: a busy machine takes longer, the model is the same.")
     elif a.get("minutes"):

@@ -34,10 +34,12 @@ import json
 import os
 import sys
 
-import numpy as np
-import torch
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before numpy and torch: OpenBLAS reads its kernel choice on loading)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
 from alsc_to_torch import AlscError, load  # noqa: E402
 from model import BOS, EOS  # noqa: E402
 

@@ -18,9 +18,11 @@ import os
 import sys
 import time
 
-import torch
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+
 from export import load_checkpoint, load_segmenters, round_weights_to, suppress_specials  # noqa: E402
 from train import evaluate_bleu, evaluate_test_sets, read_pairs  # noqa: E402
 

@@ -29,10 +29,12 @@ import sys
 import time
 from collections import Counter
 
-import torch
-import torch.nn.functional as F
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
 from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
                   sentence_lengths_buckets, tokenize_13a)
 from checkpoints import average_state_dicts  # noqa: E402
@@ -676,6 +678,8 @@ class Run:
         if self.phase_record is None or self.phase_record[0] != self.step:
             self.phase_record = (self.step, {"seconds": round(time.time() - self.started, 1), "cpu_seconds": self.cpu_seconds(),
                                              "updates": self.step - self.first_step, "device": str(self.device),
+                                             **({"openblas_core": openblas_core.loaded_core()}
+                                                if self.device.type == "cpu" else {}),
                                              "ended": time.strftime("%Y-%m-%d %H:%M:%S")})
         return dict(self.phase_record[1])
 
@@ -937,7 +941,8 @@ def write_results(run, vocab_counts, params):
         "args": vars(args),
         # the machine the times were measured on
         "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
-                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"), "device": str(device),
+                    "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
+                    "openblas_core": openblas_core.loaded_core(), "device": str(device),
                     "device_name": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
                     "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
     }

@@ -17,10 +17,12 @@ import os
 import sys
 import time
 
-import torch
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "models", "train"))
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+
 from export import MAX_SOURCE_TOKENS, MAX_TARGET_TOKENS  # noqa: E402
 from model import BOS, EOS, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402

@@ -444,6 +444,12 @@ def card_time_note_follows_the_metrics():
     m2 = {"args": {"max_steps": 0, "minutes": 50.0}, "train_seconds": 3001.1, "updates": 6517}
     note2 = time_note(m2)
     assert "0.46 s per update" in note2 and "50 minutes of wall clock" in note2 and "core" not in note2, note2
+    assert "OpenBLAS" not in note and "OpenBLAS" not in note2  # no phase recorded its kernels
+    m3 = {**m, "phases": [{"updates": 4000, "device": "cpu"}, {"updates": 1000, "device": "cuda"},
+                          {"updates": 2500, "device": "cpu", "openblas_core": "SkylakeX"},
+                          {"updates": 500, "device": "cpu", "openblas_core": "Haswell"}]}
+    assert ("1.34 s per update on average. OpenBLAS kernels, by updates: SkylakeX 2,500, Haswell 500, not recorded "
+            "4,000 (phases from before train.py recorded them). The budget") in time_note(m3), time_note(m3)
     import json
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "notes.json")
