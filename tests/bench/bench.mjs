@@ -144,7 +144,7 @@ async function childBackend(name, detail, cmd, argv, env = {}) {
   }
   let info = {};
   return {
-    name, get detail() { return info.version ? `${detail} ${info.version}, ${info.threads} thread(s)` : detail; },
+    name, get detail() { return info.version ? `${detail} ${info.version}, ${info.threads} thread(s)${info.openblas_core ? `, OpenBLAS ${info.openblas_core} kernels` : ''}` : detail; },
     async tokens() { const r = await ask('tokens'); info = r; return r.tokens; },
     sourceIds: async () => (await ask('tokens')).source_ids,
     async round(reps) { return (await ask(`round ${reps}`)).samples; },

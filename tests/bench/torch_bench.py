@@ -77,7 +77,8 @@ def main():
                 break
             if cmd[0] == "tokens":
                 reply = {"tokens": [greedy(model, ids)[0] for ids in source_ids], "source_ids": source_ids,
-                         "threads": torch.get_num_threads(), "version": torch.__version__}
+                         "threads": torch.get_num_threads(), "version": torch.__version__,
+                         "openblas_core": openblas_core.loaded_core()}
             elif cmd[0] == "round":
                 samples = []
                 for _ in range(int(cmd[1])):
