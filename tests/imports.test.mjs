@@ -55,3 +55,42 @@ test('no import circle among the Python modules (models/train, tests/support, te
   assert.ok(modules.decode.includes('alsc_to_torch') && modules.alsc_to_torch.includes('export'), JSON.stringify(modules));
   assert.deepEqual(cycles.map((c) => c.join(' -> ')), []);
 });
+
+// Two rules of loading, read the same way:
+//  - our own saves are read through checkpoints.load_own (PyTorch 2.6's default
+//    torch.load refuses their floats and vocabularies); only convert_tutorial.py
+//    reads a file from elsewhere (a student's) with the default;
+//  - a script that imports openblas_core does so before torch or numpy, at the
+//    top level, since OpenBLAS reads its kernel choice when it is loaded.
+const RULES = String.raw`
+import ast, glob, json, os
+loads, late = [], []
+for d in ("models/train", "tests/support", "tests/bench"):
+    for p in sorted(glob.glob(os.path.join(d, "*.py"))):
+        tree = ast.parse(open(p, encoding="utf-8").read(), p)
+        name = os.path.basename(p)
+        for node in ast.walk(tree):
+            f = getattr(node, "func", None)
+            if (isinstance(node, ast.Call) and isinstance(f, ast.Attribute) and f.attr == "load"
+                    and isinstance(f.value, ast.Name) and f.value.id == "torch"
+                    and name not in ("checkpoints.py", "convert_tutorial.py")):
+                loads.append(f"{p}:{node.lineno}")
+        first = {}
+        for node in tree.body:
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
+            for n in names:
+                first.setdefault(n.split(".")[0], node.lineno)
+        if "openblas_core" in first:
+            late += [f"{p}: {lib} (line {first[lib]}) before openblas_core (line {first['openblas_core']})"
+                     for lib in ("torch", "numpy") if first.get(lib, 1 << 30) < first["openblas_core"]]
+print(json.dumps({"loads": loads, "late": late}))
+`;
+
+test('our saves load through checkpoints.load_own; openblas_core comes before torch and numpy', () => {
+  const r = spawnSync(PYTHON, ['-c', RULES], { cwd: ROOT, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const { loads, late } = JSON.parse(r.stdout);
+  assert.deepEqual(loads, [], 'torch.load outside checkpoints.load_own');
+  assert.deepEqual(late, []);
+});

@@ -23,7 +23,7 @@ import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kerne
 
 import torch  # noqa: E402
 
-from checkpoints import AverageError, average_state_dicts  # noqa: E402
+from checkpoints import AverageError, average_state_dicts, load_own  # noqa: E402
 from model import ModelConfig, Seq2SeqAttention  # noqa: E402
 import subword  # noqa: E402
 from train import dev_splits, evaluate_bleu  # noqa: E402
@@ -34,7 +34,7 @@ def load_saves(paths, template):
     saves = []
     for path in paths:
         try:
-            payload = torch.load(path, map_location="cpu")
+            payload = load_own(path)
         except Exception as error:
             raise AverageError(f"{path} cannot be read: {error}") from error
         if "state_dict" not in payload or "step" not in payload:
@@ -62,7 +62,7 @@ def main(argv=None):
     ap.add_argument("--out", default="")
     args = ap.parse_args(argv)
     try:
-        template = torch.load(args.best, map_location="cpu")
+        template = load_own(args.best)
         saves = load_saves(args.saves, template)
         counts = sorted({int(x) for x in args.last.split(",") if x.strip()})
         if not counts or counts[0] < 2 or counts[-1] > len(saves):

@@ -1,6 +1,17 @@
-"""Checkpoint averaging: the element-wise mean of a run's saved weights (train.py
---average-last uses it at the end of a budget; average.py measures it on any saves)."""
+"""Our own saves read back, and checkpoint averaging: the element-wise mean of a run's
+saved weights (train.py --average-last uses it at the end of a budget; average.py
+measures it on any saves)."""
 import torch
+
+
+def load_own(path):
+    """A state, checkpoint or save that train.py (or another of our scripts) wrote -> its
+    dict, on the CPU. They hold more than tensors (the config, vocabularies, segmentation,
+    RNG states, floats), which PyTorch 2.6's default torch.load(weights_only=True)
+    refuses, and 1.13's restricted reader refuses too (a pickled float): said outright,
+    so a GPU machine's PyTorch 2.x reads them as Debian's 1.13 does. Only for files our
+    scripts made; a file from elsewhere (a student's tutorial model) keeps the default."""
+    return torch.load(path, map_location="cpu", weights_only=False)
 
 
 class AverageError(Exception):

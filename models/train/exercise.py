@@ -279,7 +279,8 @@ def train_one(args):
     import torch
     import torch.nn.functional as F
     torch.set_num_threads(args.threads)
-    data = torch.load(args.prepared)
+    from checkpoints import load_own
+    data = load_own(args.prepared)
     kind = args.train_one
     torch.manual_seed(args.seed)
     encoder, decoder = networks(kind, len(data["input_lang"]), len(data["output_lang"]), args.hidden)

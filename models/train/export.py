@@ -19,6 +19,7 @@ import zlib
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checkpoints import load_own  # noqa: E402
 from model import (ATTENTION_KINDS, BOS, EOS, PAD, UNK, ModelConfig, Seq2SeqAttention,  # noqa: E402
                    max_target_tokens, suppress_specials)
 from tokenize_text import tokenize  # noqa: E402
@@ -109,7 +110,7 @@ def merges_block(segmenter):
 
 
 def load_checkpoint(path):
-    checkpoint = torch.load(path, map_location="cpu")
+    checkpoint = load_own(path)
     # The file holds the output layer and the target embeddings as two tensors
     # (FORMAT.md), so a model trained with them tied is loaded untied: the same
     # values, but suppress_specials and the rounding touch only the one they name.
@@ -121,7 +122,7 @@ def load_checkpoint(path):
 
 def load_segmenters(path):
     """(source, target) subword.Segmenter of a subword checkpoint, else None."""
-    segmentation = torch.load(path, map_location="cpu").get("segmentation") or {"kind": "words"}
+    segmentation = load_own(path).get("segmentation") or {"kind": "words"}
     if segmentation["kind"] != "subwords":
         return None
     return (subword.Segmenter.from_json(segmentation["source"]),

@@ -48,10 +48,10 @@ def exported_models(models_dir):
 def describe(folder, exported=None):
     """{run, update, updates, finished, exported_as, best_dev_bleu, curve, hours, hours_left} for one
     state folder, or {run, error} when its state.pt cannot be read. exported: exported_models()."""
-    import torch
+    from checkpoints import load_own  # (imports PyTorch: only when there is a state to read)
     name = os.path.basename(folder.rstrip("/"))
     try:
-        state = torch.load(os.path.join(folder, "state.pt"), map_location="cpu")
+        state = load_own(os.path.join(folder, "state.pt"))
         step, updates = int(state["step"]), int(state["updates"])
     except Exception as error:  # damaged, foreign or half-written: say so
         return {"run": name, "error": f"state.pt cannot be read ({type(error).__name__}: {error})"}

@@ -40,6 +40,7 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from checkpoints import load_own  # noqa: E402
 from export import load_checkpoint, load_segmenters, round_weights_to, suppress_specials  # noqa: E402
 from train import evaluate_bleu, read_pairs  # noqa: E402
 
@@ -100,7 +101,7 @@ def main():
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
 
-    final = torch.load(args.final, map_location="cpu")
+    final = load_own(args.final)
     budget = int(final["step"])
     snapshot_dir = os.path.join(args.state, "snapshots")
     points = sorted(int(m.group(1)) for f in os.listdir(snapshot_dir)

@@ -37,7 +37,7 @@ import torch.nn.functional as F  # noqa: E402
 
 from bleu import (bootstrap_interval, bucket_order, corpus_bleu,  # noqa: E402
                   sentence_lengths_buckets, tokenize_13a)
-from checkpoints import average_state_dicts  # noqa: E402
+from checkpoints import average_state_dicts, load_own  # noqa: E402
 from model import (BOS, EOS, PAD, SPECIALS, UNK, ModelConfig,  # noqa: E402
                    Seq2SeqAttention, max_target_tokens, suppress_specials)
 from tokenize_text import detokenize, words  # noqa: E402
@@ -450,7 +450,7 @@ def open_state(args, state_path, identity, log):
         return None
     state = None
     try:
-        state = torch.load(state_path, map_location="cpu")
+        state = load_own(state_path)
     except Exception as error:  # a damaged file means a fresh start, not a failure
         log(f"state {state_path} cannot be read ({error}): starting afresh")
         return None
@@ -475,7 +475,7 @@ def open_state(args, state_path, identity, log):
     if decay_begin(args, args.updates) >= decay_begin(args, state["updates"]) and os.path.exists(stable_path):
         log(f"the budget grows from {state['updates']} to {args.updates} updates: resuming from "
             f"{stable_path} (update {decay_begin(args, state['updates'])}, before the old decay)")
-        state = torch.load(stable_path, map_location="cpu")
+        state = load_own(stable_path)
         state["best"] = {"dev_bleu": -1.0}  # best.pt belongs to the old decay
         return state
     log(f"the budget changes from {state['updates']} to {args.updates} updates after the old "
@@ -726,7 +726,7 @@ class Run:
         if len(have) < len(wanted):
             self.log(f"checkpoint averaging: {len(have)} of the last {len(wanted)} saves kept: the best checkpoint stays")
             return None, {**record, "chosen": False, "reason": f"{len(have)} of {len(wanted)} saves kept"}
-        saved = [torch.load(p, map_location="cpu") for p in paths]
+        saved = [load_own(p) for p in paths]
         mean = average_state_dicts([x["state_dict"] for x in saved])
         # Scored in the run's own model; write_results loads the exported checkpoint into it next.
         self.model.load_state_dict(mean)
@@ -912,7 +912,7 @@ def write_results(run, vocab_counts, params):
     train_cpu_seconds = (round(sum(p["cpu_seconds"] for p in phases), 1)
                          if all("cpu_seconds" in p for p in phases) else None)
     model = run.model
-    checkpoint = torch.load(os.path.join(args.out, "checkpoint.pt"), map_location="cpu")
+    checkpoint = load_own(os.path.join(args.out, "checkpoint.pt"))
     model.load_state_dict(checkpoint["state_dict"])
     model.to(device)
     if run.subwords:
@@ -986,7 +986,7 @@ def main(argv=None):
     src_vocab, src_counts, tgt_vocab, tgt_counts = vocabularies(args, corpus.train, segmenters)
     previous = previous_metrics = None
     if args.resume:
-        previous = torch.load(os.path.join(args.out, "checkpoint.pt"))
+        previous = load_own(os.path.join(args.out, "checkpoint.pt"))
         if previous["src_vocab"] != src_vocab or previous["tgt_vocab"] != tgt_vocab:
             raise SystemExit("--resume: the checkpoint's vocabularies differ from this data's")
         with open(os.path.join(args.out, "metrics.json"), encoding="utf-8") as f:

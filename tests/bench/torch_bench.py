@@ -23,6 +23,7 @@ import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kerne
 
 import torch  # noqa: E402
 
+from checkpoints import load_own  # noqa: E402
 from export import MAX_SOURCE_TOKENS, MAX_TARGET_TOKENS  # noqa: E402
 from model import BOS, EOS, ModelConfig, Seq2SeqAttention, max_target_tokens  # noqa: E402
 from tokenize_text import tokenize  # noqa: E402
@@ -31,7 +32,7 @@ from tokenize_text import tokenize  # noqa: E402
 def load(path):
     """-> (model, source vocabulary, the bench sentences' source ids when make_models.py
     took them from the shipped file's own segmentation, else None)."""
-    checkpoint = torch.load(path, map_location="cpu")
+    checkpoint = load_own(path)
     model = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
     model.load_state_dict(checkpoint["state_dict"])
     model.eval()

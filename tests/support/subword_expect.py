@@ -17,8 +17,8 @@ import subword  # noqa: E402
 def load_source_segmenter(path):
     if path.endswith(".json"):
         return subword.load(path)[0]
-    import torch
-    segmentation = torch.load(path, map_location="cpu")["segmentation"]
+    from checkpoints import load_own  # (imports PyTorch: only for a checkpoint)
+    segmentation = load_own(path)["segmentation"]
     return subword.Segmenter.from_json(segmentation["source"])
 
 

@@ -15,6 +15,8 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRAIN = os.path.join(HERE, "..", "..", "models", "train", "train.py")
+sys.path.insert(0, os.path.dirname(TRAIN))
+from checkpoints import load_own  # noqa: E402
 data, work = sys.argv[1], sys.argv[2]
 COMMON = ["--data", data, "--attention", "additive", "--subwords", "300,300", "--embed", "16", "--hidden", "12",
           "--decoder-hidden", "16", "--attention-dim", "12", "--output-dim", "12", "--batch", "16",
@@ -32,7 +34,7 @@ def train(name, updates, *extra):
 
 
 def weights(name):
-    return torch.load(os.path.join(work, f"state-{name}", "state.pt"))["state_dict"]
+    return load_own(os.path.join(work, f"state-{name}", "state.pt"))["state_dict"]
 
 
 def same(a, b):
@@ -81,10 +83,10 @@ for name in ("averaged", "averaged-resumed"):
     with open(os.path.join(work, name, "metrics.json"), encoding="utf-8") as f:
         averaging = json.load(f)["averaging"]
     assert averaging["saves"] == 2 and averaging["updates"] == [24, 28], averaging
-    saves = [torch.load(os.path.join(work, f"state-{name}", "average", f))["state_dict"] for f in kept]
+    saves = [load_own(os.path.join(work, f"state-{name}", "average", f))["state_dict"] for f in kept]
     mean = {k: (saves[0][k].double() + saves[1][k].double()) / 2 for k in saves[0]}
-    exported = torch.load(os.path.join(work, name, "checkpoint.pt"))["state_dict"]
-    best = torch.load(os.path.join(work, f"state-{name}", "best.pt"))["state_dict"]
+    exported = load_own(os.path.join(work, name, "checkpoint.pt"))["state_dict"]
+    best = load_own(os.path.join(work, f"state-{name}", "best.pt"))["state_dict"]
     if averaging["chosen"]:
         assert averaging["dev_bleu"] > averaging["best_dev_bleu"], averaging
         assert max(float((exported[k].double() - mean[k]).abs().max()) for k in mean) < 1e-6
@@ -128,7 +130,7 @@ stopped = [line for line in lines if "stopped by SIGTERM at update" in line]
 assert stopped, "".join(lines)
 at = int(stopped[0].split("at update ")[1].split()[0])
 assert 10 <= at < 100000, stopped
-saved = torch.load(os.path.join(work, f"state-{name}", "state.pt"))
+saved = load_own(os.path.join(work, f"state-{name}", "state.pt"))
 assert int(saved["step"]) == at, (saved["step"], at)
 resumed = subprocess.run(command + ["--pause-at", str(at + 2)], env=ENV, capture_output=True, text=True)
 assert resumed.returncode == 0, resumed.stdout + resumed.stderr
@@ -167,7 +169,7 @@ exported = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "model
                            os.path.join(work, "tied", "checkpoint.pt"), alsc, "--f32", "--fixtures", fixtures,
                            "--sentences", os.path.join(work, "sentences.txt")], env=ENV, capture_output=True, text=True)
 assert exported.returncode == 0, exported.stdout + exported.stderr
-checkpoint = torch.load(os.path.join(work, "tied", "checkpoint.pt"))
+checkpoint = load_own(os.path.join(work, "tied", "checkpoint.pt"))
 trained = Seq2SeqAttention(ModelConfig(**checkpoint["config"]))
 trained.load_state_dict(checkpoint["state_dict"])
 trained.eval()
@@ -233,7 +235,7 @@ exported = subprocess.run([sys.executable, os.path.join(HERE, "..", "..", "model
 assert exported.returncode == 0, exported.stdout + exported.stderr
 loaded = alsc_to_torch.load(os.path.join(work, "layer-norm.alsc"))
 assert loaded.header["arch_flags"] == export.ARCH_SUBWORDS | export.ARCH_LAYER_NORM, loaded.header["arch_flags"]
-trained = torch.load(os.path.join(work, "layer-norm", "checkpoint.pt"))["state_dict"]
+trained = load_own(os.path.join(work, "layer-norm", "checkpoint.pt"))["state_dict"]
 rebuilt = loaded.model.state_dict()
 assert rebuilt.keys() == trained.keys(), sorted(set(rebuilt) ^ set(trained))
 suppressed = {"projection.weight", "projection.bias"}  # the exporter's rows for <pad> <unk> <s>
