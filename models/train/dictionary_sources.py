@@ -36,7 +36,6 @@ records it under failed_packages and goes on without that source, so a broken
 dictionary never turns into a silently empty domain.
 """
 
-import base64
 import gzip
 import os
 import re

@@ -20,7 +20,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checkpoints import load_own  # noqa: E402
-from model import (ATTENTION_KINDS, BOS, EOS, PAD, UNK, ModelConfig, Seq2SeqAttention,  # noqa: E402
+from model import (ATTENTION_KINDS, BOS, EOS, ModelConfig, Seq2SeqAttention,  # noqa: E402
                    max_target_tokens, suppress_specials)
 from tokenize_text import tokenize  # noqa: E402
 import subword  # noqa: E402
