@@ -55,6 +55,19 @@ test('runs.py reports each state: its update, budget and curve; a damaged one is
     const text = spawnSync(PYTHON, [runsPy, '--root', root], { encoding: 'utf8' });
     assert.equal(text.status, 0);
     assert.match(text.stdout, /^en-xx-additive: state\.pt cannot be read .*the next run starts it afresh$/m);
+    // Hours left: at the latest phase's wall clock per update (2 s here, a pause included) and at its
+    // CPU time per update (1.2 s), over the 1,800 updates left; an older phase's pace counts for neither.
+    mkdirSync(join(root, 'en-yy-additive'));
+    const made = spawnSync(PYTHON, ['-c', `import sys, torch
+torch.save({"step": 1200, "updates": 3000, "curve": [], "best": {"dev_bleu": 5.0},
+            "phases": [{"seconds": 9000, "cpu_seconds": 8000, "updates": 200}, {"seconds": 2000, "cpu_seconds": 1200, "updates": 1000}]}, sys.argv[1])`,
+    join(root, 'en-yy-additive', 'state.pt')], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    const paced = list(root).find((r) => r.run === 'en-yy-additive');
+    assert.equal(paced.hours_left, 1);
+    assert.equal(paced.cpu_hours_left, 0.6);
+    const pacedText = spawnSync(PYTHON, [runsPy, '--root', root], { encoding: 'utf8' }).stdout;
+    assert.match(pacedText, /^en-yy-additive: update 1,200 of 3,000, 3\.06 h trained, about 1\.00 h left at its latest pace \(0\.60 h at its CPU time per update\); best dev BLEU 5\.00$/m);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

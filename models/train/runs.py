@@ -61,12 +61,17 @@ def describe(folder, exported=None):
     # another machine, other load or slower code.
     latest = next((p for p in reversed(phases) if p.get("updates")), None)
     pace = latest["seconds"] / latest["updates"] if latest else None
+    # Its CPU time per update too: a paused run (a timing taken beside it) or one
+    # sharing a core stretches the wall clock, not this.
+    cpu_pace = latest["cpu_seconds"] / latest["updates"] if latest and latest.get("cpu_seconds") else None
+    left = max(updates - step, 0)
     best = (state.get("best") or {}).get("dev_bleu")
     return {"run": name, "update": step, "updates": updates, "finished": step >= updates,
             "exported_as": (exported or {}).get(phases_end(phases)) if step >= updates else None,
             "best_dev_bleu": None if best is None or best < 0 else round(best, 2),
             "curve": state.get("curve") or [], "hours": round(seconds / 3600, 2),
-            "hours_left": None if pace is None else round(max(updates - step, 0) * pace / 3600, 2)}
+            "hours_left": None if pace is None else round(left * pace / 3600, 2),
+            "cpu_hours_left": None if cpu_pace is None else round(left * cpu_pace / 3600, 2)}
 
 
 def runs(root, models_dir=DEFAULT_MODELS):
@@ -93,6 +98,8 @@ def as_text(run):
             + f", {run['hours']:.2f} h trained")
     if run["hours_left"] is not None and not run["finished"]:
         head += f", about {run['hours_left']:.2f} h left at its latest pace"
+        if run.get("cpu_hours_left") is not None:
+            head += f" ({run['cpu_hours_left']:.2f} h at its CPU time per update)"
     if run["best_dev_bleu"] is not None:
         head += f"; best dev BLEU {run['best_dev_bleu']:.2f}"
     curve = ", ".join(f"{p['update']:,}: {p['dev_bleu']:.2f}" for p in run["curve"])
