@@ -51,7 +51,8 @@ PYTHON=${ALIGNSCOPE_PYTHON:-/usr/bin/python3}
 # every Python this script starts, tests included. Before the deps step has
 # installed Python, or where it names no kernels, OpenBLAS chooses.
 openblas_core() {
-    [[ -n ${OPENBLAS_CORETYPE:-} || ! -x $PYTHON ]] && return 0
+    [[ -n ${OPENBLAS_CORETYPE:-} ]] && return 0
+    command -v "$PYTHON" >/dev/null 2>&1 || return 0
     local core
     core=$("$PYTHON" models/train/openblas_core.py 2>/dev/null) || return 0
     [[ -n $core ]] && export OPENBLAS_CORETYPE=$core

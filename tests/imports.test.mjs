@@ -58,10 +58,12 @@ test('no import circle among the Python modules (models/train, tests/support, te
 
 // Two rules of loading, read the same way:
 //  - our own saves are read through checkpoints.load_own (PyTorch 2.6's default
-//    torch.load refuses their floats and vocabularies); only convert_tutorial.py
+//    torch.load admits only the types on its list); only convert_tutorial.py
 //    reads a file from elsewhere (a student's) with the default;
-//  - a script that imports openblas_core does so before torch or numpy, at the
-//    top level, since OpenBLAS reads its kernel choice when it is loaded.
+//  - a script of models/train/ (one with a __main__ block) that imports torch
+//    or numpy at the top level imports openblas_core before them, as does any
+//    other file that imports it at all: OpenBLAS reads its kernel choice when
+//    it is loaded, so a script run by hand gets it too.
 const RULES = String.raw`
 import ast, glob, json, os
 loads, late = [], []
@@ -81,9 +83,14 @@ for d in ("models/train", "tests/support", "tests/bench"):
                      [node.module] if isinstance(node, ast.ImportFrom) and node.module else [])
             for n in names:
                 first.setdefault(n.split(".")[0], node.lineno)
-        if "openblas_core" in first:
-            late += [f"{p}: {lib} (line {first[lib]}) before openblas_core (line {first['openblas_core']})"
-                     for lib in ("torch", "numpy") if first.get(lib, 1 << 30) < first["openblas_core"]]
+        script = d == "models/train" and any(
+            isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+            and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__" for node in tree.body)
+        if "openblas_core" in first or (script and ("torch" in first or "numpy" in first)):
+            at = first.get("openblas_core", 1 << 30)
+            late += [f"{p}: {lib} (line {first[lib]}) before openblas_core"
+                     + (f" (line {at})" if at < 1 << 30 else " (not imported)")
+                     for lib in ("torch", "numpy") if first.get(lib, 1 << 30) < at]
 print(json.dumps({"loads": loads, "late": late}))
 `;
 

@@ -91,7 +91,8 @@ test('average.py: the mean of a run\'s saves, scored on the dev sample and expor
     assert.match(run.stdout, /^\| mean of the last 2 saves \(updates \d+–\d+\) \| \d+\.\d\d \|$/m);
     // The written weights are the mean of the two saves, tensor by tensor.
     const check = spawnSync(PYTHON, ['-c', `import sys, torch
-a = torch.load(sys.argv[1])["state_dict"]; b = torch.load(sys.argv[2])["state_dict"]; m = torch.load(sys.argv[3])["state_dict"]
+load = lambda p: torch.load(p, weights_only=False)["state_dict"]  # our own saves (checkpoints.load_own)
+a, b, m = load(sys.argv[1]), load(sys.argv[2]), load(sys.argv[3])
 assert set(m) == set(a)
 worst = max(float(((a[k].double() + b[k].double()) / 2 - m[k].double()).abs().max()) for k in m)
 assert worst < 1e-6, worst
@@ -129,7 +130,7 @@ test('./build.sh ablate trains each variant on the recipe with its change and pr
     for (const name of ['recipe', 'no-label-smoothing', 'layer-norm', 'dialogue-final']) assert.match(run.stdout, new RegExp(`^\\| en-fr-${name} \\| \\d+\\.\\d\\d \\| 6 of 6 \\| \\d+\\.\\d\\d \\|$`, 'm'));
     // The variant's change is in its state's arguments, and nothing else differs from the recipe's.
     const identities = spawnSync(PYTHON, ['-c', `import json, sys, torch
-print(json.dumps([torch.load(p)["identity"] for p in sys.argv[1:]]))`, ...['recipe', 'no-label-smoothing', 'layer-norm', 'dialogue-final'].map((name) => join(root, `en-fr-${name}`, 'state.pt'))], { encoding: 'utf8' });
+print(json.dumps([torch.load(p, weights_only=False)["identity"] for p in sys.argv[1:]]))`, ...['recipe', 'no-label-smoothing', 'layer-norm', 'dialogue-final'].map((name) => join(root, `en-fr-${name}`, 'state.pt'))], { encoding: 'utf8' });
     assert.equal(identities.status, 0, identities.stderr);
     const [recipe, changed, normed, finalPhase] = JSON.parse(identities.stdout);
     assert.equal(recipe.label_smoothing, 0.1);

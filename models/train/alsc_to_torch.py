@@ -27,10 +27,12 @@ import struct
 import sys
 from dataclasses import dataclass
 
-import numpy as np
-import torch
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before numpy and torch: OpenBLAS reads its kernel choice on loading)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
 import export  # noqa: E402  (the format's Python definitions: version, header, arch bits, file order)
 import subword  # noqa: E402
 from model import ATTENTION_KINDS, SPECIALS, UNK, ModelConfig, Seq2SeqAttention  # noqa: E402

@@ -7,10 +7,11 @@ import torch
 def load_own(path):
     """A state, checkpoint or save that train.py (or another of our scripts) wrote -> its
     dict, on the CPU. They hold more than tensors (the config, vocabularies, segmentation,
-    RNG states, floats), which PyTorch 2.6's default torch.load(weights_only=True)
-    refuses, and 1.13's restricted reader refuses too (a pickled float): said outright,
-    so a GPU machine's PyTorch 2.x reads them as Debian's 1.13 does. Only for files our
-    scripts made; a file from elsewhere (a student's tutorial model) keeps the default."""
+    RNG states). PyTorch 2.6 made torch.load's restricted reader (weights_only=True) the
+    default, which admits only the types on its list; 1.13's refuses even their floats
+    ("Unsupported operand 71"). These files are ours, so they are read unrestricted, said
+    outright, and a GPU machine's PyTorch 2.x reads them as Debian's 1.13 does. A file
+    from elsewhere (a student's tutorial model) keeps the default."""
     return torch.load(path, map_location="cpu", weights_only=False)
 
 

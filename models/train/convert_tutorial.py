@@ -65,10 +65,12 @@ import os
 import pickle
 import sys
 
-import torch
-import torch.nn as nn
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+
 from export import (  # noqa: E402
     ARCH_ATTENTION_BIAS, ARCH_DIRECT_OUTPUT, ARCH_INIT_FROM_ENCODER, ARCH_SOURCE_EOS, ARCH_TOKENIZER_TUTORIAL,
     ARCH_UNIDIRECTIONAL, LANGUAGE_TAG, MAX_SOURCE_TOKENS, alsc_bytes, dequantise_rows, quantise_rows,

@@ -54,6 +54,7 @@ from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import openblas_core  # noqa: E402,F401  (its choice is in the environment of the trainings it starts)
 from tutorial_text import tutorial_tokens  # noqa: E402
 
 KINDS = ("none", "dot")

@@ -16,9 +16,11 @@ import struct
 import sys
 import zlib
 
-import torch
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+
 from checkpoints import load_own  # noqa: E402
 from model import (ATTENTION_KINDS, BOS, EOS, ModelConfig, Seq2SeqAttention,  # noqa: E402
                    max_target_tokens, suppress_specials)

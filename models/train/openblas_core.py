@@ -13,11 +13,13 @@ loaded (import torch, or numpy), so it must be in the environment before
 that: build.sh exports it for everything it starts, and the training scripts
 import this module before torch for when they are run by hand.
 
-The choice is the most capable kernel set whose instructions the CPU lists
-(/proc/cpuinfo shows a flag only where the kernel has enabled it), so it can
-only be what OpenBLAS would have picked for a CPU it knows or better: SkylakeX
-for AVX-512 F/CD/BW/DQ/VL, Haswell for AVX2 with FMA (what OpenBLAS runs on
-Zen too), nothing (OpenBLAS's own choice) otherwise. A value already in the
+The choice is a kernel set whose instructions the CPU lists (/proc/cpuinfo
+shows a flag only where the kernel has enabled it): SkylakeX for AVX-512
+F/CD/BW/DQ/VL, Haswell for AVX2 with FMA (what OpenBLAS runs on Zen too),
+nothing (OpenBLAS's own choice) otherwise. For float32 products these are the
+kernels OpenBLAS would pick for a CPU it knows; on a newer one (Cooper Lake,
+Sapphire Rapids) it would add bfloat16 kernels, which PyTorch's float32
+training does not call. A value already in the
 environment is kept, so OPENBLAS_CORETYPE=... in front of a command still wins.
 
   python3 models/train/openblas_core.py   prints the choice ("" for none)
@@ -61,10 +63,13 @@ def choose(environ=os.environ, path="/proc/cpuinfo"):
 
 
 def loaded_core():
-    """The kernel set the loaded OpenBLAS runs (after import torch), e.g. "SkylakeX"; None if unknown."""
+    """The kernel set of the OpenBLAS this process has loaded (after import torch), e.g.
+    "SkylakeX"; None where none is loaded (a PyTorch built on another BLAS, or a CUDA run
+    that never touched it): RTLD_NOLOAD only finds a library already there, and never
+    loads a second copy that would read our choice and confirm it."""
     try:
         import ctypes
-        library = ctypes.CDLL("libopenblas.so.0")
+        library = ctypes.CDLL("libopenblas.so.0", mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
         library.openblas_get_corename.restype = ctypes.c_char_p
         return library.openblas_get_corename().decode()
     except (OSError, AttributeError):

@@ -36,10 +36,12 @@ import re
 import subprocess
 import sys
 
-import torch
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import openblas_core  # noqa: E402,F401  (before torch: OpenBLAS reads its kernel choice on loading)
+
+import torch  # noqa: E402
+
 from checkpoints import load_own  # noqa: E402
 from export import load_checkpoint, load_segmenters, round_weights_to, suppress_specials  # noqa: E402
 from train import evaluate_bleu, read_pairs  # noqa: E402
