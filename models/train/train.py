@@ -580,6 +580,9 @@ class Run:
     def __init__(self, args, corpus, vocab, segmenters, identity, state_path, device, log, started_all):
         self.args, self.corpus, self.identity, self.state_path, self.device, self.log = (
             args, corpus, identity, state_path, device, log)
+        # The OpenBLAS kernels this process runs (fixed once torch has loaded it): each phase
+        # record and the metrics name them; None on a GPU or another BLAS.
+        self.openblas_core = openblas_core.loaded_core() if device.type == "cpu" else None
         self.started_all = started_all  # the process's start: a word run's --minutes count from it
         self.src_vocab, self.tgt_vocab = vocab
         self.src_index = {w: i for i, w in enumerate(self.src_vocab)}
@@ -678,8 +681,7 @@ class Run:
         if self.phase_record is None or self.phase_record[0] != self.step:
             self.phase_record = (self.step, {"seconds": round(time.time() - self.started, 1), "cpu_seconds": self.cpu_seconds(),
                                              "updates": self.step - self.first_step, "device": str(self.device),
-                                             **({"openblas_core": openblas_core.loaded_core()}
-                                                if self.device.type == "cpu" else {}),
+                                             **({"openblas_core": self.openblas_core} if self.openblas_core else {}),
                                              "ended": time.strftime("%Y-%m-%d %H:%M:%S")})
         return dict(self.phase_record[1])
 
@@ -942,7 +944,7 @@ def write_results(run, vocab_counts, params):
         # the machine the times were measured on
         "machine": {"cpus": os.cpu_count(), "torch_threads": torch.get_num_threads(),
                     "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS"),
-                    "openblas_core": openblas_core.loaded_core(), "device": str(device),
+                    "openblas_core": run.openblas_core, "device": str(device),
                     "device_name": torch.cuda.get_device_name(0) if device.type == "cuda" else None,
                     "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
     }
